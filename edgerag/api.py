@@ -1,0 +1,126 @@
+"""`EdgeRAG`: the one object the CLI, the TUI and Python users drive.
+
+    rag = EdgeRAG("my-index")
+    report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
+    ctx = rag.retrieve("Who …?", method="text", budget=4000)
+    rag.stats()
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import offline  # noqa: F401
+from .embed import Embedder
+from .indexing import insert_documents
+from .ingest import iter_documents
+from .retrieve import METHODS, get_retriever
+from .settings import STORED_FIELDS, Settings
+from .store import Index
+from .text.tokens import get_tokenizer
+from .types import Context, Document, InsertReport
+
+
+class EdgeRAG:
+    """An index directory plus the models that read and write it (loaded on first use)."""
+
+    def __init__(self, index_dir: str | os.PathLike, settings: Settings | None = None, **overrides: Any) -> None:
+        """Open ``index_dir``, creating it on first insert.
+
+        Settings that shape stored data (tokenizer, ℓ, overlap, τ) come from the index's
+        manifest when the index exists; passing different ones is an error rather than a
+        silently inconsistent index.
+        """
+        self.path = Path(index_dir)
+        base = settings or Settings()
+        manifest = self.path / "manifest.json"
+        if manifest.exists() and settings is None:
+            import json
+
+            stored = json.loads(manifest.read_text()).get("settings", {})
+            base = base.replace(**{k: v for k, v in stored.items() if k in STORED_FIELDS})
+        self.settings = base.replace(**overrides).validate() if overrides else base.validate()
+        self._index: Index | None = None
+
+    # ---- lazily loaded parts ---------------------------------------------------------------
+    @cached_property
+    def embedder(self) -> Embedder:
+        s = self.settings
+        return Embedder(s.embedder, device=s.device, batch_size=s.embed_batch_size)
+
+    @cached_property
+    def tokenizer(self):
+        return get_tokenizer(self.settings.tokenizer)
+
+    def _open(self, create: bool) -> Index:
+        if self._index is None:
+            if create:
+                self._index = Index.open(
+                    self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim,
+                    stored=self.settings.stored(), map_size=self.settings.map_size,
+                )  # fmt: skip
+            else:
+                self._index = Index.open(self.path, create=False, stored=self.settings.stored(), map_size=self.settings.map_size)
+        return self._index
+
+    @property
+    def index(self) -> Index:
+        """The index, opened for reading (it must exist)."""
+        return self._open(create=False)
+
+    # ---- writing ---------------------------------------------------------------------------
+    def insert(self, paths: Iterable[str | os.PathLike]) -> InsertReport:
+        """Index files and folders (.txt, .md, corpus .jsonl); bad files are reported and skipped."""
+        return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes))
+
+    def insert_documents(self, docs: Iterable[Document]) -> InsertReport:
+        index = self._open(create=True)
+        # The embedder must be the one the index was built with (checked again on reopen).
+        if index.manifest["embedder"]["id"] != self.embedder.model_id:
+            Index.open(self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim)
+        index.lock()
+        try:
+            return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
+        finally:
+            index.unlock()
+
+    # ---- reading ---------------------------------------------------------------------------
+    def retrieve(self, query: str, method: str = "text", budget: int | None = None) -> Context:
+        """Rank context for ``query`` with ``method``, cut to ``budget`` tokens (default λ)."""
+        if not query or not query.strip():
+            raise ValueError("the query is empty")
+        retriever = get_retriever(method)
+        index = self.index
+        if index.manifest["embedder"]["id"] != self.embedder.model_id:
+            Index.open(self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim)
+        return retriever(index, self.embedder, query, budget or self.settings.budget, self.settings)
+
+    def stats(self) -> dict[str, Any]:
+        index = self.index
+        return {
+            "index": str(self.path),
+            "format": index.manifest["format"],
+            "embedder": index.manifest["embedder"],
+            "settings": index.manifest["settings"],
+            "counts": index.counts(),
+            "vectors": {name: len(vs) for name, vs in index.vectors.items()},
+        }
+
+    @staticmethod
+    def methods() -> list[str]:
+        return sorted(METHODS)
+
+    # ---- lifetime --------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def __enter__(self) -> "EdgeRAG":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,153 @@
+"""documents → chunks, sub-chunks, sentences → vectors → the index, one batch at a time.
+
+Each batch of documents is split, embedded and written in one LMDB transaction, the document
+records last: a run killed mid-batch leaves no trace of that batch and the next run redoes
+it. Documents already in the index are skipped before any work, so indexing the same files
+twice embeds nothing, and adding files embeds only the new text.
+
+Embedding is done once per distinct text within a batch (a one-sentence passage is its own
+chunk, sub-chunk and sentence: one vector). A chunk that fits the embedder's input window is
+embedded whole; a longer one, which the model would truncate, gets the normalised mean of its
+sub-chunk vectors, so every word of it counts.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .embed import Embedder
+from .ingest import Skipped
+from .settings import Settings
+from .store import Index
+from .text.chunking import DocumentSplit, split_document
+from .text.keywords import keyword_set
+from .text.tokens import Tokenizer
+from .types import Document, InsertReport, Span
+from .progress import bar
+
+
+SAVE_EVERY_S = 300
+"""The hnswlib caches are rewritten at the end of a run and at most this often during it;
+LMDB, committed every batch, is the truth, and a reopened index tops the caches up from it."""
+
+
+def _batched(items: Iterable, n: int) -> Iterator[list]:
+    it = iter(items)
+    while batch := list(islice(it, n)):
+        yield batch
+
+
+def insert_documents(
+    index: Index,
+    items: Iterable[Document | Skipped],
+    embedder: Embedder,
+    tok: Tokenizer,
+    settings: Settings,
+) -> InsertReport:
+    report = InsertReport()
+    t0 = time.perf_counter()
+    embedded_before = embedder.texts_embedded
+    progress = bar(desc="indexing", unit="doc", enabled=settings.progress)
+    last_save = time.perf_counter()
+    try:
+        for batch in _batched(items, settings.docs_per_batch):
+            new: dict[str, Document] = {}
+            for item in batch:
+                if isinstance(item, Skipped):
+                    report.skipped.append((item.source, item.reason))
+                elif item.id in new or index.has_doc(item.id):
+                    report.docs_present += 1
+                else:
+                    new[item.id] = item
+            progress.update(len(batch))
+            if not new:
+                continue
+            splits = {
+                d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens)
+                for d in new.values()
+            }
+            t_embed = time.perf_counter()
+            vectors = _embed_batch(splits, embedder)
+            report.embed_seconds += time.perf_counter() - t_embed
+            _write_batch(index, new, splits, vectors)
+            if time.perf_counter() - last_save > SAVE_EVERY_S:
+                index.save_vectors()
+                last_save = time.perf_counter()
+            report.docs_added += len(new)
+            for s in splits.values():
+                report.chunks += len(s.chunks)
+                report.subchunks += len(s.subchunks)
+                report.sentences += len(s.sentences)
+            progress.set_postfix(chunks=report.chunks, refresh=False)
+        index.save_vectors()
+    finally:
+        progress.close()
+    report.texts_embedded = embedder.texts_embedded - embedded_before
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _embed_batch(splits: dict[str, DocumentSplit], embedder: Embedder) -> dict[str, dict[str, np.ndarray]]:
+    """Vectors for every span of the batch, keyed by set then id; each distinct text once."""
+    chunks = [c for s in splits.values() for c in s.chunks]
+    subs = [c for s in splits.values() for c in s.subchunks]
+    sents = [c for s in splits.values() for c in s.sentences]
+    whole = embedder.fits([c.text for c in chunks])
+    to_embed: dict[str, int] = {}
+    for span in [c for c, ok in zip(chunks, whole) if ok] + subs + sents:
+        to_embed.setdefault(span.text, len(to_embed))
+    matrix = embedder.encode(list(to_embed))
+
+    def vecs(spans: list[Span]) -> dict[str, np.ndarray]:
+        return {s.id: matrix[to_embed[s.text]] for s in spans}
+
+    out = {"subchunks": vecs(subs), "sentences": vecs(sents), "chunks": {}}
+    by_chunk: dict[str, list[np.ndarray]] = {}
+    for s in subs:
+        by_chunk.setdefault(s.chunk_id, []).append(out["subchunks"][s.id])
+    for c, ok in zip(chunks, whole):
+        if ok:
+            out["chunks"][c.id] = matrix[to_embed[c.text]]
+        else:
+            mean = np.mean(by_chunk[c.id], axis=0)
+            out["chunks"][c.id] = mean / (np.linalg.norm(mean) or 1.0)
+    return out
+
+
+def _write_batch(index: Index, docs: dict[str, Document], splits: dict[str, DocumentSplit], vectors) -> None:
+    t = index.tables
+    with t.write() as txn:
+        for set_name, by_id in vectors.items():
+            ids = list(by_id)
+            if ids:
+                index.vectors[set_name].put(txn, ids, np.stack([by_id[i] for i in ids]))
+        for doc_id, split in splits.items():
+            subs_of: dict[str, list[str]] = {}
+            sents_of: dict[str, list[str]] = {}
+            for s in split.subchunks:
+                subs_of.setdefault(s.chunk_id, []).append(s.id)
+                t.put(txn, "subchunks", s.id, _record(s))
+            for s in split.sentences:
+                sents_of.setdefault(s.chunk_id, []).append(s.id)
+                t.put(txn, "sentences", s.id, _record(s))
+            for c in split.chunks:
+                rec = _record(c)
+                rec.update(subchunks=subs_of.get(c.id, []), sentences=sents_of.get(c.id, []), keywords=keyword_set(c.text))
+                t.put(txn, "chunks", c.id, rec)
+        # Documents last: a document record means all of its pieces are in.
+        for doc_id, d in docs.items():
+            t.put(txn, "docs", doc_id, {
+                "title": d.title, "source": d.source, "chars": len(d.text),
+                "chunks": [c.id for c in splits[doc_id].chunks], "added": time.time(),
+            })  # fmt: skip
+
+
+def _record(span: Span) -> dict:
+    rec = {"doc_id": span.doc_id, "text": span.text, "tokens": span.tokens, "start": span.start}
+    if span.chunk_id:
+        rec["chunk_id"] = span.chunk_id
+    return rec
