@@ -1,0 +1,100 @@
+"""Run a method over a benchmark's questions and report Coverage, Recall@5, EM/F1, tokens.
+
+The index of a benchmark folder is built on first use (the folder's ``corpus.jsonl`` only)
+and reused afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..api import EdgeRAG
+from ..progress import bar
+from .datasets import Dataset
+from .metrics import coverage, recall_at_k
+
+
+@dataclass
+class EvalResult:
+    method: str
+    dataset: str
+    questions: int
+    budget: int
+    coverage: float
+    recall_at_5: float | None
+    em: float | None = None
+    f1: float | None = None
+    tokens: dict[str, int] = field(default_factory=lambda: {"input": 0, "output": 0})
+    seconds: float = 0.0
+    """Wall time of retrieval (and answering, when asked) over all questions."""
+    index_seconds: float = 0.0
+    latency_ms: dict[str, float] = field(default_factory=dict)
+    per_question: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def write(self, path: str | Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False))
+
+    def table(self) -> str:
+        def pct(x):
+            return "-" if x is None else f"{100 * x:.1f}"
+
+        rows = [
+            ("method", self.method), ("dataset", self.dataset), ("questions", str(self.questions)),
+            ("budget (tokens)", str(self.budget)), ("Coverage %", pct(self.coverage)),
+            ("Recall@5 %", pct(self.recall_at_5)), ("EM %", pct(self.em)), ("F1 %", pct(self.f1)),
+            ("LLM tokens in/out", f"{self.tokens['input']}/{self.tokens['output']}"),
+            ("retrieval s (median ms/q)", f"{self.seconds:.1f} ({self.latency_ms.get('median', 0):.1f})"),
+            ("indexing s", f"{self.index_seconds:.1f}"),
+        ]  # fmt: skip
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
+
+
+def ensure_indexed(rag: EdgeRAG, dataset: Dataset) -> float:
+    """Index the dataset's corpus if it is not yet; returns the seconds spent."""
+    report = rag.insert([dataset.corpus])
+    return report.seconds if report.docs_added else 0.0
+
+
+def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None) -> EvalResult:
+    budget = budget or rag.settings.budget
+    index_seconds = ensure_indexed(rag, dataset)
+    covered, recalls, per_q, latencies = [], [], [], []
+    t0 = time.perf_counter()
+    progress = bar(total=len(dataset.questions), desc=f"eval {method}", unit="q", enabled=rag.settings.progress)
+    for q in dataset.questions:
+        t = time.perf_counter()
+        ctx = rag.retrieve(q.question, method=method, budget=budget)
+        latencies.append(1000 * (time.perf_counter() - t))
+        cov = coverage(q.answers, ctx.text())
+        rec = recall_at_k(q.supporting_ids, ctx.doc_ids, 5)
+        covered.append(cov)
+        if rec is not None:
+            recalls.append(rec)
+        per_q.append({"id": q.id, "coverage": cov, "recall_at_5": rec, "context_tokens": ctx.tokens, "units": len(ctx.units)})
+        progress.update(1)
+    progress.close()
+    n = len(dataset.questions)
+    return EvalResult(
+        method=method, dataset=dataset.name, questions=n, budget=budget,
+        coverage=sum(covered) / n if n else 0.0,
+        recall_at_5=sum(recalls) / len(recalls) if recalls else None,
+        seconds=time.perf_counter() - t0, index_seconds=index_seconds,
+        latency_ms=_latency(latencies), per_question=per_q,
+    )  # fmt: skip
+
+
+def _latency(ms: list[float]) -> dict[str, float]:
+    if not ms:
+        return {}
+    ordered = sorted(ms)
+    return {"median": statistics.median(ordered), "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]}
