@@ -1,0 +1,54 @@
+"""Shared fixtures: real LMDB, real hnswlib and the real pip-shipped MiniLM embedder.
+
+Corpora live inside the repo: a slice of the bundled 2WikiMultihopQA sample plus a few
+planted-fact documents in tests/data.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from edgerag import EdgeRAG, Settings
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "edgerag" / "data" / "sample"
+DATA = Path(__file__).resolve().parent / "data"
+
+PLANTED_QUESTION = "What is the access code of the Zorblax vault?"
+PLANTED_ANSWER = "tangerine-42"
+
+
+@pytest.fixture(scope="session")
+def small_corpus(tmp_path_factory) -> Path:
+    """The first 40 passages of the bundled sample as a corpus.jsonl."""
+    out = tmp_path_factory.mktemp("corpus") / "corpus.jsonl"
+    lines = (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[:40]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="session")
+def built_index(tmp_path_factory, small_corpus) -> Path:
+    """An index of the small corpus and the planted-fact documents, built once per session."""
+    path = tmp_path_factory.mktemp("idx") / "index"
+    rag = EdgeRAG(path, Settings(progress=False))
+    report = rag.insert([small_corpus, DATA / "planted"])
+    assert report.docs_added == 40 + len(list((DATA / "planted").iterdir()))
+    rag.close()
+    return path
+
+
+@pytest.fixture
+def index_copy(built_index, tmp_path) -> Path:
+    """A private copy of the session index, for tests that change it."""
+    dst = tmp_path / "index"
+    shutil.copytree(built_index, dst)
+    return dst
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]

@@ -1,0 +1,49 @@
+"""The `edgerag` command line: index, query --json, stats, bad input named."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from edgerag.cli import main
+
+from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
+
+
+def test_index_query_stats(tmp_path, capsys):
+    ix = str(tmp_path / "ix")
+    bad = tmp_path / "garbage.txt"
+    bad.write_bytes(b"\xff\xfe\x00\x00binary")
+    assert main(["index", str(DATA / "planted"), str(bad), "--index", ix, "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "added 3 documents" in out
+    assert f"skipped {bad}: binary file" in out
+
+    assert main(["query", PLANTED_QUESTION, "--index", ix, "--budget", "200", "--json"]) == 0
+    ctx = json.loads(capsys.readouterr().out)
+    assert ctx["method"] == "text" and ctx["tokens"] <= 200
+    unit = ctx["units"][0]
+    assert {"doc_id", "chunk_id", "score", "tokens", "text"} <= set(unit)
+    assert PLANTED_ANSWER in unit["text"]
+
+    assert main(["stats", "--index", ix, "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["counts"]["docs"] == 3
+
+
+def test_nothing_indexable_fails(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert main(["index", str(empty), "--index", str(tmp_path / "ix"), "-q"]) == 1
+    captured = capsys.readouterr()
+    assert f"skipped {empty}: empty file" in captured.out and "nothing indexable" in captured.err
+
+
+def test_errors_are_messages_not_tracebacks(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "edgerag.cli", "query", "hello", "--index", str(tmp_path / "none")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "edgerag: error: no edgerag index" in proc.stderr and "Traceback" not in proc.stderr
