@@ -1,0 +1,194 @@
+"""The local GGUF model through llama-cpp-python, and the metered front every caller uses.
+
+`LocalLLM` loads a model once per process with an explicit context window (``n_ctx``; no
+silent 512/2048 default), all cores, every layer on the GPU when llama.cpp was built with
+one, greedy decoding and a hard cap on output tokens. Prompts are formatted with the chat
+template stored in the GGUF and measured in the model's own vocabulary *before* the call, so
+a prompt that does not fit the window is refused rather than truncated by llama.cpp.
+
+`MeteredLLM` adds the index's LLM-call cache and token ledger (store/ledger.py): every call
+is recorded with its stage and method; a repeated call costs no fresh tokens.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Callable
+
+from .models import ModelError, check_gguf, model_sha256
+from .store.ledger import LLMCache, Ledger, LedgerRow, cache_key
+from .store.tables import Tables
+
+
+class PromptTooLongError(ValueError):
+    """The prompt plus the output cap does not fit the model's context window."""
+
+
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int
+    evaluated_tokens: int
+    """Prompt tokens the model actually computed (the rest reused from the previous prompt)."""
+    output_tokens: int
+    seconds: float
+    finish_reason: str
+    cached: bool = False
+
+
+Messages = list[dict[str, str]]
+
+
+def gpu_offload_available() -> bool:
+    import llama_cpp
+
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+@lru_cache(maxsize=2)
+def _load(path: str, n_ctx: int, n_threads: int, n_gpu_layers: int):
+    from llama_cpp import Llama
+
+    try:
+        return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
+                     n_gpu_layers=n_gpu_layers, seed=0, verbose=False)  # fmt: skip
+    except (ValueError, RuntimeError, OSError) as e:
+        size = os.path.getsize(path)
+        raise ModelError(f"llama.cpp could not load {path} ({size:,} bytes): {e}; the file may be truncated or corrupt") from e
+
+
+class LocalLLM:
+    def __init__(self, path: str | os.PathLike, n_ctx: int = 8192, n_threads: int | None = None, n_gpu_layers: int | None = None) -> None:
+        self.path = Path(path)
+        check_gguf(self.path)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or os.cpu_count() or 1
+        self.n_gpu_layers = (-1 if gpu_offload_available() else 0) if n_gpu_layers is None else n_gpu_layers
+        self._lock = threading.Lock()
+
+    @cached_property
+    def llama(self):
+        return _load(str(self.path), self.n_ctx, self.n_threads, self.n_gpu_layers)
+
+    @cached_property
+    def sha256(self) -> str:
+        return model_sha256(self.path)
+
+    @cached_property
+    def _formatter(self):
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        llama = self.llama
+        template = llama.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{self.path.name} has no chat template: edgerag needs an instruct (chat) model")
+        model = llama._model
+        eos = model.token_get_text(llama.token_eos()) if llama.token_eos() >= 0 else ""
+        bos = model.token_get_text(llama.token_bos()) if llama.token_bos() >= 0 else ""
+        return Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos, stop_token_ids=[llama.token_eos()])
+
+    # ---- prompts ---------------------------------------------------------------------------
+    def format(self, messages: Messages) -> tuple[str, list[str]]:
+        """The prompt text (chat template applied, generation prompt added) and stop strings."""
+        out = self._formatter(messages=messages)
+        stop = out.stop if isinstance(out.stop, list) else ([out.stop] if out.stop else [])
+        return out.prompt, stop
+
+    def tokenize(self, text: str) -> list[int]:
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+
+    def count(self, text: str) -> int:
+        return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)) if text else 0
+
+    def check_fits(self, prompt_tokens: int, max_tokens: int) -> None:
+        if prompt_tokens + max_tokens > self.n_ctx:
+            raise PromptTooLongError(
+                f"the prompt is {prompt_tokens} tokens and {max_tokens} more are allowed for the output, "
+                f"but the model's window (n_ctx) is {self.n_ctx}: shorten the input or raise n_ctx"
+            )
+
+    # ---- generation ------------------------------------------------------------------------
+    def complete(self, prompt: str, stop: list[str], max_tokens: int, grammar=None,
+                 on_text: Callable[[str], None] | None = None) -> Completion:  # fmt: skip
+        """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come."""
+        tokens = self.tokenize(prompt)
+        self.check_fits(len(tokens), max_tokens)
+        with self._lock:
+            llama = self.llama
+            reused = _common_prefix(llama.input_ids[: llama.n_tokens], tokens[:-1])
+            t0 = time.perf_counter()
+            params = dict(max_tokens=max_tokens, temperature=0.0, top_k=1, top_p=1.0, repeat_penalty=1.0, stop=stop, grammar=grammar)
+            text, finish, n_out = "", "stop", 0
+            if on_text is None:
+                out = llama.create_completion(tokens, **params)
+                text = out["choices"][0]["text"]
+                finish = out["choices"][0]["finish_reason"] or "stop"
+                n_out = out["usage"]["completion_tokens"]
+            else:
+                for chunk in llama.create_completion(tokens, stream=True, **params):
+                    piece = chunk["choices"][0]["text"]
+                    if piece:
+                        text += piece
+                        on_text(piece)
+                    finish = chunk["choices"][0].get("finish_reason") or finish
+                n_out = max(0, llama.n_tokens - len(tokens))
+        return Completion(text=text, prompt_tokens=len(tokens), evaluated_tokens=len(tokens) - reused,
+                          output_tokens=n_out, seconds=time.perf_counter() - t0, finish_reason=finish)  # fmt: skip
+
+
+def _common_prefix(a, b) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+class MeteredLLM:
+    """A `LocalLLM` whose every call goes through the index's cache and ledger."""
+
+    def __init__(self, llm: LocalLLM, tables: Tables) -> None:
+        self.llm = llm
+        self.ledger = Ledger(tables)
+        self.cache = LLMCache(tables)
+
+    def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
+             on_text: Callable[[str], None] | None = None, use_cache: bool = True,
+             validate: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
+        """One metered call. ``grammar`` is GBNF text (compiled by llama.cpp) for extractors
+        that want constrained output; ``validate`` says whether the output was usable, and the
+        ledger counts the unusable ones (their tokens were spent all the same)."""
+        prompt, stop = self.llm.format(messages)
+        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or ""}
+        key = cache_key(self.llm.sha256, prompt, sampling)
+        hit = self.cache.get(key) if use_cache else None
+        if hit is not None:
+            if on_text is not None:
+                on_text(hit["text"])
+            c = Completion(text=hit["text"], prompt_tokens=hit["prompt_tokens"], evaluated_tokens=0,
+                           output_tokens=hit["output_tokens"], seconds=0.0, finish_reason=hit["finish_reason"], cached=True)  # fmt: skip
+        else:
+            compiled = None
+            if grammar:
+                from llama_cpp import LlamaGrammar
+
+                compiled = LlamaGrammar.from_string(grammar, verbose=False)
+            c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text)
+            self.cache.put(key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
+                                 "finish_reason": c.finish_reason})  # fmt: skip
+        self.ledger.record(LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
+                                     output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
+                                     ok=validate(c.text) if validate else True))  # fmt: skip
+        return c
+
+    def count(self, text: str) -> int:
+        return self.llm.count(text)
+
+    def prompt_tokens(self, messages: Messages) -> int:
+        prompt, _ = self.llm.format(messages)
+        return len(self.llm.tokenize(prompt))
