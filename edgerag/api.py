@@ -3,7 +3,8 @@
     rag = EdgeRAG("my-index")
     report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
     ctx = rag.retrieve("Who …?", method="text", budget=4000)
-    rag.stats()
+    answer = rag.answer("Who …?", ctx)      # or rag.query(...) for both; answer.citations
+    rag.stats()                           # counts, and the token ledger per stage and method
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import offline  # noqa: F401
+from .answer import Answer, answer_question
 from .embed import Embedder
+from .llm import LocalLLM, MeteredLLM
+from .models import resolve_model
+from .store.ledger import Ledger
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .retrieve import METHODS, get_retriever
@@ -50,6 +55,13 @@ class EdgeRAG:
     def embedder(self) -> Embedder:
         s = self.settings
         return Embedder(s.embedder, device=s.device, batch_size=s.embed_batch_size)
+
+    @cached_property
+    def llm(self) -> MeteredLLM:
+        """The local model, metered into this index's ledger and cache (loaded on first use)."""
+        s = self.settings
+        local = LocalLLM(resolve_model(s.model), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers)
+        return MeteredLLM(local, self.index.tables)
 
     @cached_property
     def tokenizer(self):
@@ -98,6 +110,20 @@ class EdgeRAG:
             Index.open(self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim)
         return retriever(index, self.embedder, query, budget or self.settings.budget, self.settings)
 
+    def answer(self, question: str, context: Context, *, short: bool = False,
+               on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
+        """Answer from a retrieved context, with citations; ``on_text`` streams the tokens."""
+        return answer_question(self.llm, question, context, short=short, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+
+    def query(self, question: str, method: str = "text", budget: int | None = None, *, short: bool = False,
+              on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
+        """Retrieve, then answer: the whole RAG round trip."""
+        return self.answer(question, self.retrieve(question, method=method, budget=budget), short=short, on_text=on_text)
+
+    def ledger(self, since: float | None = None) -> dict[str, Any]:
+        """Token totals (fresh and cached) overall, per stage and per method."""
+        return Ledger(self.index.tables).totals(since=since)
+
     def stats(self) -> dict[str, Any]:
         index = self.index
         return {
@@ -107,6 +133,7 @@ class EdgeRAG:
             "settings": index.manifest["settings"],
             "counts": index.counts(),
             "vectors": {name: len(vs) for name, vs in index.vectors.items()},
+            "tokens": self.ledger(),
         }
 
     @staticmethod

@@ -26,10 +26,16 @@ def _settings_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--device", help="auto (default), cpu or cuda")
 
 
+def _llm_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("local model")
+    g.add_argument("--model", help="GGUF file or known model name (default: EDGERAG_MODEL, else Qwen2.5-Coder-0.5B-Instruct)")
+    g.add_argument("--n-ctx", type=int, dest="n_ctx", help="the model's context window in tokens (default 8192)")
+
+
 def _open(args, **extra):
     from .api import EdgeRAG
 
-    keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device")
+    keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):
@@ -50,11 +56,43 @@ def cmd_index(args) -> int:
 def cmd_query(args) -> int:
     rag = _open(args)
     ctx = rag.retrieve(args.question, method=args.method, budget=args.budget)
+    if not args.answer:
+        if args.json:
+            print(json.dumps(ctx.to_dict(), indent=2, ensure_ascii=False))
+        else:
+            _print_context(ctx)
+        return 0
     if args.json:
-        print(json.dumps(ctx.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        _print_context(ctx)
+        ans = rag.answer(args.question, ctx, short=args.short)
+        print(json.dumps(ans.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    _print_context(ctx, max_units=args.show)
+    ans = _stream_answer(rag, args.question, ctx, short=args.short)
+    _print_answer_footer(ans)
     return 0
+
+
+def _stream_answer(rag, question, ctx, short: bool):
+    print("\nanswer: ", end="", flush=True)
+    ans = rag.answer(question, ctx, short=short, on_text=lambda piece: print(piece, end="", flush=True))
+    print()
+    return ans
+
+
+def _print_answer_footer(ans) -> None:
+    if ans.citations:
+        print("citations:")
+        for c in ans.citations:
+            note = {"cited": "", "matched": "  (contains the answer; not cited by the model)",
+                    "unverified": "  (cited by the model, but the answer is not in it)"}[c.how]  # fmt: skip
+            print(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + note)
+    else:
+        print("citations: none (the model cited no passage)")
+    if ans.dropped_units:
+        print(f"note: {ans.dropped_units} lowest-ranked units did not fit the model's window and were left out")
+    t = ans.tokens
+    how = "answered from the LLM cache: 0 fresh tokens" if ans.cached else f"{t['evaluated']} evaluated, the rest reused from the previous prompt"
+    print(f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s")
 
 
 def _print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
@@ -77,7 +115,7 @@ def cmd_eval(args) -> int:
         digest = hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]
         args.index = f".edgerag/eval/{dataset.name.replace('/', '-')}-{digest}"
     rag = _open(args)
-    result = evaluate(rag, dataset, method=args.method, budget=args.budget)
+    result = evaluate(rag, dataset, method=args.method, budget=args.budget, answer=args.answer)
     print(result.table())
     if args.out:
         result.write(args.out)
@@ -97,6 +135,42 @@ def cmd_stats(args) -> int:
     print("settings  " + ", ".join(f"{k}={v}" for k, v in stats["settings"].items()))
     for name, n in stats["counts"].items():
         print(f"{name:<10}{n}")
+    print()
+    print(format_ledger(stats["tokens"]))
+    return 0
+
+
+def format_ledger(totals: dict) -> str:
+    """The token account as a table: per stage, per method, and overall."""
+    cols = ("calls", "cached_calls", "input", "evaluated", "output", "cached_input", "cached_output", "seconds")
+    names = {"cached_calls": "cached", "cached_input": "cached in", "cached_output": "cached out", "evaluated": "evaluated"}
+    head = f"{'tokens':<18}" + "".join(f"{names.get(c, c):>10}" for c in cols)
+    lines = [head, "-" * len(head)]
+
+    def row(label, b):
+        return f"{label:<18}" + "".join(f"{b[c]:>10.1f}" if c == "seconds" else f"{int(b[c]):>10,}" for c in cols)
+
+    for stage, b in sorted(totals["by_stage"].items()):
+        lines.append(row(f"stage {stage}", b))
+    for method, b in sorted(totals["by_method"].items()):
+        lines.append(row(f"method {method}", b))
+    lines.append(row("all", totals["all"]))
+    if not totals["all"]["calls"]:
+        lines.append("(no LLM calls yet)")
+    return "\n".join(lines)
+
+
+def cmd_models(args) -> int:
+    from .models import list_models, models_dir
+
+    rows = list_models()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"models directory: {models_dir()}  (EDGERAG_MODELS to change; any GGUF path works with --model)")
+    for r in rows:
+        print(f"{'*' if r['default'] else ' '} {r['name']:<38} {r['size'] / 2**20:>7.0f} MiB  {r['status']}")
+        print(f"  {'':<38} {r['path']}")
     return 0
 
 
@@ -118,7 +192,11 @@ def cmd_demo(args) -> int:
         from .eval.metrics import coverage
 
         print(f"\ngold answer: {q.answers[0]!r} — {'found' if coverage(q.answers, ctx.text()) else 'not found'} in the retrieved context")
-    print("\ntoken account: 0 LLM input / 0 output tokens (text retrieval uses no LLM)")
+    if args.no_answer:
+        return 0
+    print(f"\nloading the local model ({rag.settings.model or 'default'}) …", flush=True)
+    ans = _stream_answer(rag, question, ctx, short=True)
+    _print_answer_footer(ans)
     return 0
 
 
@@ -151,7 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
     with_index(sp)
     sp.add_argument("--method", default="text", choices=methods)
     sp.add_argument("--budget", type=int, help="λ: context budget in tokens (default 12000)")
-    sp.add_argument("--json", action="store_true", help="print the context as JSON")
+    sp.add_argument("--json", action="store_true", help="print the context (or, with --answer, the answer) as JSON")
+    sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
+    sp.add_argument("--short", action="store_true", help="a few-word answer, as multi-hop QA benchmarks expect")
+    sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
+    _llm_args(sp)
     sp.set_defaults(func=cmd_query)
 
     sp = sub.add_parser("eval", help="evaluate a method on a benchmark folder (corpus.jsonl + questions.jsonl)")
@@ -161,7 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--budget", type=int)
     sp.add_argument("--limit", type=int, help="first N questions only")
     sp.add_argument("--out", help="write the result as JSON here")
+    sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
     _settings_args(sp)
+    _llm_args(sp)
     sp.set_defaults(func=cmd_eval)
 
     sp = sub.add_parser("stats", help="what an index holds")
@@ -174,7 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--question")
     sp.add_argument("--method", default="text", choices=methods)
     sp.add_argument("--budget", type=int, default=2000)
+    sp.add_argument("--no-answer", action="store_true", help="stop after retrieval (no LLM)")
+    _llm_args(sp)
     sp.set_defaults(func=cmd_demo)
+
+    sp = sub.add_parser("models", help="list known GGUF models: installed, verified, where")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_models)
 
     sp = sub.add_parser("tui", help="start the terminal UI")
     sp.add_argument("--index", default=DEFAULT_INDEX)
@@ -184,12 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from .embed import EmbedderError
+    from .models import ModelError
     from .store import IndexError_
 
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (IndexError_, EmbedderError, ValueError, FileNotFoundError) as e:
+    except (IndexError_, EmbedderError, ModelError, ValueError, FileNotFoundError) as e:
         print(f"edgerag: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -61,6 +61,20 @@ class Settings:
     hnsw_ef: int = 200
     """hnswlib query-time ef (recall/speed trade-off)."""
 
+    # --- the local LLM ----------------------------------------------------------------------
+    model: str | None = None
+    """GGUF path or known model name; None = ``EDGERAG_MODEL`` or the default
+    Qwen2.5-Coder-0.5B-Instruct Q4_K_M assembled from its pip packages (see models.py)."""
+    n_ctx: int = 8192
+    """The model's context window in its own tokens, set explicitly (llama.cpp's small default
+    would truncate prompts). Answer prompts are cut to fit it."""
+    n_gpu_layers: int | None = None
+    """Layers offloaded to a GPU: None = all when llama.cpp was built with GPU support, else 0."""
+    llm_threads: int | None = None
+    """CPU threads for llama.cpp: None = all cores."""
+    answer_max_tokens: int = 256
+    """Hard cap on an answer's output tokens (short answers: 48)."""
+
     # --- output -----------------------------------------------------------------------------
     progress: bool | None = None
     """Progress bars: True, False, or None to show them only on a terminal."""
@@ -88,6 +102,8 @@ class Settings:
             raise ValueError(f"tau (τ) must be between 0 and 8, got {self.tau}")
         if self.budget < 1:
             raise ValueError(f"budget (λ) must be positive, got {self.budget}")
+        if self.n_ctx < 512:
+            raise ValueError(f"n_ctx must be at least 512, got {self.n_ctx}")
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self

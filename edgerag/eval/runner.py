@@ -16,7 +16,10 @@ from typing import Any
 from ..api import EdgeRAG
 from ..progress import bar
 from .datasets import Dataset
-from .metrics import coverage, recall_at_k
+from .metrics import coverage, exact_match, f1 as f1_score, recall_at_k
+
+
+TOKEN_KEYS = ("input", "output", "evaluated", "cached_input", "cached_output")
 
 
 @dataclass
@@ -29,7 +32,10 @@ class EvalResult:
     recall_at_5: float | None
     em: float | None = None
     f1: float | None = None
-    tokens: dict[str, int] = field(default_factory=lambda: {"input": 0, "output": 0})
+    tokens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
+    """LLM tokens of answering: fresh ``input``/``output`` (what was spent now), ``evaluated``
+    (input the model actually computed), and ``cached_input``/``cached_output`` (served by the
+    LLM cache at no cost)."""
     seconds: float = 0.0
     """Wall time of retrieval (and answering, when asked) over all questions."""
     index_seconds: float = 0.0
@@ -51,7 +57,8 @@ class EvalResult:
             ("method", self.method), ("dataset", self.dataset), ("questions", str(self.questions)),
             ("budget (tokens)", str(self.budget)), ("Coverage %", pct(self.coverage)),
             ("Recall@5 %", pct(self.recall_at_5)), ("EM %", pct(self.em)), ("F1 %", pct(self.f1)),
-            ("LLM tokens in/out", f"{self.tokens['input']}/{self.tokens['output']}"),
+            ("LLM tokens in/out (fresh)", f"{self.tokens['input']}/{self.tokens['output']}"),
+            ("LLM tokens in/out (cached)", f"{self.tokens['cached_input']}/{self.tokens['cached_output']}"),
             ("retrieval s (median ms/q)", f"{self.seconds:.1f} ({self.latency_ms.get('median', 0):.1f})"),
             ("indexing s", f"{self.index_seconds:.1f}"),
         ]  # fmt: skip
@@ -65,10 +72,12 @@ def ensure_indexed(rag: EdgeRAG, dataset: Dataset) -> float:
     return report.seconds if report.docs_added else 0.0
 
 
-def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None) -> EvalResult:
+def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False) -> EvalResult:
+    """Retrieve for every question (and, with ``answer``, answer it in short mode)."""
     budget = budget or rag.settings.budget
     index_seconds = ensure_indexed(rag, dataset)
     covered, recalls, per_q, latencies = [], [], [], []
+    ems, f1s, tokens = [], [], dict.fromkeys(TOKEN_KEYS, 0)
     t0 = time.perf_counter()
     progress = bar(total=len(dataset.questions), desc=f"eval {method}", unit="q", enabled=rag.settings.progress)
     for q in dataset.questions:
@@ -80,7 +89,16 @@ def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int |
         covered.append(cov)
         if rec is not None:
             recalls.append(rec)
-        per_q.append({"id": q.id, "coverage": cov, "recall_at_5": rec, "context_tokens": ctx.tokens, "units": len(ctx.units)})
+        row = {"id": q.id, "coverage": cov, "recall_at_5": rec, "context_tokens": ctx.tokens, "units": len(ctx.units)}
+        if answer:
+            ans = rag.answer(q.question, ctx, short=True)
+            ems.append(exact_match(ans.short, q.answers))
+            f1s.append(f1_score(ans.short, q.answers))
+            for k in TOKEN_KEYS:
+                tokens[k] += ans.tokens[k]
+            row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached,
+                       citations=[c.doc_id for c in ans.citations])  # fmt: skip
+        per_q.append(row)
         progress.update(1)
     progress.close()
     n = len(dataset.questions)
@@ -88,6 +106,7 @@ def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int |
         method=method, dataset=dataset.name, questions=n, budget=budget,
         coverage=sum(covered) / n if n else 0.0,
         recall_at_5=sum(recalls) / len(recalls) if recalls else None,
+        em=sum(ems) / n if answer and n else None, f1=sum(f1s) / n if answer and n else None, tokens=tokens,
         seconds=time.perf_counter() - t0, index_seconds=index_seconds,
         latency_ms=_latency(latencies), per_question=per_q,
     )  # fmt: skip
