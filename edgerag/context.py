@@ -25,3 +25,17 @@ def fill_budget(candidates: Iterable[Unit], budget: int) -> list[Unit]:
 
 def make_context(query: str, method: str, budget: int, candidates: Iterable[Unit]) -> Context:
     return Context(query=query, method=method, budget=budget, units=fill_budget(candidates, budget))
+
+
+def combine(query: str, method: str, budget: int, parts: list[tuple[list[Unit], int]]) -> Context:
+    """Ensemble contexts without re-retrieving: each part fills its own share of the budget in
+    its own rank order, skipping units an earlier part already took (KET-RAG's θ split,
+    Hybrid-RAG's halves)."""
+    units: list[Unit] = []
+    seen: set[str] = set()
+    for candidates, share in parts:
+        fresh = [u for u in candidates if u.id not in seen]
+        taken = fill_budget(fresh, share)
+        seen.update(u.id for u in taken)
+        units.extend(taken)
+    return Context(query=query, method=method, budget=budget, units=units)

@@ -63,6 +63,31 @@ class VectorSet:
                 out[i] = np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size)
         return out
 
+    def all(self) -> tuple[list[str], np.ndarray]:
+        """Every ``(id, vector)`` in label (insertion) order."""
+        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
+        ids, rows = [], []
+        if ldb is None:
+            return ids, np.zeros((0, self.dim), dtype=np.float32)
+        with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
+            for _, uid in cur:
+                raw = txn.get(bytes(uid), db=vdb)
+                if raw is not None:
+                    ids.append(bytes(uid).decode("utf-8"))
+                    rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
+        return ids, (np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32))
+
+    def knn_many(self, vectors: np.ndarray, k: int, ef: int = 200) -> tuple[list[list[str]], np.ndarray]:
+        """Top-k ids and cosines for many query vectors at once (hnswlib batch query)."""
+        index = self._index()
+        k = min(k, index.get_current_count())
+        index.set_ef(max(ef, k))
+        labels, dist = index.knn_query(np.asarray(vectors, dtype=np.float32), k=k)
+        ldb = self.tables.db[f"lbl.{self.name}"]
+        with self.tables.read() as txn:
+            names = {int(lb): bytes(txn.get(_LABEL.pack(int(lb)), db=ldb)).decode("utf-8") for lb in np.unique(labels)}
+        return [[names[int(lb)] for lb in row] for row in labels], 1.0 - dist
+
     def __len__(self) -> int:
         with self.tables.read() as txn:
             return self.tables.count(txn, f"vec.{self.name}")

@@ -1,0 +1,1 @@
+"""Graphs over the index: KNN chunk graph, PageRank, keyword bipartite graph, skeleton KG."""

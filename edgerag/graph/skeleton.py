@@ -1,0 +1,222 @@
+"""The skeleton KG: LLM extraction on the core chunks, merged into one entity–relation graph
+(KET-RAG Alg. 1, §4.1), with entities and relations rewired to the sub-chunks they came from.
+
+Two steps with different costs:
+
+1. `extract_chunks` — the LLM work. One call per chunk, its parsed result stored in the
+   ``extractions`` table the moment it returns, so a killed build resumes at the next chunk
+   and never extracts a chunk twice (the LLM-call cache makes even a repeated call free). A
+   chunk that yields no entity is counted and logged, never silently passed over.
+2. `build_kg` — cheap, no LLM unless descriptions overflow. Merges the extractions of a set of
+   chunks (the core for one β and selection rule) by normalised entity name; an entity's
+   description is the (up to two) sentences of its chunks that mention it — the extractor
+   writes names only — or, for older extractions, the model's descriptions, accumulated and
+   summarised by the LLM only past ``desc_limit`` tokens;
+   entity ("name: description") and relation texts are embedded; each entity/relation links
+   to the sub-chunks of its chunks that mention it (all sub-chunks of the chunk if none does).
+
+Stored as a stage named ``kg:<selection>:<β>`` so KGs for several β live side by side over
+the same extractions.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..embed import Embedder
+from ..extract import kg as kgx
+from ..llm import MeteredLLM
+from ..progress import bar
+from ..store import Index
+from ..store.stages import save_stage, stage_record
+
+log = logging.getLogger(__name__)
+
+SUMMARY_INSTRUCTION = (
+    "Merge the descriptions of one entity into a single short description (at most two "
+    "sentences). Write only the description."
+)
+
+
+@dataclass
+class ExtractionReport:
+    chunks: int = 0
+    extracted: int = 0
+    already: int = 0
+    zero_yield: list[str] = field(default_factory=list)
+    entities: int = 0
+    relations: int = 0
+    invented: int = 0
+    unparsed_lines: int = 0
+    seconds: float = 0.0
+
+
+def stage_name(selection: str, beta: float) -> str:
+    return f"kg:{selection}:{beta:g}"
+
+
+def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: str, *, grammar: bool = False,
+                   max_tokens: int = 400, progress: bool | None = None) -> ExtractionReport:  # fmt: skip
+    """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk)."""
+    report = ExtractionReport(chunks=len(chunk_ids))
+    t0 = time.perf_counter()
+    with index.tables.read() as txn:
+        todo = [cid for cid in chunk_ids if not index.tables.has(txn, "extractions", cid)]
+    report.already = len(chunk_ids) - len(todo)
+    pb = bar(total=len(todo), desc=f"extracting ({method})", unit="chunk", enabled=progress)
+    try:
+        for cid in todo:
+            chunk = index.get("chunks", cid)
+            if chunk is None:  # deleted meanwhile
+                pb.update(1)
+                continue
+            text = chunk["text"]
+            c = llm.chat(kgx.messages(text), stage="extract", method=method, max_tokens=max_tokens,
+                         grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat,
+                         validate=lambda out, text=text: bool(kgx.parse(out, text).entities))  # fmt: skip
+            ex = kgx.parse(c.text, text)
+            with index.tables.write() as txn:
+                index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
+                                                            "output_tokens": c.output_tokens, "cached": c.cached})  # fmt: skip
+            report.extracted += 1
+            report.entities += len(ex.entities)
+            report.relations += len(ex.relations)
+            report.invented += ex.invented
+            report.unparsed_lines += ex.unparsed
+            if not ex.entities:
+                report.zero_yield.append(cid)
+                log.warning("chunk %s yielded no entity (%d output lines, %d unparsed, %d invented)", cid, ex.lines, ex.unparsed, ex.invented)
+            pb.update(1)
+            pb.set_postfix(entities=report.entities, zero=len(report.zero_yield), refresh=False)
+    finally:
+        pb.close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, *, llm: MeteredLLM | None = None,
+             method: str = "kg", desc_limit: int = 200) -> dict:  # fmt: skip
+    """Merge the extractions of ``chunk_ids`` into the KG stage ``name`` (rebuilt only when the
+    chunk set changed)."""
+    rec = stage_record(index.tables, name)
+    if rec is not None and rec.get("chunk_set") == _fingerprint(chunk_ids):
+        return rec
+    t0 = time.perf_counter()
+    ents: dict[str, dict] = {}
+    rels: dict[tuple[str, str], dict] = {}
+    extracted = 0
+    for cid, ex_rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)):
+        if ex_rec is None:
+            continue
+        extracted += 1
+        ex = kgx.Extraction.from_dict(ex_rec)
+        for e in ex.entities:
+            key = kgx.normalize_name(e.name)
+            slot = ents.setdefault(key, {"name": e.name, "types": defaultdict(int), "descs": [], "chunks": []})
+            slot["types"][e.type] += 1
+            if e.description and e.description not in slot["descs"]:
+                slot["descs"].append(e.description)
+            if cid not in slot["chunks"]:
+                slot["chunks"].append(cid)
+        for r in ex.relations:
+            key = tuple(sorted((kgx.normalize_name(r.source), kgx.normalize_name(r.target))))
+            slot = rels.setdefault(key, {"descs": [], "strength": 0.0, "chunks": [], "source": r.source, "target": r.target})
+            if r.description and r.description not in slot["descs"]:
+                slot["descs"].append(r.description)
+            slot["strength"] += r.strength
+            if cid not in slot["chunks"]:
+                slot["chunks"].append(cid)
+    names = list(ents)
+    pos = {k: i for i, k in enumerate(names)}
+    sentences = _sentences_of(index, chunk_ids)
+    ent_texts = []
+    for k in names:
+        e = ents[k]
+        if not e["descs"]:  # the compact format has none: the passage's own sentences describe it
+            e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if k in kgx.squash(t)][:2]
+        desc = "; ".join(e["descs"])
+        if llm is not None and len(e["descs"]) > 1 and llm.count(desc) > desc_limit:
+            desc = _summarize(llm, e["name"], e["descs"], method)
+        e["desc"] = desc
+        ent_texts.append(f"{e['name']}: {desc}" if desc else e["name"])
+    rel_keys = [k for k in rels if k[0] in pos and k[1] in pos]
+    rel_texts = [f"{rels[(a, b)]['source']} {'; '.join(rels[(a, b)]['descs'])} {rels[(a, b)]['target']}" for a, b in rel_keys]
+
+    sub_ids, sub_pos, sub_text = _subchunks_of(index, chunk_ids)
+    e2s = _links([(ents[k]["name"], ents[k]["chunks"]) for k in names], index, sub_pos, sub_text)
+    r2s = _links([(ents[a]["name"] + "\x00" + ents[b]["name"], rels[(a, b)]["chunks"]) for a, b in rel_keys], index, sub_pos, sub_text)
+    tokens = np.asarray([t for _, t in (sub_text[s] for s in sub_ids)], dtype=np.int64) if sub_ids else np.zeros(0, dtype=np.int64)
+    ent_vecs = embedder.encode(ent_texts) if ent_texts else np.zeros((0, embedder.dim), dtype=np.float32)
+    rel_vecs = embedder.encode(rel_texts) if rel_texts else np.zeros((0, embedder.dim), dtype=np.float32)
+    record = {
+        "chunk_set": _fingerprint(chunk_ids), "core_chunks": len(chunk_ids), "extracted_chunks": extracted,
+        "entities": len(names), "relations": len(rel_keys), "seconds": time.perf_counter() - t0,
+    }  # fmt: skip
+    return save_stage(index.tables, name, record, {
+        "entity_names": np.asarray([ents[k]["name"] for k in names]), "entity_texts": np.asarray(ent_texts),
+        "entity_chunks": np.asarray([ents[k]["chunks"][0] for k in names]),
+        "entity_degree": np.asarray([sum(1 for rk in rel_keys if k in rk) for k in names], dtype=np.int64),
+        "entity_vectors": ent_vecs,
+        "rel_src": np.asarray([pos[a] for a, _ in rel_keys], dtype=np.int64),
+        "rel_dst": np.asarray([pos[b] for _, b in rel_keys], dtype=np.int64),
+        "rel_texts": np.asarray(rel_texts), "rel_strength": np.asarray([rels[k]["strength"] for k in rel_keys]),
+        "rel_chunks": np.asarray([rels[k]["chunks"][0] for k in rel_keys]),
+        "rel_vectors": rel_vecs, "E2S": e2s, "R2S": r2s, "sub_ids": np.asarray(sub_ids), "sub_tokens": tokens,
+    })  # fmt: skip
+
+
+def _fingerprint(chunk_ids: list[str]) -> str:
+    import hashlib
+
+    return hashlib.sha1("\n".join(sorted(chunk_ids)).encode()).hexdigest()
+
+
+def _sentences_of(index: Index, chunk_ids: list[str]) -> dict[str, list[str]]:
+    out = {}
+    for cid, chunk in zip(chunk_ids, index.get_many("chunks", chunk_ids)):
+        if chunk is not None:
+            out[cid] = [s["text"] for s in index.get_many("sentences", chunk["sentences"]) if s]
+    return out
+
+
+def _subchunks_of(index: Index, chunk_ids: list[str]):
+    sub_ids: list[str] = []
+    sub_text: dict[str, tuple[str, int]] = {}
+    for chunk in index.get_many("chunks", chunk_ids):
+        if chunk is None:
+            continue
+        for sid, srec in zip(chunk["subchunks"], index.get_many("subchunks", chunk["subchunks"])):
+            sub_ids.append(sid)
+            sub_text[sid] = (kgx.squash(srec["text"]), srec["tokens"])
+    return sub_ids, {s: i for i, s in enumerate(sub_ids)}, sub_text
+
+
+def _links(items: list[tuple[str, list[str]]], index: Index, sub_pos: dict[str, int], sub_text) -> sp.csr_matrix:
+    """Rows = items (entities, or relations as 'a\\0b'), columns = sub-chunks: the sub-chunks of
+    the item's chunks that mention it (every sub-chunk of the chunk when none does)."""
+    rows, cols = [], []
+    chunk_subs = {}
+    for r, (label, chunks) in enumerate(items):
+        needles = [kgx.normalize_name(p) for p in label.split("\x00")]
+        for cid in chunks:
+            if cid not in chunk_subs:
+                chunk_subs[cid] = (index.get("chunks", cid) or {}).get("subchunks", [])
+            subs = [s for s in chunk_subs[cid] if s in sub_pos]
+            hit = [s for s in subs if any(n in sub_text[s][0] for n in needles)] or subs
+            for s in hit:
+                rows.append(r)
+                cols.append(sub_pos[s])
+    return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(items), len(sub_pos)))
+
+
+def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str) -> str:
+    msgs = [{"role": "system", "content": SUMMARY_INSTRUCTION},
+            {"role": "user", "content": f"Entity: {name}\nDescriptions:\n" + "\n".join(f"- {d}" for d in descs)}]  # fmt: skip
+    out = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip())).text.strip()
+    return out or "; ".join(descs)

@@ -1,0 +1,69 @@
+"""Built stages (graphs, keyword vectors, …) stored in the index, with what they were built from.
+
+A stage is a named set of arrays (dense numpy arrays or scipy CSR matrices, kept as ``.npz``
+bytes in the ``arrays`` table) plus a JSON record in ``stages`` saying which settings and
+how many chunks it was built from. A stage whose record no longer matches the index (new
+documents, other settings) is rebuilt by its owner; readers never see a half-written stage
+because arrays and record are written in one transaction.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .tables import Tables
+
+
+def _pack(value: np.ndarray | sp.spmatrix) -> bytes:
+    buf = io.BytesIO()
+    if sp.issparse(value):
+        sp.save_npz(buf, sp.csr_matrix(value), compressed=False)
+    else:
+        np.save(buf, np.asarray(value), allow_pickle=False)
+    return buf.getvalue()
+
+
+def _unpack(raw: bytes) -> np.ndarray | sp.csr_matrix:
+    buf = io.BytesIO(raw)
+    if raw[:2] == b"PK":  # npz (zip) = sparse
+        return sp.load_npz(buf).tocsr()
+    return np.load(buf, allow_pickle=False)
+
+
+def save_stage(tables: Tables, name: str, record: dict[str, Any], arrays: dict[str, Any]) -> dict[str, Any]:
+    """Write a stage's arrays and record in one transaction; returns the stored record."""
+    full = {**record, "arrays": sorted(arrays), "built": time.time()}
+    with tables.write() as txn:
+        for key, value in arrays.items():
+            txn.put(f"{name}/{key}".encode(), _pack(value), db=tables.db["arrays"])
+        tables.put(txn, "stages", name, full)
+    return full
+
+
+def stage_record(tables: Tables, name: str) -> dict[str, Any] | None:
+    with tables.read() as txn:
+        return tables.get(txn, "stages", name)
+
+
+_LOADED: dict[tuple, dict[str, Any]] = {}
+
+
+def load_arrays(tables: Tables, name: str) -> dict[str, Any]:
+    """The arrays of a built stage; kept in memory per process until the stage is rebuilt."""
+    rec = stage_record(tables, name)
+    if rec is None:
+        raise KeyError(f"stage {name!r} is not built")
+    key = (tables._key, name, rec["built"])
+    if key not in _LOADED:
+        db = tables.db["arrays"]
+        with tables.read() as txn:
+            loaded = {k: _unpack(bytes(txn.get(f"{name}/{k}".encode(), db=db))) for k in rec["arrays"]}
+        for old in [k for k in _LOADED if k[:2] == key[:2]]:
+            del _LOADED[old]
+        _LOADED[key] = loaded
+    return _LOADED[key]
