@@ -120,6 +120,21 @@ class EdgeRAG:
         """Retrieve, then answer: the whole RAG round trip."""
         return self.answer(question, self.retrieve(question, method=method, budget=budget), short=short, on_text=on_text)
 
+    def build(self, method: str, *, limit: int | None = None) -> dict[str, Any]:
+        """Build the stages ``method`` reads (LLM extraction included: see `plan` first)."""
+        from .build import build
+
+        return build(self, method, limit=limit)
+
+    def plan(self, method: str):
+        """What building ``method`` will cost: chunks to extract, tokens, time."""
+        from .build import plan
+
+        return plan(self, method)
+
+    def ledger_rows(self):
+        return Ledger(self.index.tables).rows()
+
     def ledger(self, since: float | None = None) -> dict[str, Any]:
         """Token totals (fresh and cached) overall, per stage and per method."""
         return Ledger(self.index.tables).totals(since=since)

@@ -26,6 +26,14 @@ def _settings_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--device", help="auto (default), cpu or cuda")
 
 
+def _method_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("graph methods (KET-RAG)")
+    g.add_argument("--beta", type=float, help="β: fraction of chunks extracted into the skeleton KG (default 0.8)")
+    g.add_argument("--theta", type=float, help="θ: share of the budget from the KG in ket (default 0.4)")
+    g.add_argument("--knn-k", type=int, dest="knn_k", help="K of the KNN chunk graph (default 2)")
+    g.add_argument("--core", dest="core_selection", choices=["pagerank", "random"], help="core chunk selection (default pagerank)")
+
+
 def _llm_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local model")
     g.add_argument("--model", help="GGUF file or known model name (default: EDGERAG_MODEL, else Qwen2.5-Coder-0.5B-Instruct)")
@@ -35,7 +43,8 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
 def _open(args, **extra):
     from .api import EdgeRAG
 
-    keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx")
+    keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
+            "beta", "theta", "knn_k", "core_selection", "extract_grammar")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):
@@ -104,6 +113,27 @@ def _print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
         print(textwrap.indent(textwrap.shorten(body, width * 2, placeholder=" …"), "    "))
     if max_units is not None and len(ctx.units) > max_units:
         print(f"… and {len(ctx.units) - max_units} more units")
+
+
+def cmd_build(args) -> int:
+    rag = _open(args)
+    p = rag.plan(args.method)
+    print(p.summary())
+    if args.plan:
+        return 0
+    result = rag.build(args.method, limit=args.limit)
+    ex = result.get("extraction")
+    if ex:
+        print(f"extracted {ex['extracted']} chunks ({ex['already']} done before) in {ex['seconds']:.0f}s: "
+              f"{ex['entities']} entities, {ex['relations']} relations; {ex['invented']} items dropped (names not in "
+              f"the passage), {ex['unparsed_lines']} unparsed lines")
+        if ex["zero_yield"]:
+            print(f"WARNING: {len(ex['zero_yield'])} chunks yielded no entity, e.g. {', '.join(ex['zero_yield'][:5])}")
+    kg = result.get("kg")
+    if kg:
+        print(f"KG: {kg}")
+    print(format_ledger(rag.ledger()))
+    return 0
 
 
 def cmd_eval(args) -> int:
@@ -233,8 +263,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
     sp.add_argument("--short", action="store_true", help="a few-word answer, as multi-hop QA benchmarks expect")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
+    _method_args(sp)
     _llm_args(sp)
     sp.set_defaults(func=cmd_query)
+
+    sp = sub.add_parser("build", help="build the stages a method needs (LLM extraction for KG methods)")
+    sp.add_argument("--method", required=True, choices=methods)
+    with_index(sp)
+    sp.add_argument("--plan", action="store_true", help="only print the cost estimate")
+    sp.add_argument("--limit", type=int, help="extract at most N chunks now (build again to resume)")
+    sp.add_argument("--grammar", action="store_true", dest="extract_grammar", default=None, help="GBNF-constrained extraction output")
+    _method_args(sp)
+    _llm_args(sp)
+    sp.set_defaults(func=cmd_build)
 
     sp = sub.add_parser("eval", help="evaluate a method on a benchmark folder (corpus.jsonl + questions.jsonl)")
     sp.add_argument("--data", required=True)
@@ -245,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", help="write the result as JSON here")
     sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
     _settings_args(sp)
+    _method_args(sp)
     _llm_args(sp)
     sp.set_defaults(func=cmd_eval)
 

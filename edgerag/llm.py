@@ -114,8 +114,11 @@ class LocalLLM:
 
     # ---- generation ------------------------------------------------------------------------
     def complete(self, prompt: str, stop: list[str], max_tokens: int, grammar=None,
-                 on_text: Callable[[str], None] | None = None) -> Completion:  # fmt: skip
-        """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come."""
+                 on_text: Callable[[str], None] | None = None,
+                 halt: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
+        """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come;
+        ``halt(text_so_far)``, checked at each line end, may end generation early (small models
+        loop: a repeated line is a good reason to stop)."""
         tokens = self.tokenize(prompt)
         self.check_fits(len(tokens), max_tokens)
         with self._lock:
@@ -124,7 +127,7 @@ class LocalLLM:
             t0 = time.perf_counter()
             params = dict(max_tokens=max_tokens, temperature=0.0, top_k=1, top_p=1.0, repeat_penalty=1.0, stop=stop, grammar=grammar)
             text, finish, n_out = "", "stop", 0
-            if on_text is None:
+            if on_text is None and halt is None:
                 out = llama.create_completion(tokens, **params)
                 text = out["choices"][0]["text"]
                 finish = out["choices"][0]["finish_reason"] or "stop"
@@ -134,8 +137,12 @@ class LocalLLM:
                     piece = chunk["choices"][0]["text"]
                     if piece:
                         text += piece
-                        on_text(piece)
+                        if on_text is not None:
+                            on_text(piece)
                     finish = chunk["choices"][0].get("finish_reason") or finish
+                    if halt is not None and "\n" in piece and halt(text):
+                        finish = "halted"
+                        break
                 n_out = max(0, llama.n_tokens - len(tokens))
         return Completion(text=text, prompt_tokens=len(tokens), evaluated_tokens=len(tokens) - reused,
                           output_tokens=n_out, seconds=time.perf_counter() - t0, finish_reason=finish)  # fmt: skip
@@ -159,12 +166,13 @@ class MeteredLLM:
 
     def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
              on_text: Callable[[str], None] | None = None, use_cache: bool = True,
-             validate: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
+             validate: Callable[[str], bool] | None = None,
+             halt: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
         """One metered call. ``grammar`` is GBNF text (compiled by llama.cpp) for extractors
         that want constrained output; ``validate`` says whether the output was usable, and the
         ledger counts the unusable ones (their tokens were spent all the same)."""
         prompt, stop = self.llm.format(messages)
-        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or ""}
+        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "__name__", "")}
         key = cache_key(self.llm.sha256, prompt, sampling)
         hit = self.cache.get(key) if use_cache else None
         if hit is not None:
@@ -178,7 +186,7 @@ class MeteredLLM:
                 from llama_cpp import LlamaGrammar
 
                 compiled = LlamaGrammar.from_string(grammar, verbose=False)
-            c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text)
+            c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
             self.cache.put(key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
                                  "finish_reason": c.finish_reason})  # fmt: skip
         self.ledger.record(LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,

@@ -61,6 +61,27 @@ class Settings:
     hnsw_ef: int = 200
     """hnswlib query-time ef (recall/speed trade-off)."""
 
+    # --- KET-RAG (Huang, Zhang, Xiao, KDD 2025) ----------------------------------------------
+    knn_k: int = 2
+    """K: each chunk links to K/2 chunks by shared keywords and K/2 by cosine (Alg. 3)."""
+    beta: float = 0.8
+    """β: fraction of chunks, ranked by PageRank over the KNN graph, that go through LLM
+    extraction into the skeleton KG (§4.1). β = 1 is full KG-RAG."""
+    theta: float = 0.4
+    """θ: share of the budget λ given to KG local search in `ket`; the keyword channel gets
+    (1−θ)·λ (§4.2)."""
+    pagerank_damping: float = 0.85
+    """PageRank damping (teleport α = 0.15)."""
+    core_selection: str = "pagerank"
+    """``pagerank`` (KET-RAG) or ``random`` (the paper's KET-RAG-U), seeded by ``seed``."""
+    seed: int = 0
+    extract_grammar: bool = False
+    """Constrain KG extraction output with a GBNF grammar of the line format (extract/kg.py)."""
+    extract_max_tokens: int = 200
+    """Hard cap on one extraction's output tokens."""
+    desc_limit: int = 200
+    """Merged entity descriptions longer than this (tokens) are summarised by the LLM."""
+
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None
     """GGUF path or known model name; None = ``EDGERAG_MODEL`` or the default

@@ -118,7 +118,7 @@ class ScriptedLLM:
     def count(self, text):
         return len(text.split())
 
-    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None):
+    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
         text = self.replies.pop(0)
         return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
 

@@ -37,7 +37,8 @@ class EvalResult:
     (input the model actually computed), and ``cached_input``/``cached_output`` (served by the
     LLM cache at no cost)."""
     seconds: float = 0.0
-    """Wall time of retrieval (and answering, when asked) over all questions."""
+    """Wall time over all questions: retrieval, and answering when asked (``latency_ms`` is
+    retrieval alone)."""
     index_seconds: float = 0.0
     latency_ms: dict[str, float] = field(default_factory=dict)
     per_question: list[dict[str, Any]] = field(default_factory=list)
@@ -59,7 +60,7 @@ class EvalResult:
             ("Recall@5 %", pct(self.recall_at_5)), ("EM %", pct(self.em)), ("F1 %", pct(self.f1)),
             ("LLM tokens in/out (fresh)", f"{self.tokens['input']}/{self.tokens['output']}"),
             ("LLM tokens in/out (cached)", f"{self.tokens['cached_input']}/{self.tokens['cached_output']}"),
-            ("retrieval s (median ms/q)", f"{self.seconds:.1f} ({self.latency_ms.get('median', 0):.1f})"),
+            ("seconds (retrieval median ms/q)", f"{self.seconds:.1f} ({self.latency_ms.get('median', 0):.1f})"),
             ("indexing s", f"{self.index_seconds:.1f}"),
         ]  # fmt: skip
         width = max(len(k) for k, _ in rows)

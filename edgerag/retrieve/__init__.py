@@ -9,12 +9,24 @@ from __future__ import annotations
 from typing import Callable
 
 from ..types import Context
-from . import text
+from . import hybrid, ket, keyword, knng, skeleton, text
 
 Retriever = Callable[..., Context]
 
 METHODS: dict[str, Retriever] = {
     "text": text.retrieve,
+    "knng": knng.retrieve,
+    "keyword": keyword.retrieve,
+    "skeleton": skeleton.retrieve_skeleton,
+    "kg": skeleton.retrieve_kg,
+    "ket": ket.retrieve,
+    "ket-u": ket.retrieve_uniform,
+    "hybrid": hybrid.retrieve,
+}
+
+# The LLM-built stage each method reads: (core selection, β) — None: the setting's value.
+KG_OF: dict[str, tuple[str | None, float | None]] = {
+    "skeleton": (None, None), "ket": (None, None), "ket-u": ("random", None), "kg": ("pagerank", 1.0), "hybrid": ("pagerank", 1.0),
 }
 
 

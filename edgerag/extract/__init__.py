@@ -1,0 +1,1 @@
+"""LLM extraction: prompts and tolerant parsers, one module per extraction style."""

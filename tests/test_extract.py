@@ -1,0 +1,100 @@
+"""KG extraction: the tolerant parser, resumable per-chunk extraction, and the real model
+building a skeleton KG that KET-RAG retrieval reads."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from edgerag import EdgeRAG
+from edgerag.extract.kg import halt_on_repeat, normalize_name, parse
+from edgerag.graph.skeleton import extract_chunks
+from edgerag.retrieve.skeleton import KGNotBuiltError
+
+from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
+from .test_llm import ScriptedLLM
+
+PASSAGE = "Edith Varga sealed the Zorblax vault in 1931. The vault lies under Kettering Hill."
+
+
+def test_parser_keeps_valid_items_and_counts_the_rest():
+    out = "\n".join([
+        "E | Edith Varga | PERSON",
+        "- C | Zorblax vault | WORK",          # stray tag and a bullet
+        "Kettering Hill | LOCATION",           # no tag
+        "E | Marie Curie | PERSON",            # copied from an example: not in the passage
+        "R | Edith Varga | sealed | Zorblax vault",
+        "R | Zorblax vault | lies under | Kettering Hill",
+        "R | Edith Varga | born in | Warsaw",  # endpoint not in the passage
+        "Sure! Here are the entities:",
+    ])  # fmt: skip
+    ex = parse(out, PASSAGE)
+    assert [e.name for e in ex.entities] == ["Edith Varga", "Zorblax vault", "Kettering Hill"]
+    assert [(r.source, r.description, r.target) for r in ex.relations] == [
+        ("Edith Varga", "sealed", "Zorblax vault"), ("Zorblax vault", "lies under", "Kettering Hill"),
+    ]  # fmt: skip
+    assert ex.invented == 2 and ex.unparsed == 1 and ex.lines == 8
+
+
+def test_parser_never_raises_on_garbage():
+    for junk in ["", "|||", "E |", "R | a", "\x00\x01", "E | " + "x" * 5000, "{\"entities\": []}"]:
+        ex = parse(junk, PASSAGE)
+        assert ex.entities == [] and ex.relations == []
+
+
+def test_relation_endpoints_join_the_entities_and_names_merge():
+    ex = parse("R | Edith Varga | Zorblax vault | sealed it in 1931 | 8", PASSAGE)  # older 5-field form
+    assert {e.name for e in ex.entities} == {"Edith Varga", "Zorblax vault"} and ex.relations[0].strength == 8
+    assert normalize_name('  "Zorblax   Vault".') == normalize_name("zorblax vault")
+
+
+def test_halt_on_a_repeated_line():
+    assert not halt_on_repeat("E | a | PERSON\nE | b | PERSON\n")
+    assert halt_on_repeat("R | a | x | b\nR | a | x | b\n")
+
+
+def test_extraction_is_resumable_and_counts_zero_yield(index_copy):
+    rag = EdgeRAG(index_copy)
+    planted = [d for d, rec in _docs(rag).items() if rec["title"] in ("The Zorblax vault", "lighthouse")]
+    cids = [c for d in planted for c in _docs(rag)[d]["chunks"]]
+    scripted = ScriptedLLM(["E | Edith Varga | PERSON\nR | Edith Varga | sealed | Zorblax vault", "nothing useful"])
+    from edgerag.llm import MeteredLLM
+
+    llm = MeteredLLM(scripted, rag.index.tables)
+    first = extract_chunks(rag.index, llm, cids, "ket", progress=False)
+    assert first.extracted == 2 and first.entities == 2 and len(first.zero_yield) == 1
+    assert rag.ledger()["by_stage"]["extract"]["failed_calls"] == 1
+    again = extract_chunks(rag.index, llm, cids, "ket", progress=False)
+    assert again.extracted == 0 and again.already == 2  # nothing is extracted twice
+
+
+def _docs(rag):
+    with rag.index.tables.read() as txn:
+        return dict(rag.index.tables.items(txn, "docs"))
+
+
+def test_real_model_builds_a_kg_that_ket_retrieval_reads(tmp_path):
+    rag = EdgeRAG(tmp_path / "ix", progress=False, beta=1.0)
+    rag.insert([DATA / "planted"])
+    with pytest.raises(KGNotBuiltError, match="edgerag build --method ket"):
+        rag.retrieve(PLANTED_QUESTION, method="ket")
+    plan = rag.plan("ket")
+    assert plan.core_chunks == plan.to_extract == 3 and plan.input_tokens > 0
+    result = rag.build("ket")
+    ex = result["extraction"]
+    assert ex["extracted"] == 3 and ex["entities"] >= 3
+    assert result["kg"]["entities"] >= 3
+    ledger = rag.ledger()["by_stage"]["extract"]
+    assert ledger["calls"] == 3 and ledger["output"] > 0
+    names = {e["name"].lower() for rec in rag.index.get_many("extractions", [c for d in _docs(rag).values() for c in d["chunks"]]) for e in rec["entities"]}
+    assert any("zorblax" in n or "edith varga" in n or "kettering" in n for n in names), names
+    ctx = rag.retrieve(PLANTED_QUESTION, method="ket", budget=500)
+    assert ctx.tokens <= 500 and {u.kind for u in ctx.units} & {"entity", "relation"}
+    assert any(PLANTED_ANSWER in u.text for u in ctx.units)
+    kg_only = rag.retrieve(PLANTED_QUESTION, method="kg", budget=400)  # β=1 core is this same KG
+    assert kg_only.units and all(u.source == "kg" for u in kg_only.units)
+    # a second build spends no fresh tokens
+    before = rag.ledger()["all"]["input"]
+    assert rag.build("ket")["extraction"]["extracted"] == 0 and rag.ledger()["all"]["input"] == before
+    json.dumps(result, default=str)  # the report is plain data
