@@ -32,9 +32,15 @@ class KGNotBuiltError(ValueError):
 def kg_stage(index: Index, selection: str, beta: float, method: str) -> str:
     name = stage_name(selection, beta)
     if stage_record(index.tables, name) is None:
+        with index.tables.read() as txn:
+            built = [k for k, _ in index.tables.items(txn, "stages") if k.startswith("kg:")]
+        hint = ""
+        if built:
+            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} β={k.split(':')[2]}" for k in built) + " (pass --beta / --core to use one)"
         raise KGNotBuiltError(
             f"the KG for {method} (core selection {selection}, β={beta:g}) is not built: run "
-            f"`edgerag build --method {method} --index {index.path}` first (add --plan to see its token cost)"
+            f"`edgerag build --method {method} --beta {beta:g} --index {index.path}` first "
+            f"(add --plan to see its token cost){hint}"
         )
     return name
 
