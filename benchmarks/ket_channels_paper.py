@@ -21,7 +21,7 @@ from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.runner import evaluate
 from edgerag.graph.bipartite import build_keyword_graph
-from edgerag.graph.knn import build_knn_graph
+from edgerag.graph.knn import build_knn_graph, stage as knn_stage
 from edgerag.store.stages import stage_record
 
 BUDGETS = (2_000, 4_000, 12_000)
@@ -46,10 +46,11 @@ def main() -> int:
     rag = EdgeRAG(args.index, Settings(progress=sys.stderr.isatty()))
     rag.insert([dataset.corpus])
     builds = {}
-    for name, build in (("knn", lambda: build_knn_graph(rag.index, k=rag.settings.knn_k)), ("bipartite", lambda: build_keyword_graph(rag.index))):
-        if stage_record(rag.index.tables, name) is not None:  # time a fresh build
+    for name, stage, build in (("knn", knn_stage(rag.settings.knn_k), lambda: build_knn_graph(rag.index, k=rag.settings.knn_k)),
+                               ("bipartite", "bipartite", lambda: build_keyword_graph(rag.index))):  # fmt: skip
+        if stage_record(rag.index.tables, stage) is not None:  # time a fresh build
             with rag.index.tables.write() as txn:
-                txn.delete(name.encode(), db=rag.index.tables.db["stages"])
+                txn.delete(stage.encode(), db=rag.index.tables.db["stages"])
         t = time.perf_counter()
         rec = build()
         builds[name] = {**rec, "wall_seconds": time.perf_counter() - t}

@@ -24,7 +24,7 @@ from .indexing import insert_documents
 from .ingest import iter_documents
 from .retrieve import METHODS, get_retriever
 from .settings import STORED_FIELDS, Settings
-from .store import Index
+from .store import Index, IndexError_
 from .text.tokens import get_tokenizer
 from .types import Context, Document, InsertReport
 
@@ -40,14 +40,8 @@ class EdgeRAG:
         silently inconsistent index.
         """
         self.path = Path(index_dir)
-        base = settings or Settings()
-        manifest = self.path / "manifest.json"
-        if manifest.exists() and settings is None:
-            import json
-
-            stored = json.loads(manifest.read_text()).get("settings", {})
-            base = base.replace(**{k: v for k, v in stored.items() if k in STORED_FIELDS})
-        self.settings = base.replace(**overrides).validate() if overrides else base.validate()
+        base = (settings or Settings()).replace(**overrides)
+        self.settings = _adopt_manifest(base, self.path / "manifest.json").validate()
         self._index: Index | None = None
 
     # ---- lazily loaded parts ---------------------------------------------------------------
@@ -72,7 +66,7 @@ class EdgeRAG:
             if create:
                 self._index = Index.open(
                     self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim,
-                    stored=self.settings.stored(), map_size=self.settings.map_size,
+                    stored=self.settings.stored(), map_size=self.settings.map_size, embedder_spec=self.settings.embedder,
                 )  # fmt: skip
             else:
                 self._index = Index.open(self.path, create=False, stored=self.settings.stored(), map_size=self.settings.map_size)
@@ -90,9 +84,7 @@ class EdgeRAG:
 
     def insert_documents(self, docs: Iterable[Document]) -> InsertReport:
         index = self._open(create=True)
-        # The embedder must be the one the index was built with (checked again on reopen).
-        if index.manifest["embedder"]["id"] != self.embedder.model_id:
-            Index.open(self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim)
+        self.check_embedder()
         index.lock()
         try:
             return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
@@ -105,10 +97,20 @@ class EdgeRAG:
         if not query or not query.strip():
             raise ValueError("the query is empty")
         retriever = get_retriever(method)
-        index = self.index
-        if index.manifest["embedder"]["id"] != self.embedder.model_id:
-            Index.open(self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim)
-        return retriever(index, self.embedder, query, budget or self.settings.budget, self.settings)
+        self.check_embedder()
+        if budget is not None and budget < 1:
+            raise ValueError(f"the budget must be a positive number of tokens, got {budget}")
+        return retriever(self.index, self.embedder, query, budget or self.settings.budget, self.settings)
+
+    def check_embedder(self) -> None:
+        """Refuse an embedder other than the one the index was built with (its vectors would
+        live in another space)."""
+        built = self.index.manifest["embedder"]
+        if built["id"] != self.embedder.model_id:
+            raise IndexError_(
+                f"{self.path} was built with the embedder {built['id']} (dim {built['dim']}), not "
+                f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder, or index into a new directory"
+            )
 
     def answer(self, question: str, context: Context, *, short: bool = False,
                on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
@@ -124,6 +126,7 @@ class EdgeRAG:
         """Build the stages ``method`` reads (LLM extraction included: see `plan` first)."""
         from .build import build
 
+        self.check_embedder()
         return build(self, method, limit=limit)
 
     def plan(self, method: str):
@@ -166,3 +169,24 @@ class EdgeRAG:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
+    """An existing index remembers how it was built: stored settings (and the embedder) that
+    the caller left at their defaults take the index's values; explicit different values stay
+    and are refused when the index opens."""
+    if not manifest.exists():
+        return settings
+    import json
+
+    try:
+        data = json.loads(manifest.read_text())
+    except (OSError, ValueError) as e:
+        raise IndexError_(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
+    defaults = Settings()
+    stored = dict(data.get("settings") or {})
+    spec = (data.get("embedder") or {}).get("spec")
+    if spec:
+        stored["embedder"] = spec
+    adopt = {k: v for k, v in stored.items() if k in (*STORED_FIELDS, "embedder") and getattr(settings, k) == getattr(defaults, k)}
+    return settings.replace(**adopt)

@@ -127,6 +127,8 @@ def cmd_build(args) -> int:
         print(f"extracted {ex['extracted']} chunks ({ex['already']} done before) in {ex['seconds']:.0f}s: "
               f"{ex['entities']} entities, {ex['relations']} relations; {ex['invented']} items dropped (names not in "
               f"the passage), {ex['unparsed_lines']} unparsed lines")
+        if ex.get("too_long"):
+            print(f"WARNING: {len(ex['too_long'])} chunks do not fit the model's window (raise --n-ctx): {', '.join(ex['too_long'][:5])}")
         if ex["zero_yield"]:
             print(f"WARNING: {len(ex['zero_yield'])} chunks yielded no entity, e.g. {', '.join(ex['zero_yield'][:5])}")
     kg = result.get("kg")
@@ -273,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--plan", action="store_true", help="only print the cost estimate")
     sp.add_argument("--limit", type=int, help="extract at most N chunks now (build again to resume)")
     sp.add_argument("--grammar", action="store_true", dest="extract_grammar", default=None, help="GBNF-constrained extraction output")
+    _settings_args(sp)
     _method_args(sp)
     _llm_args(sp)
     sp.set_defaults(func=cmd_build)

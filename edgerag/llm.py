@@ -96,11 +96,16 @@ class LocalLLM:
     def format(self, messages: Messages) -> tuple[str, list[str]]:
         """The prompt text (chat template applied, generation prompt added) and stop strings."""
         out = self._formatter(messages=messages)
+        self._template_adds_bos = bool(getattr(out, "added_special", False))
         stop = out.stop if isinstance(out.stop, list) else ([out.stop] if out.stop else [])
         return out.prompt, stop
 
+    _template_adds_bos = False
+
     def tokenize(self, text: str) -> list[int]:
-        return self.llama.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+        """Prompt tokens as llama.cpp will see them; BOS is added only when the chat template
+        did not write it already (Llama 3's template does: two BOS would hurt the model)."""
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=not self._template_adds_bos, special=True)
 
     def count(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)) if text else 0
@@ -148,6 +153,13 @@ class LocalLLM:
                           output_tokens=n_out, seconds=time.perf_counter() - t0, finish_reason=finish)  # fmt: skip
 
 
+@lru_cache(maxsize=8)
+def _grammar(text: str):
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(text, verbose=False)
+
+
 def _common_prefix(a, b) -> int:
     n = min(len(a), len(b))
     i = 0
@@ -172,7 +184,7 @@ class MeteredLLM:
         that want constrained output; ``validate`` says whether the output was usable, and the
         ledger counts the unusable ones (their tokens were spent all the same)."""
         prompt, stop = self.llm.format(messages)
-        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "__name__", "")}
+        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
         key = cache_key(self.llm.sha256, prompt, sampling)
         hit = self.cache.get(key) if use_cache else None
         if hit is not None:
@@ -181,11 +193,7 @@ class MeteredLLM:
             c = Completion(text=hit["text"], prompt_tokens=hit["prompt_tokens"], evaluated_tokens=0,
                            output_tokens=hit["output_tokens"], seconds=0.0, finish_reason=hit["finish_reason"], cached=True)  # fmt: skip
         else:
-            compiled = None
-            if grammar:
-                from llama_cpp import LlamaGrammar
-
-                compiled = LlamaGrammar.from_string(grammar, verbose=False)
+            compiled = _grammar(grammar) if grammar else None
             c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
             self.cache.put(key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
                                  "finish_reason": c.finish_reason})  # fmt: skip

@@ -7,9 +7,9 @@ Paper symbols are kept as the attribute docs so ``grep -n 'τ'`` finds them:
                             (KET-RAG §5.1, "split each chunk into 2^τ sub-chunks"; τ=3 gives ~150).
 * λ  ``budget``             context budget in tokens (KET-RAG §5.2: 12,000).
 
-Settings that change what is *stored* (tokenizer, ℓ, overlap, τ, embedder) are written to the
-index manifest and must match when an index is reopened; retrieval settings (budget, method)
-may change per query.
+Settings that change what is *stored* (tokenizer, ℓ, overlap, τ, and the embedder) are written
+to the index manifest; reopening an index adopts them unless the caller sets different ones,
+which is refused. Retrieval settings (budget, method, β, θ, …) may change per query.
 """
 
 from __future__ import annotations
@@ -125,6 +125,14 @@ class Settings:
             raise ValueError(f"budget (λ) must be positive, got {self.budget}")
         if self.n_ctx < 512:
             raise ValueError(f"n_ctx must be at least 512, got {self.n_ctx}")
+        if not 0.0 <= self.beta <= 1.0:
+            raise ValueError(f"beta (β) must be between 0 and 1, got {self.beta}")
+        if not 0.0 <= self.theta <= 1.0:
+            raise ValueError(f"theta (θ) must be between 0 and 1, got {self.theta}")
+        if self.knn_k < 2 or self.knn_k % 2:
+            raise ValueError(f"knn_k (K) must be an even number >= 2 (K/2 lexical + K/2 cosine links), got {self.knn_k}")
+        if self.core_selection not in ("pagerank", "random"):
+            raise ValueError(f"core_selection must be 'pagerank' or 'random', got {self.core_selection!r}")
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self

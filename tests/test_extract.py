@@ -37,6 +37,11 @@ def test_parser_keeps_valid_items_and_counts_the_rest():
     assert ex.invented == 2 and ex.unparsed == 1 and ex.lines == 8
 
 
+def test_names_must_be_whole_words_of_the_passage():
+    ex = parse("E | vault | WORK\nE | Var | PERSON\nE | Hill | LOCATION", PASSAGE)
+    assert [e.name for e in ex.entities] == ["vault", "Hill"] and ex.invented == 1  # "Var" is inside "Varga"
+
+
 def test_parser_never_raises_on_garbage():
     for junk in ["", "|||", "E |", "R | a", "\x00\x01", "E | " + "x" * 5000, "{\"entities\": []}"]:
         ex = parse(junk, PASSAGE)
@@ -67,6 +72,29 @@ def test_extraction_is_resumable_and_counts_zero_yield(index_copy):
     assert rag.ledger()["by_stage"]["extract"]["failed_calls"] == 1
     again = extract_chunks(rag.index, llm, cids, "ket", progress=False)
     assert again.extracted == 0 and again.already == 2  # nothing is extracted twice
+
+
+class FailingLLM(ScriptedLLM):
+    """Answers the first chunk, then dies like a killed process would."""
+
+    def complete(self, *args, **kwargs):
+        if not self.replies:
+            raise KeyboardInterrupt
+        return super().complete(*args, **kwargs)
+
+
+def test_an_interrupted_extraction_keeps_the_chunks_it_finished(index_copy):
+    from edgerag.llm import MeteredLLM
+
+    rag = EdgeRAG(index_copy)
+    cids = [c for d in _docs(rag).values() for c in d["chunks"]][:3]
+    llm = MeteredLLM(FailingLLM(["E | x | PERSON"]), rag.index.tables)
+    with pytest.raises(KeyboardInterrupt):
+        extract_chunks(rag.index, llm, cids, "ket", progress=False)
+    assert rag.index.get("extractions", cids[0]) is not None
+    assert rag.index.get("extractions", cids[1]) is None
+    resumed = extract_chunks(rag.index, MeteredLLM(ScriptedLLM(["E | y | PERSON", "E | z | PERSON"]), rag.index.tables), cids, "ket", progress=False)
+    assert resumed.already == 1 and resumed.extracted == 2
 
 
 def _docs(rag):

@@ -81,11 +81,3 @@ def test_chunks_respect_length_overlap_and_subchunk_count():
         assert len(subs) == 2**tau
         assert all(sub * 0.5 <= s.tokens <= sub * 1.5 for s in subs), [s.tokens for s in subs]
         assert subs[0].start == c.start and subs[-1].start + len(subs[-1].text) == c.start + len(c.text)
-
-
-def test_chunks_never_straddle_documents():
-    tok = get_tokenizer()
-    a = split_document(Document(id="a", text="Alpha is first. " * 5), tok, 1200, 100, 150)
-    b = split_document(Document(id="b", text="Beta is second. " * 5), tok, 1200, 100, 150)
-    assert {c.doc_id for c in a.chunks} == {"a"} and "Beta" not in a.chunks[0].text
-    assert {c.doc_id for c in b.chunks} == {"b"} and "Alpha" not in b.chunks[0].text

@@ -55,6 +55,9 @@ type     ::= """ + " | ".join(f'"{t}"' for t in ENTITY_TYPES) + r"""
 anything else, at some cost in speed."""
 
 MAX_ITEMS = 30
+VERSION = "kg-lines-2"
+"""Changes whenever the prompt or parser changes what an extraction holds: stored extractions
+of another version are redone (through the LLM cache, so unchanged calls cost nothing)."""
 
 
 def halt_on_repeat(text: str) -> bool:
@@ -62,6 +65,9 @@ def halt_on_repeat(text: str) -> bool:
     alone repeats its last relation until the output cap."""
     lines = [ln.strip() for ln in text.split("\n")[:-1] if ln.strip()]
     return len(lines) > MAX_ITEMS or len(lines) != len(set(lines))
+
+
+halt_on_repeat.cache_key = f"halt_on_repeat:{MAX_ITEMS}"
 
 
 @dataclass
@@ -110,6 +116,12 @@ def squash(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def mentions(squashed_text: str, key: str) -> bool:
+    """Whether the normalised name ``key`` occurs in ``squashed_text`` as whole words ("sea"
+    is not in "research")."""
+    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", squashed_text) is not None
+
+
 def normalize_name(name: str) -> str:
     """The merge key of an entity: lower case, inner whitespace squeezed, quotes and trailing
     punctuation dropped."""
@@ -119,12 +131,11 @@ def normalize_name(name: str) -> str:
 def parse(output: str, passage: str) -> Extraction:
     """Items of ``output`` whose names occur in ``passage``; never raises."""
     ex = Extraction()
-    haystack = f" {squash(passage)} "
+    haystack = squash(passage)
     known: dict[str, str] = {}
 
     def in_passage(name: str) -> bool:
-        key = normalize_name(name)
-        return bool(key) and key in haystack
+        return mentions(haystack, normalize_name(name))
 
     pending: list[list[str]] = []
     for raw in output.splitlines():

@@ -21,7 +21,7 @@ def core_chunks(index: Index, beta: float, selection: str = "pagerank", k: int =
     if not 0.0 <= beta <= 1.0:
         raise ValueError(f"beta (β) must be in [0, 1], got {beta}")
     build_knn_graph(index, k=k)
-    ids, adj, _ = load_knn_graph(index)
+    ids, adj, _ = load_knn_graph(index, k)
     n_core = math.ceil(beta * len(ids))
     if selection == "pagerank":
         order = np.argsort(-pagerank(adj, damping=damping), kind="stable")

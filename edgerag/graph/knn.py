@@ -21,8 +21,11 @@ import scipy.sparse as sp
 from ..store import Index
 from ..store.stages import load_arrays, save_stage, stage_record
 
-STAGE = "knn"
 BLOCK = 1024
+
+
+def stage(k: int) -> str:
+    return f"knn:k{k}"
 
 
 def keyword_matrix(keyword_lists: list[list[str]]) -> tuple[sp.csr_matrix, list[str]]:
@@ -38,7 +41,7 @@ def keyword_matrix(keyword_lists: list[list[str]]) -> tuple[sp.csr_matrix, list[
 
 
 def top_lexical(x: sp.csr_matrix, per_node: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each row, the ``per_node`` other rows sharing the most keywords (ties: lower index)."""
+    """For each row, the ``per_node`` other rows sharing the most keywords (ties: arbitrary)."""
     n = x.shape[0]
     src, dst = [], []
     xt = x.T.tocsc()
@@ -59,8 +62,8 @@ def top_lexical(x: sp.csr_matrix, per_node: int) -> tuple[np.ndarray, np.ndarray
 
 def build_knn_graph(index: Index, k: int = 2) -> dict:
     """Build (or reuse) the KNN graph over every chunk in the index; returns its stage record."""
-    rec = stage_record(index.tables, STAGE)
-    if rec is not None and rec.get("k") == k and rec.get("chunks") == len(index.vectors["chunks"]):
+    rec = stage_record(index.tables, stage(k))
+    if rec is not None and rec.get("chunks") == len(index.vectors["chunks"]):
         return rec
     ids, vecs = index.vectors["chunks"].all()
     t0 = time.perf_counter()
@@ -74,7 +77,8 @@ def build_knn_graph(index: Index, k: int = 2) -> dict:
     if len(ids) > 1:
         neigh, _ = index.vectors["chunks"].knn_many(vecs, per + 1)
         for i, row in enumerate(neigh):
-            for cid in [c for c in row if c != ids[i]][:per]:
+            # chunks committed after the snapshot (a concurrent insert) are not in `pos`: skip them
+            for cid in [c for c in row if c != ids[i] and c in pos][:per]:
                 cos_src.append(i)
                 cos_dst.append(pos[cid])
     src = np.concatenate([lex_src, np.asarray(cos_src, dtype=np.int64)])
@@ -87,12 +91,12 @@ def build_knn_graph(index: Index, k: int = 2) -> dict:
         "cosine_links": int(len(cos_src)), "seconds": time.perf_counter() - t0, "lexical_seconds": t_lex,
     }  # fmt: skip
     tokens = np.asarray([r["tokens"] for r in recs], dtype=np.int64)
-    return save_stage(index.tables, STAGE, record, {"adj": adj, "ids": np.asarray(ids), "tokens": tokens})
+    return save_stage(index.tables, stage(k), record, {"adj": adj, "ids": np.asarray(ids), "tokens": tokens})
 
 
-def load_knn_graph(index: Index) -> tuple[list[str], sp.csr_matrix, np.ndarray]:
+def load_knn_graph(index: Index, k: int = 2) -> tuple[list[str], sp.csr_matrix, np.ndarray]:
     """Chunk ids (matrix order), the symmetric adjacency, and each chunk's token count."""
-    arrays = load_arrays(index.tables, STAGE)
+    arrays = load_arrays(index.tables, stage(k))
     if "ids_list" not in arrays:
         arrays["ids_list"] = [str(i) for i in arrays["ids"]]
     return arrays["ids_list"], arrays["adj"], arrays["tokens"]

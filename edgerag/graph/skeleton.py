@@ -31,7 +31,7 @@ import scipy.sparse as sp
 
 from ..embed import Embedder
 from ..extract import kg as kgx
-from ..llm import MeteredLLM
+from ..llm import MeteredLLM, PromptTooLongError
 from ..progress import bar
 from ..store import Index
 from ..store.stages import save_stage, stage_record
@@ -50,11 +50,18 @@ class ExtractionReport:
     extracted: int = 0
     already: int = 0
     zero_yield: list[str] = field(default_factory=list)
+    too_long: list[str] = field(default_factory=list)
+    """Chunks whose prompt does not fit the model's window (raise n_ctx or lower ℓ)."""
     entities: int = 0
     relations: int = 0
     invented: int = 0
     unparsed_lines: int = 0
     seconds: float = 0.0
+
+
+def extractor_fingerprint(llm: MeteredLLM, grammar: bool, max_tokens: int) -> str:
+    """What made an extraction: prompt/parser version, model, grammar, output cap."""
+    return f"{kgx.VERSION}|{llm.llm.sha256[:16]}|grammar={int(bool(grammar))}|max={max_tokens}"
 
 
 def stage_name(selection: str, beta: float) -> str:
@@ -66,8 +73,8 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
     """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk)."""
     report = ExtractionReport(chunks=len(chunk_ids))
     t0 = time.perf_counter()
-    with index.tables.read() as txn:
-        todo = [cid for cid in chunk_ids if not index.tables.has(txn, "extractions", cid)]
+    made_by = extractor_fingerprint(llm, grammar, max_tokens)
+    todo = [cid for cid, rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)) if rec is None or rec.get("extractor") != made_by]
     report.already = len(chunk_ids) - len(todo)
     pb = bar(total=len(todo), desc=f"extracting ({method})", unit="chunk", enabled=progress)
     try:
@@ -77,13 +84,20 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
                 pb.update(1)
                 continue
             text = chunk["text"]
-            c = llm.chat(kgx.messages(text), stage="extract", method=method, max_tokens=max_tokens,
-                         grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat,
-                         validate=lambda out, text=text: bool(kgx.parse(out, text).entities))  # fmt: skip
+            try:
+                c = llm.chat(kgx.messages(text), stage="extract", method=method, max_tokens=max_tokens,
+                             grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat,
+                             validate=lambda out, text=text: bool(kgx.parse(out, text).entities))  # fmt: skip
+            except PromptTooLongError as e:  # one oversized chunk must not stop the build
+                log.warning("chunk %s skipped: %s", cid, e)
+                report.too_long.append(cid)
+                pb.update(1)
+                continue
             ex = kgx.parse(c.text, text)
             with index.tables.write() as txn:
                 index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
-                                                            "output_tokens": c.output_tokens, "cached": c.cached})  # fmt: skip
+                                                            "output_tokens": c.output_tokens, "cached": c.cached,
+                                                            "extractor": made_by})  # fmt: skip
             report.extracted += 1
             report.entities += len(ex.entities)
             report.relations += len(ex.relations)
@@ -104,14 +118,16 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
              method: str = "kg", desc_limit: int = 200) -> dict:  # fmt: skip
     """Merge the extractions of ``chunk_ids`` into the KG stage ``name`` (rebuilt only when the
     chunk set changed)."""
+    extractions = index.get_many("extractions", chunk_ids)
+    made_from = _fingerprint([f"{c}|{(e or {}).get('extractor', '')}" for c, e in zip(chunk_ids, extractions)] + [embedder.model_id])
     rec = stage_record(index.tables, name)
-    if rec is not None and rec.get("chunk_set") == _fingerprint(chunk_ids):
+    if rec is not None and rec.get("chunk_set") == made_from:
         return rec
     t0 = time.perf_counter()
     ents: dict[str, dict] = {}
     rels: dict[tuple[str, str], dict] = {}
     extracted = 0
-    for cid, ex_rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)):
+    for cid, ex_rec in zip(chunk_ids, extractions):
         if ex_rec is None:
             continue
         extracted += 1
@@ -139,7 +155,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     for k in names:
         e = ents[k]
         if not e["descs"]:  # the compact format has none: the passage's own sentences describe it
-            e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if k in kgx.squash(t)][:2]
+            e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if kgx.mentions(kgx.squash(t), k)][:2]
         desc = "; ".join(e["descs"])
         if llm is not None and len(e["descs"]) > 1 and llm.count(desc) > desc_limit:
             desc = _summarize(llm, e["name"], e["descs"], method)
@@ -155,13 +171,13 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     ent_vecs = embedder.encode(ent_texts) if ent_texts else np.zeros((0, embedder.dim), dtype=np.float32)
     rel_vecs = embedder.encode(rel_texts) if rel_texts else np.zeros((0, embedder.dim), dtype=np.float32)
     record = {
-        "chunk_set": _fingerprint(chunk_ids), "core_chunks": len(chunk_ids), "extracted_chunks": extracted,
+        "chunk_set": made_from, "core_chunks": len(chunk_ids), "extracted_chunks": extracted,
         "entities": len(names), "relations": len(rel_keys), "seconds": time.perf_counter() - t0,
     }  # fmt: skip
     return save_stage(index.tables, name, record, {
         "entity_names": np.asarray([ents[k]["name"] for k in names]), "entity_texts": np.asarray(ent_texts),
         "entity_chunks": np.asarray([ents[k]["chunks"][0] for k in names]),
-        "entity_degree": np.asarray([sum(1 for rk in rel_keys if k in rk) for k in names], dtype=np.int64),
+        "entity_degree": np.bincount([pos[a] for a, _ in rel_keys] + [pos[b] for _, b in rel_keys], minlength=len(names)).astype(np.int64),
         "entity_vectors": ent_vecs,
         "rel_src": np.asarray([pos[a] for a, _ in rel_keys], dtype=np.int64),
         "rel_dst": np.asarray([pos[b] for _, b in rel_keys], dtype=np.int64),
@@ -208,7 +224,7 @@ def _links(items: list[tuple[str, list[str]]], index: Index, sub_pos: dict[str, 
             if cid not in chunk_subs:
                 chunk_subs[cid] = (index.get("chunks", cid) or {}).get("subchunks", [])
             subs = [s for s in chunk_subs[cid] if s in sub_pos]
-            hit = [s for s in subs if any(n in sub_text[s][0] for n in needles)] or subs
+            hit = [s for s in subs if any(kgx.mentions(sub_text[s][0], n) for n in needles)] or subs
             for s in hit:
                 rows.append(r)
                 cols.append(sub_pos[s])

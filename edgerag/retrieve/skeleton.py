@@ -36,7 +36,9 @@ def kg_stage(index: Index, selection: str, beta: float, method: str) -> str:
             built = [k for k, _ in index.tables.items(txn, "stages") if k.startswith("kg:")]
         hint = ""
         if built:
-            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} β={k.split(':')[2]}" for k in built) + " (pass --beta / --core to use one)"
+            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} β={k.split(':')[2]}" for k in built)
+            if method in ("skeleton", "ket", "ket-u"):
+                hint += " (pass --beta / --core to use one)"
         raise KGNotBuiltError(
             f"the KG for {method} (core selection {selection}, β={beta:g}) is not built: run "
             f"`edgerag build --method {method} --beta {beta:g} --index {index.path}` first "

@@ -55,6 +55,7 @@ class Index:
         stored: dict[str, Any] | None = None,
         map_size: int = 1 << 40,
         create: bool = True,
+        embedder_spec: str | None = None,
     ) -> "Index":
         """Open (or create) an index directory.
 
@@ -78,7 +79,7 @@ class Index:
                 raise IndexError_("creating an index needs the embedder id, its dimension and the settings")
             manifest = {
                 "format": FORMAT_VERSION,
-                "embedder": {"id": embedder_id, "dim": dim},
+                "embedder": {"id": embedder_id, "dim": dim, "spec": embedder_spec or "default"},
                 "settings": stored,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             }
@@ -153,7 +154,8 @@ def _check_manifest(manifest: dict, path: Path, embedder_id, dim, stored) -> Non
             f"not {embedder_id} (dim {dim}); open it with the same --embedder, or index into a new directory"
         )
     if stored:
-        differ = {k: (manifest["settings"].get(k), v) for k, v in stored.items() if manifest["settings"].get(k) != v}
+        built_with = manifest.get("settings") or {}
+        differ = {k: (built_with.get(k), v) for k, v in stored.items() if built_with.get(k) != v}
         if differ:
             what = ", ".join(f"{k}={a!r} (asked {b!r})" for k, (a, b) in differ.items())
             raise IndexError_(f"{path} was built with {what}; these cannot change on an existing index")

@@ -55,15 +55,16 @@ _LOADED: dict[tuple, dict[str, Any]] = {}
 
 def load_arrays(tables: Tables, name: str) -> dict[str, Any]:
     """The arrays of a built stage; kept in memory per process until the stage is rebuilt."""
-    rec = stage_record(tables, name)
-    if rec is None:
-        raise KeyError(f"stage {name!r} is not built")
-    key = (tables._key, name, rec["built"])
-    if key not in _LOADED:
+    with tables.read() as txn:  # record and arrays from one snapshot: a rebuild cannot tear them
+        rec = tables.get(txn, "stages", name)
+        if rec is None:
+            raise KeyError(f"stage {name!r} is not built")
+        key = (tables._key, name, rec["built"])
+        if key in _LOADED:
+            return _LOADED[key]
         db = tables.db["arrays"]
-        with tables.read() as txn:
-            loaded = {k: _unpack(bytes(txn.get(f"{name}/{k}".encode(), db=db))) for k in rec["arrays"]}
-        for old in [k for k in _LOADED if k[:2] == key[:2]]:
-            del _LOADED[old]
-        _LOADED[key] = loaded
-    return _LOADED[key]
+        loaded = {k: _unpack(bytes(txn.get(f"{name}/{k}".encode(), db=db))) for k in rec["arrays"]}
+    for old in [k for k in _LOADED if k[:2] == key[:2]]:
+        del _LOADED[old]
+    _LOADED[key] = loaded
+    return loaded
