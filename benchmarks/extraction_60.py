@@ -16,7 +16,8 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
+
+from common import write_result
 
 from edgerag.extract import kg as kgx
 from edgerag.llm import LocalLLM
@@ -82,10 +83,8 @@ def main() -> int:
           f"unparsed lines: {tot['unparsed']}; stopped at a repeated line: {tot['halted']}; wall {wall:.0f}s")
     out = {"benchmark": "extraction_60", "passages": n, "grammar": args.grammar, "model": llm.path.name,
            "edgerag": {**ours, **{k: tot[k] for k in ("zero_yield", "invented", "unparsed", "halted")}, "wall_seconds": wall},
-           "lightrag_1_5_7": LIGHTRAG, "when": time.strftime("%Y-%m-%d %H:%M")}  # fmt: skip
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+           "lightrag_1_5_7": LIGHTRAG}  # fmt: skip
+    write_result(args.out, out)
     return 0
 
 

@@ -12,10 +12,10 @@ Reuses the index of benchmarks/text_rag_paper.py (.edgerag/bench/musique-paper).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
+
+from common import write_result
 
 from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
@@ -82,11 +82,8 @@ def main() -> int:
         "latency_ms": {m: {str(b): results[(m, b)].latency_ms for b in BUDGETS} for m in methods},
         "paper_table2_12k": {m: {"chunk1200": v[0], "chunk150": v[1]} for m, v in PAPER.items()},
         "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
-        "when": time.strftime("%Y-%m-%d %H:%M"),
     }  # fmt: skip
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    write_result(args.out, out)
     return 0
 
 

@@ -10,11 +10,11 @@ exactly ⌈β·n⌉ chunks, and compares Coverage (and Recall@5) of `text`, `key
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
-from pathlib import Path
+
+from common import write_result
 
 from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
@@ -66,11 +66,9 @@ def main() -> int:
         "expected_core": expect, "extractions": n_extracted, "plan": plan.to_dict(), "extraction": ex,
         "kg": built.get("kg"), "ledger": ledger, "index_seconds": index_s, "build_seconds": build_s,
         "coverage": {m: rows[m].coverage for m in METHODS}, "recall_at_5": {m: rows[m].recall_at_5 for m in METHODS},
-        "latency_ms": {m: rows[m].latency_ms for m in METHODS}, "when": time.strftime("%Y-%m-%d %H:%M"),
+        "latency_ms": {m: rows[m].latency_ms for m in METHODS},
     }  # fmt: skip
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2, default=str))
-    print(f"wrote {args.out}")
+    write_result(args.out, out)
     return 0
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
+
+from common import write_result
 
 from edgerag.eval.datasets import load_dataset
 from edgerag.llm import LocalLLM, gpu_offload_available
@@ -93,10 +93,7 @@ def main() -> int:
     print(f"prefix reuse       {c2.evaluated_tokens} of {c2.prompt_tokens} prompt tokens evaluated "
           f"({100 * c2.evaluated_tokens / c2.prompt_tokens:.0f}%): the {c2.prompt_tokens - c2.evaluated_tokens} tokens "
           "of the shared instruction were reused")
-    rows.update(machine={"cpus": os.cpu_count(), "platform": platform.platform()}, when=time.strftime("%Y-%m-%d %H:%M"))
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(rows, indent=2))
-    print(f"wrote {args.out}")
+    write_result(args.out, rows)
     return 0
 
 

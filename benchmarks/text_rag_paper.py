@@ -11,12 +11,11 @@ The index is kept in .edgerag/bench/ and reused; --fresh rebuilds it to time ind
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import shutil
 import sys
-import time
 from pathlib import Path
+
+from common import write_result
 
 from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
@@ -75,7 +74,7 @@ def main() -> int:
         "benchmark": "text_rag_paper",
         "dataset": dataset.name,
         "questions": len(dataset.questions),
-        "machine": {"cpus": __import__("os").cpu_count(), "platform": platform.platform(), "device": rag.embedder.device},
+        "embedder_device": rag.embedder.device,
         "embedder": stats["embedder"],
         "counts": stats["counts"],
         "indexing": {
@@ -87,11 +86,8 @@ def main() -> int:
         "recall_at_5": {str(b): rows[b].recall_at_5 for b in BUDGETS},
         "latency_ms": {str(b): rows[b].latency_ms for b in BUDGETS},
         "reference": {k: {str(b): v for b, v in f.items()} for k, f in REFERENCE.items()},
-        "when": time.strftime("%Y-%m-%d %H:%M"),
     }  # fmt: skip
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    write_result(args.out, out)
     return 0
 
 
