@@ -1,0 +1,84 @@
+"""Every KG method over one index: `skeleton`, `kg`, `ket`, `ket-u`, `hybrid`, and the
+`build --plan` command. Extraction is scripted here (keyed on the passage) to keep the
+suite fast; the real model drives the same path in test_extract.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag import EdgeRAG
+from edgerag.cli import main
+from edgerag.llm import Completion, MeteredLLM
+
+from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
+from .test_llm import ScriptedLLM
+
+REPLIES = {
+    "Zorblax": "E | Edith Varga | PERSON\nE | Zorblax vault | WORK\nE | Kettering Hill | LOCATION\n"
+               "R | Edith Varga | sealed | Zorblax vault\nR | Zorblax vault | lies under | Kettering Hill",
+    "Pellmore": "E | Arthur Quell | PERSON\nE | Pellmore Point | LOCATION\nR | Arthur Quell | kept the lighthouse at | Pellmore Point",
+    "Brannock": "E | Brannock orchard | LOCATION\nE | 1802 | DATE",
+}  # fmt: skip
+
+
+class KeyedLLM(ScriptedLLM):
+    """Replies by what the passage mentions, whatever order the core comes in."""
+
+    def __init__(self):
+        super().__init__([])
+
+    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
+        text = next((r for key, r in REPLIES.items() if key in prompt.split("Passage:")[-1]), "")
+        return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
+
+
+@pytest.fixture
+def planted_rag(tmp_path):
+    rag = EdgeRAG(tmp_path / "ix", progress=False, beta=1.0)
+    rag.insert([DATA / "planted"])
+    rag.__dict__["llm"] = MeteredLLM(KeyedLLM(), rag.index.tables)  # the scripted extractor
+    return rag
+
+
+def test_every_kg_method_reads_its_own_kg(planted_rag):
+    rag = planted_rag
+    for method in ("ket", "ket-u", "kg"):
+        result = rag.build(method)
+        assert result["kg"]["entities"] >= 7 and result["kg"]["relations"] >= 3, (method, result["kg"])
+    # ket (pagerank core) and ket-u (random core) are separate stages over the same extractions
+    assert rag.ledger()["by_stage"]["extract"]["calls"] == 3
+    for method in ("skeleton", "kg", "ket", "ket-u", "hybrid"):
+        ctx = rag.retrieve(PLANTED_QUESTION, method=method, budget=400)
+        assert 0 < ctx.tokens <= 400, method
+        assert any(PLANTED_ANSWER in u.text for u in ctx.units), method
+        assert len({u.id for u in ctx.units}) == len(ctx.units), method
+    seeds = rag.retrieve(PLANTED_QUESTION, method="skeleton", budget=400).units
+    assert seeds[0].kind == "entity" and "zorblax" in seeds[0].text.lower()
+    assert any(u.kind == "relation" and "sealed" in u.text for u in seeds)
+    hybrid = rag.retrieve(PLANTED_QUESTION, method="hybrid", budget=400)
+    assert {u.source for u in hybrid.units} == {"hybrid:kg", "text"}
+    ket = rag.retrieve(PLANTED_QUESTION, method="ket", budget=400)
+    kg_tokens = sum(u.tokens for u in ket.units if u.source == "ket:kg")
+    assert 0 < kg_tokens <= int(0.4 * 400)  # θ·λ from the KG
+
+
+def test_entity_descriptions_come_from_the_passage(planted_rag):
+    rag = planted_rag
+    rag.build("kg")
+    from edgerag.store.stages import load_arrays
+
+    g = load_arrays(rag.index.tables, "kg:pagerank:1")
+    texts = {str(n): str(t) for n, t in zip(g["entity_names"], g["entity_texts"])}
+    assert "sealed in 1931 by the astronomer Edith Varga" in texts["Edith Varga"].replace("\n", " ")
+
+
+def test_build_plan_cli_spends_nothing(tmp_path, capsys):
+    ix = str(tmp_path / "ix")
+    assert main(["index", str(DATA / "planted"), "--index", ix, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["build", "--method", "ket", "--beta", "0.5", "--index", ix, "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 3 chunks are core; 2 still to extract" in out and "input tokens" in out
+    assert EdgeRAG(ix).ledger()["all"]["calls"] == 0
+    assert main(["query", "x", "--method", "ket", "--beta", "0.5", "--index", ix]) == 2
+    assert "edgerag build --method ket --beta 0.5" in capsys.readouterr().err
