@@ -19,7 +19,7 @@ from .extract import kg as kgx
 from .graph.bipartite import build_keyword_graph
 from .graph.core_chunks import core_chunks
 from .graph.knn import build_knn_graph
-from .graph.skeleton import build_kg, extract_chunks, stage_name
+from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, pending_chunks, stage_name
 from .retrieve import KG_OF, METHODS
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
@@ -74,9 +74,9 @@ def plan(rag, method: str) -> Plan:
         return Plan(method, "-", 0.0, n, 0, 0, 0, 0, 0, 0.0, "no LLM stage: built on first query in seconds")
     selection, beta = target
     core = core_chunks(index, beta, selection, k=rag.settings.knn_k, damping=rag.settings.pagerank_damping, seed=rag.settings.seed)
-    done = index.get_many("extractions", core)
-    todo = [c for c, d in zip(core, done) if d is None]
     llm = rag.llm
+    todo = pending_chunks(index, core, extractor_fingerprint(llm, rag.settings.extract_grammar, rag.settings.extract_max_tokens))
+    done = index.get_many("extractions", [c for c in core if c not in set(todo)])
     instruction = llm.prompt_tokens(kgx.messages(""))
     body = sum(llm.count(" ".join(r["text"].split())) for r in index.get_many("chunks", todo))
     outs = [d["output_tokens"] for d in done if d is not None and not d.get("cached")]
@@ -135,7 +135,7 @@ def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
     finally:
         rag.index.unlock()
     out["extraction"] = asdict(report)
-    missing = sum(1 for d in index.get_many("extractions", core) if d is None)
+    missing = len(pending_chunks(index, core, extractor_fingerprint(rag.llm, s.extract_grammar, s.extract_max_tokens)))
     if missing:
         out["kg"] = {"pending_chunks": missing, "note": "run build again to extract the rest; the KG is built when the core is complete"}
         return out

@@ -32,6 +32,7 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--theta", type=float, help="θ: share of the budget from the KG in ket (default 0.4)")
     g.add_argument("--knn-k", type=int, dest="knn_k", help="K of the KNN chunk graph (default 2)")
     g.add_argument("--core", dest="core_selection", choices=["pagerank", "random"], help="core chunk selection (default pagerank)")
+    g.add_argument("--unit", dest="text_unit", choices=["chunks", "subchunks"], help="what `text` retrieval returns (default chunks)")
 
 
 def _llm_args(p: argparse.ArgumentParser) -> None:
@@ -44,7 +45,7 @@ def _open(args, **extra):
     from .api import EdgeRAG
 
     keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
-            "beta", "theta", "knn_k", "core_selection", "extract_grammar")
+            "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):

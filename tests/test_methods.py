@@ -82,3 +82,20 @@ def test_build_plan_cli_spends_nothing(tmp_path, capsys):
     assert EdgeRAG(ix).ledger()["all"]["calls"] == 0
     assert main(["query", "x", "--method", "ket", "--beta", "0.5", "--index", ix]) == 2
     assert "edgerag build --method ket --beta 0.5" in capsys.readouterr().err
+
+
+def test_a_changed_extractor_is_planned_and_redone(planted_rag):
+    rag = planted_rag
+    rag.build("kg")
+    assert rag.plan("kg").to_extract == 0
+    rag.settings = rag.settings.replace(extract_max_tokens=150)  # another extractor: old results are stale
+    assert rag.plan("kg").to_extract == 3
+    assert rag.build("kg")["extraction"]["extracted"] == 3
+
+
+def test_subchunk_units_from_the_cli(built_index, capsys):
+    import json
+
+    assert main(["query", PLANTED_QUESTION, "--index", str(built_index), "--unit", "subchunks", "--budget", "200", "--json"]) == 0
+    ctx = json.loads(capsys.readouterr().out)
+    assert ctx["units"][0]["kind"] == "subchunk" and PLANTED_ANSWER in ctx["units"][0]["text"]

@@ -64,6 +64,12 @@ def extractor_fingerprint(llm: MeteredLLM, grammar: bool, max_tokens: int) -> st
     return f"{kgx.VERSION}|{llm.llm.sha256[:16]}|grammar={int(bool(grammar))}|max={max_tokens}"
 
 
+def pending_chunks(index: Index, chunk_ids: list[str], made_by: str) -> list[str]:
+    """Chunks with no extraction, or one made by another extractor (prompt version, model,
+    grammar, cap): the one rule for what a build, its plan and its completeness check count."""
+    return [cid for cid, rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)) if rec is None or rec.get("extractor") != made_by]
+
+
 def stage_name(selection: str, beta: float) -> str:
     return f"kg:{selection}:{beta:g}"
 
@@ -74,7 +80,7 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
     report = ExtractionReport(chunks=len(chunk_ids))
     t0 = time.perf_counter()
     made_by = extractor_fingerprint(llm, grammar, max_tokens)
-    todo = [cid for cid, rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)) if rec is None or rec.get("extractor") != made_by]
+    todo = pending_chunks(index, chunk_ids, made_by)
     report.already = len(chunk_ids) - len(todo)
     pb = bar(total=len(todo), desc=f"extracting ({method})", unit="chunk", enabled=progress)
     try:

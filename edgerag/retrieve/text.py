@@ -7,24 +7,27 @@ baseline of KET-RAG §6.1).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..context import make_context
 from ..embed import Embedder
 from ..settings import Settings
 from ..store import Index
-from ..types import Context
+from ..types import Context, Unit
 from .units import load_units
 
 
-def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:
-    unit_set = settings.text_unit
-    qv = embedder.encode_one(query)
-    vs = index.vectors[unit_set]
+def text_units(index: Index, qv: np.ndarray, budget: int, settings: Settings, source: str = "text") -> list[Unit]:
+    """Units nearest the query vector, enough of them to overfill ``budget`` (or all)."""
+    vs = index.vectors[settings.text_unit]
     total = len(vs)
     k = min(total, 64)
     while True:
-        hits = vs.search(qv, k, ef=settings.hnsw_ef)
-        units = load_units(index, unit_set, hits, source="text")
-        # Enough candidates when they overfill the budget, or when every unit was fetched.
+        units = load_units(index, settings.text_unit, vs.search(qv, k, ef=settings.hnsw_ef), source=source)
         if sum(u.tokens for u in units) >= budget or k >= total:
-            return make_context(query, "text", budget, units)
+            return units
         k = min(total, k * 4)
+
+
+def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:
+    return make_context(query, "text", budget, text_units(index, embedder.encode_one(query), budget, settings))
