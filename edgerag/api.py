@@ -22,7 +22,7 @@ from .models import resolve_model
 from .store.ledger import Ledger
 from .indexing import insert_documents
 from .ingest import iter_documents
-from .retrieve import METHODS, get_retriever
+from .retrieve import METHODS, QUERY_LLM, get_retriever
 from .settings import STORED_FIELDS, Settings
 from .store import Index, IndexError_
 from .text.tokens import get_tokenizer
@@ -100,7 +100,8 @@ class EdgeRAG:
         self.check_embedder()
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be a positive number of tokens, got {budget}")
-        return retriever(self.index, self.embedder, query, budget or self.settings.budget, self.settings)
+        extra = {"llm": self.llm} if method in QUERY_LLM else {}
+        return retriever(self.index, self.embedder, query, budget or self.settings.budget, self.settings, **extra)
 
     def check_embedder(self) -> None:
         """Refuse an embedder other than the one the index was built with (its vectors would

@@ -1,7 +1,8 @@
 """Building the stages a method reads, and planning the LLM cost before spending it.
 
-LLM-free stages (the KNN graph, the keyword bipartite graph) are built on first use by the
-retrievers themselves: seconds. LLM stages (the skeleton KG) are built only on request —
+LLM-free stages (the KNN graph, the keyword bipartite graph, the concept graph) are built on
+first use by the retrievers themselves: seconds. LLM stages (a KG over a β or κ core, TERAG's
+names of every passage) are built only on request —
 `edgerag build --method M` — because on a local model they take hours; `--plan` prints what
 they will cost first: chunks to extract, input/output tokens, and time at the speed this
 model has shown in the ledger (or, before any call, at an assumed speed it names).
@@ -17,16 +18,22 @@ import numpy as np
 
 from .extract import kg as kgx
 from .graph.bipartite import build_keyword_graph
+from .graph.concept_graph import build_concept_graph
 from .graph.core_chunks import core_chunks
 from .graph.knn import build_knn_graph
 from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, pending_chunks, stage_name
-from .retrieve import KG_OF, METHODS
+from .extract import names as nm
+from .graph.terag import build_names_graph, extract_names
+from .graph.terag import extractor_fingerprint as names_fingerprint
+from .graph.terag import pending_chunks as names_pending
+from .retrieve import KG_OF, METHODS, NAMES_OF
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
 # model on 2 CPU cores (benchmarks/llm_speed.py): ~120 prompt and ~24 generated tokens/s.
 ASSUMED_PROMPT_TPS = 120.0
 ASSUMED_GEN_TPS = 24.0
 ASSUMED_OUTPUT_PER_CHUNK = 120
+ASSUMED_NAMES_PER_PASSAGE = 30
 
 
 @dataclass
@@ -34,6 +41,7 @@ class Plan:
     method: str
     selection: str
     beta: float
+    """β, or κ when the core is concept-ranked (G2ConS)."""
     chunks: int
     core_chunks: int
     to_extract: int
@@ -48,7 +56,7 @@ class Plan:
 
     def summary(self) -> str:
         return (
-            f"{self.method}: β={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
+            f"{self.method}: {'κ' if self.selection == 'concept' else 'β'}={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
             f"{self.to_extract} still to extract\n"
             f"estimate: {self.input_tokens:,} input tokens ({self.evaluated_tokens:,} evaluated after prefix reuse), "
             f"{self.output_tokens:,} output tokens, about {_hms(self.seconds)}\n"
@@ -57,37 +65,69 @@ class Plan:
 
 
 def kg_target(rag, method: str) -> tuple[str, float] | None:
-    """(core selection, β) of the KG ``method`` reads, or None for LLM-free methods."""
+    """(core selection, β or κ) of the KG ``method`` reads, or None for LLM-free methods."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; available: {', '.join(sorted(METHODS))}")
     if method not in KG_OF:
         return None
-    sel, beta = KG_OF[method]
-    return sel or rag.settings.core_selection, rag.settings.beta if beta is None else beta
+    sel, fraction = KG_OF[method]
+    return sel or rag.settings.core_selection, getattr(rag.settings, fraction) if isinstance(fraction, str) else fraction
+
+
+@dataclass
+class _Job:
+    """The LLM extraction a method needs: which chunks, which extractor, how it is billed."""
+
+    selection: str
+    fraction: float
+    chunks: list[str]
+    table: str
+    made_by: str
+    instruction_tokens: int
+    per_call: int
+    todo: list[str]
+
+
+def _job(rag, method: str) -> _Job | None:
+    index, s, llm = rag.index, rag.settings, rag.llm
+    if method in NAMES_OF:  # TERAG names every passage, several per call
+        chunks = index.ids("chunks")
+        made_by = names_fingerprint(llm, s.terag_batch, s.terag_max_tokens)
+        return _Job("all", 1.0, chunks, "names", made_by, llm.prompt_tokens(nm.messages([])), s.terag_batch,
+                    names_pending(index, chunks, made_by))  # fmt: skip
+    target = kg_target(rag, method)
+    if target is None:
+        return None
+    selection, fraction = target
+    core = core_chunks(index, fraction, selection, s)
+    made_by = extractor_fingerprint(llm, s.extract_grammar, s.extract_max_tokens)
+    return _Job(selection, fraction, core, "extractions", made_by, llm.prompt_tokens(kgx.messages("")), 1, pending_chunks(index, core, made_by))
 
 
 def plan(rag, method: str) -> Plan:
-    target = kg_target(rag, method)
     index = rag.index
     n = index.counts()["chunks"]
-    if target is None:
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; available: {', '.join(sorted(METHODS))}")
+    if method not in KG_OF and method not in NAMES_OF:
         return Plan(method, "-", 0.0, n, 0, 0, 0, 0, 0, 0.0, "no LLM stage: built on first query in seconds")
-    selection, beta = target
-    core = core_chunks(index, beta, selection, k=rag.settings.knn_k, damping=rag.settings.pagerank_damping, seed=rag.settings.seed)
+    job = _job(rag, method)
     llm = rag.llm
-    todo = pending_chunks(index, core, extractor_fingerprint(llm, rag.settings.extract_grammar, rag.settings.extract_max_tokens))
-    done = index.get_many("extractions", [c for c in core if c not in set(todo)])
-    instruction = llm.prompt_tokens(kgx.messages(""))
-    body = sum(llm.count(" ".join(r["text"].split())) for r in index.get_many("chunks", todo))
+    todo = set(job.todo)
+    done = index.get_many(job.table, [c for c in job.chunks if c not in todo])
+    body = sum(llm.count(" ".join(r["text"].split())) for r in index.get_many("chunks", job.todo))
     outs = [d["output_tokens"] for d in done if d is not None and not d.get("cached")]
-    per_out = float(np.mean(outs)) if outs else ASSUMED_OUTPUT_PER_CHUNK
-    input_tokens = len(todo) * instruction + body
-    evaluated = body + (instruction if todo else 0)  # the instruction is evaluated once, then reused
-    output = int(per_out * len(todo))
+    per_out = float(np.mean(outs)) if outs else (ASSUMED_OUTPUT_PER_CHUNK if job.per_call == 1 else ASSUMED_NAMES_PER_PASSAGE)
+    calls = math.ceil(len(job.todo) / job.per_call)
+    input_tokens = calls * job.instruction_tokens + body
+    evaluated = body + (job.instruction_tokens if calls else 0)  # the instruction is evaluated once, then reused
+    output = int(per_out * len(job.todo))
     p_tps, g_tps, basis = _speeds(rag)
     seconds = evaluated / p_tps + output / g_tps
     out_basis = f"{per_out:.0f} output tokens per chunk " + ("as measured on this index" if outs else "(assumed)")
-    return Plan(method, selection, beta, n, len(core), len(todo), input_tokens, evaluated, output, seconds, f"{basis}; {out_basis}")
+    if job.per_call > 1:
+        out_basis += f"; {job.per_call} passages per call ({calls} calls)"
+    return Plan(method, job.selection, job.fraction, n, len(job.chunks), len(job.todo), input_tokens, evaluated, output, seconds, f"{basis}; {out_basis}")
 
 
 def _speeds(rag) -> tuple[float, float, str]:
@@ -121,25 +161,36 @@ def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
     index = rag.index
     s = rag.settings
     out: dict[str, Any] = {"knn": build_knn_graph(index, k=s.knn_k)}
-    if method in ("keyword", "ket", "ket-u"):
+    if method in ("keyword", "ket", "ket-u", "concept", "g2cons"):
         out["bipartite"] = build_keyword_graph(index)
-    if target is None:
+    if method in ("concept", "g2cons") or (target and target[0] == "concept"):
+        out["concepts"] = build_concept_graph(index, s)
+    job = _job(rag, method)
+    if job is None:
         return out
-    selection, beta = target
-    core = core_chunks(index, beta, selection, k=s.knn_k, damping=s.pagerank_damping, seed=s.seed)
-    todo = core if limit is None else core[: max(0, limit)]
+    todo = job.todo if limit is None else job.todo[: max(0, limit)]
     rag.index.lock()
     try:
-        report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
-                                max_tokens=s.extract_max_tokens, progress=s.progress)  # fmt: skip
+        if job.table == "names":
+            report = extract_names(index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress)
+        else:
+            report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
+                                    max_tokens=s.extract_max_tokens, progress=s.progress)  # fmt: skip
     finally:
         rag.index.unlock()
     out["extraction"] = asdict(report)
-    missing = len(pending_chunks(index, core, extractor_fingerprint(rag.llm, s.extract_grammar, s.extract_max_tokens)))
+    out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
+    pending = names_pending if job.table == "names" else pending_chunks
+    missing = len(pending(index, job.chunks, job.made_by))
+    graph = "terag" if job.table == "names" else "kg"
     if missing:
-        out["kg"] = {"pending_chunks": missing, "note": "run build again to extract the rest; the KG is built when the core is complete"}
+        out[graph] = {"pending_chunks": missing, "note": "run build again to extract the rest; the graph is built when every chunk is done"}
         return out
-    out["kg"] = build_kg(index, rag.embedder, core, stage_name(selection, beta), llm=rag.llm, method=method, desc_limit=s.desc_limit)
+    if job.table == "names":
+        out[graph] = build_names_graph(index, rag.embedder, job.chunks, job.made_by)
+    else:
+        out[graph] = build_kg(index, rag.embedder, job.chunks, stage_name(job.selection, job.fraction), llm=rag.llm,
+                              method=method, desc_limit=s.desc_limit)  # fmt: skip
     return out
 
 

@@ -31,8 +31,18 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--beta", type=float, help="β: fraction of chunks extracted into the skeleton KG (default 0.8)")
     g.add_argument("--theta", type=float, help="θ: share of the budget from the KG in ket (default 0.4)")
     g.add_argument("--knn-k", type=int, dest="knn_k", help="K of the KNN chunk graph (default 2)")
-    g.add_argument("--core", dest="core_selection", choices=["pagerank", "random"], help="core chunk selection (default pagerank)")
+    g.add_argument("--core", dest="core_selection", choices=["pagerank", "random", "concept"], help="core chunk selection for β (default pagerank)")
     g.add_argument("--unit", dest="text_unit", choices=["chunks", "subchunks"], help="what `text` retrieval returns (default chunks)")
+    g = p.add_argument_group("graph methods (G2ConS)")
+    g.add_argument("--kappa", type=float, help="κ: fraction of chunks, ranked by concept PageRank, in the core KG (default 0.8)")
+    g.add_argument("--lambda-w", type=float, dest="lambda_w", help="λ_w: share of the budget from the core KG in g2cons (default 0.6)")
+    g.add_argument("--theta-sem", type=float, dest="theta_sem", help="θ_sem: least cosine of linked concepts (default 0.65)")
+    g.add_argument("--theta-co", type=int, dest="theta_co", help="θ_co: least chunks two linked concepts share (default 3)")
+    g.add_argument("--top-k", type=int, dest="concept_top_k", help="k: concepts nearest the query (default 25)")
+    g.add_argument("--hops", type=int, dest="concept_hops", help="N: BFS hops over the concept graph (default 2)")
+    g = p.add_argument_group("graph methods (TERAG)")
+    g.add_argument("--terag-batch", type=int, dest="terag_batch", help="passages per extraction call (default 5)")
+    g.add_argument("--terag-damping", type=float, dest="terag_damping", help="PPR damping (default 0.5)")
 
 
 def _llm_args(p: argparse.ArgumentParser) -> None:
@@ -45,7 +55,8 @@ def _open(args, **extra):
     from .api import EdgeRAG
 
     keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
-            "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit")
+            "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit",
+            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):
@@ -125,16 +136,17 @@ def cmd_build(args) -> int:
     result = rag.build(args.method, limit=args.limit)
     ex = result.get("extraction")
     if ex:
+        found = f"{ex['entities']} entities, " + (f"{ex['concepts']} concepts in {ex['calls']} calls ({ex['retried']} passages retried alone)"
+                                                   if "concepts" in ex else f"{ex['relations']} relations")  # fmt: skip
         print(f"extracted {ex['extracted']} chunks ({ex['already']} done before) in {ex['seconds']:.0f}s: "
-              f"{ex['entities']} entities, {ex['relations']} relations; {ex['invented']} items dropped (names not in "
-              f"the passage), {ex['unparsed_lines']} unparsed lines")
+              f"{found}; {ex['invented']} items dropped (names not in the passage), {ex['unparsed_lines']} unparsed lines")
         if ex.get("too_long"):
             print(f"WARNING: {len(ex['too_long'])} chunks do not fit the model's window (raise --n-ctx): {', '.join(ex['too_long'][:5])}")
         if ex["zero_yield"]:
-            print(f"WARNING: {len(ex['zero_yield'])} chunks yielded no entity, e.g. {', '.join(ex['zero_yield'][:5])}")
-    kg = result.get("kg")
-    if kg:
-        print(f"KG: {kg}")
+            print(f"WARNING: {len(ex['zero_yield'])} chunks yielded nothing usable, e.g. {', '.join(ex['zero_yield'][:5])}")
+    for graph in ("kg", "terag"):
+        if result.get(graph):
+            print(f"{graph}: {result[graph]}")
     print(format_ledger(rag.ledger()))
     return 0
 

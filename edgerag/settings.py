@@ -6,6 +6,8 @@ Paper symbols are kept as the attribute docs so ``grep -n 'τ'`` finds them:
 * τ  ``tau``                each chunk is cut into sub-chunks of ⌈ℓ / 2^τ⌉ tokens
                             (KET-RAG §5.1, "split each chunk into 2^τ sub-chunks"; τ=3 gives ~150).
 * λ  ``budget``             context budget in tokens (KET-RAG §5.2: 12,000).
+* β, θ                      KET-RAG's core fraction and KG share; κ, λ_w, θ_sem, θ_co, k, N
+                            G2ConS's (see their attribute docs).
 
 Settings that change what is *stored* (tokenizer, ℓ, overlap, τ, and the embedder) are written
 to the index manifest; reopening an index adopts them unless the caller sets different ones,
@@ -73,7 +75,8 @@ class Settings:
     pagerank_damping: float = 0.85
     """PageRank damping (teleport α = 0.15)."""
     core_selection: str = "pagerank"
-    """``pagerank`` (KET-RAG) or ``random`` (the paper's KET-RAG-U), seeded by ``seed``."""
+    """``pagerank`` (KET-RAG), ``random`` (the paper's KET-RAG-U, seeded by ``seed``) or
+    ``concept`` (G2ConS's concept-ranked chunks) for the β core of `skeleton` and `ket`."""
     seed: int = 0
     extract_grammar: bool = False
     """Constrain KG extraction output with a GBNF grammar of the line format (extract/kg.py)."""
@@ -81,6 +84,45 @@ class Settings:
     """Hard cap on one extraction's output tokens."""
     desc_limit: int = 200
     """Merged entity descriptions longer than this (tokens) are summarised by the LLM."""
+
+    # --- G2ConS (Liu et al. 2025, under review at ICLR 2026) --------------------------------
+    kappa: float = 0.8
+    """κ: fraction of chunks, ranked by the PageRank of the concepts they hold, that go
+    through KG extraction into G2ConS's core KG (§3.2)."""
+    lambda_w: float = 0.6
+    """λ_w: share of the budget λ the core KG may fill in `g2cons`; the concept path gets
+    (1−λ_w)·λ (§3.4, weighted ensemble)."""
+    theta_sem: float = 0.65
+    """θ_sem: two concepts link only if the cosine of their vectors is at least this (Eq. 2)."""
+    theta_co: int = 3
+    """θ_co: … and only if they co-occur in at least this many chunks (Eq. 2)."""
+    concept_top_k: int = 25
+    """k: concepts nearest the query that seed concept retrieval (§3.3)."""
+    concept_hops: int = 2
+    """N: BFS hops from the seed concepts over the concept graph (§3.3)."""
+    concepts_per_chunk: int = 0
+    """0 = every keyword of a chunk is a concept; n > 0 keeps the n of highest tf·idf."""
+    concept_cooccurrence: str = "chunk"
+    """``chunk`` (the paper) or ``sentence`` (ablation): where two concepts must co-occur."""
+    concept_vectors: str = "sentence"
+    """``sentence`` (Eq. 1: mean of the sentences holding the word) or ``chunk`` (ablation)."""
+    concept_similarity_filter: bool = True
+    """False (ablation): link co-occurring concepts whatever their cosine."""
+    concept_rerank: str = "local-global"
+    """``local-global`` (the paper: direct concepts' chunks reranked per concept, expanded
+    concepts' chunks pooled and reranked) or ``naive`` (ablation: one pool, one rerank)."""
+
+    # --- TERAG (Xiao, Tsang, Bai 2025) -------------------------------------------------------
+    terag_batch: int = 5
+    """Passages per extraction call (§3.1: several passages per call)."""
+    terag_max_tokens: int = 60
+    """Hard cap on output tokens per passage (a call's cap is this times its passages)."""
+    terag_damping: float = 0.5
+    """Damping of TERAG's Personalized PageRank (HippoRAG's 0.5: restart half the time)."""
+    terag_semantic_top: int = 3
+    """Nodes matched by cosine for a query entity with no exact match (§3.3)."""
+    terag_query_max_tokens: int = 48
+    """Hard cap on the query-NER answer."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None
@@ -131,8 +173,26 @@ class Settings:
             raise ValueError(f"theta (θ) must be between 0 and 1, got {self.theta}")
         if self.knn_k < 2 or self.knn_k % 2:
             raise ValueError(f"knn_k (K) must be an even number >= 2 (K/2 lexical + K/2 cosine links), got {self.knn_k}")
-        if self.core_selection not in ("pagerank", "random"):
-            raise ValueError(f"core_selection must be 'pagerank' or 'random', got {self.core_selection!r}")
+        if self.core_selection not in ("pagerank", "random", "concept"):
+            raise ValueError(f"core_selection must be 'pagerank', 'random' or 'concept', got {self.core_selection!r}")
+        if not 0.0 <= self.kappa <= 1.0:
+            raise ValueError(f"kappa (κ) must be between 0 and 1, got {self.kappa}")
+        if not 0.0 <= self.lambda_w <= 1.0:
+            raise ValueError(f"lambda_w (λ_w) must be between 0 and 1, got {self.lambda_w}")
+        if not -1.0 <= self.theta_sem <= 1.0:
+            raise ValueError(f"theta_sem (θ_sem) is a cosine, between -1 and 1; got {self.theta_sem}")
+        if self.theta_co < 1:
+            raise ValueError(f"theta_co (θ_co) must be at least 1, got {self.theta_co}")
+        if self.concept_top_k < 1 or self.concept_hops < 0 or self.concepts_per_chunk < 0:
+            raise ValueError("concept_top_k (k) must be >= 1, concept_hops (N) and concepts_per_chunk >= 0")
+        for name, allowed in (("concept_cooccurrence", ("chunk", "sentence")), ("concept_vectors", ("sentence", "chunk")),
+                              ("concept_rerank", ("local-global", "naive"))):  # fmt: skip
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
+        if self.terag_batch < 1 or self.terag_max_tokens < 8 or self.terag_semantic_top < 1:
+            raise ValueError("terag_batch and terag_semantic_top must be >= 1, terag_max_tokens >= 8")
+        if not 0.0 < self.terag_damping < 1.0:
+            raise ValueError(f"terag_damping must be between 0 and 1 (exclusive), got {self.terag_damping}")
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self

@@ -125,4 +125,11 @@ def test_real_model_builds_a_kg_that_ket_retrieval_reads(tmp_path):
     # a second build spends no fresh tokens
     before = rag.ledger()["all"]["input"]
     assert rag.build("ket")["extraction"]["extracted"] == 0 and rag.ledger()["all"]["input"] == before
+    # G2ConS's core KG goes through the same extraction stage: κ = 1 covers the same chunks, free
+    rag.settings = rag.settings.replace(kappa=1.0, theta_co=1)
+    g2 = rag.build("g2cons")
+    assert g2["extraction"]["already"] == 3 and rag.ledger()["all"]["input"] == before
+    ctx = rag.retrieve(PLANTED_QUESTION, method="g2cons", budget=500)
+    assert {u.source for u in ctx.units} == {"g2cons:concept", "g2cons:kg"}
+    assert any(PLANTED_ANSWER in u.text for u in ctx.units)
     json.dumps(result, default=str)  # the report is plain data

@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG
+from edgerag import EdgeRAG, Settings
 from edgerag.graph.bipartite import STAGE as BIPARTITE, build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.graph.knn import build_knn_graph, load_knn_graph
@@ -61,8 +61,8 @@ def test_core_chunks_take_ceil_beta_n_by_pagerank(built_index):
     pr = pagerank(adj)
     ranked = {ids[i] for i in np.argsort(-pr)[: len(core)]}
     assert set(core) == ranked
-    uniform = core_chunks(index, 0.2, selection="random", seed=1)
-    assert len(uniform) == len(core) and uniform == core_chunks(index, 0.2, selection="random", seed=1)
+    uniform = core_chunks(index, 0.2, "random", Settings(seed=1))
+    assert len(uniform) == len(core) and uniform == core_chunks(index, 0.2, "random", Settings(seed=1))
     assert core_chunks(index, 1.0) and len(core_chunks(index, 1.0)) == n
     with pytest.raises(ValueError):
         core_chunks(index, 1.5)

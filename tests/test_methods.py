@@ -1,4 +1,4 @@
-"""Every KG method over one index: `skeleton`, `kg`, `ket`, `ket-u`, `hybrid`, and the
+"""Every KG method over one index: `skeleton`, `kg`, `ket`, `ket-u`, `hybrid`, `g2cons`, and the
 `build --plan` command. Extraction is scripted here (keyed on the passage) to keep the
 suite fast; the real model drives the same path in test_extract.py."""
 
@@ -8,7 +8,9 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.cli import main
+from edgerag.graph.core_chunks import core_chunks
 from edgerag.llm import Completion, MeteredLLM
+from edgerag.retrieve.skeleton import KGNotBuiltError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 from .test_llm import ScriptedLLM
@@ -99,3 +101,29 @@ def test_subchunk_units_from_the_cli(built_index, capsys):
     assert main(["query", PLANTED_QUESTION, "--index", str(built_index), "--unit", "subchunks", "--budget", "200", "--json"]) == 0
     ctx = json.loads(capsys.readouterr().out)
     assert ctx["units"][0]["kind"] == "subchunk" and PLANTED_ANSWER in ctx["units"][0]["text"]
+
+
+def test_g2cons_ensembles_the_concept_path_and_the_core_kg(planted_rag):
+    rag = planted_rag
+    rag.settings = rag.settings.replace(kappa=0.5, lambda_w=0.6, theta_co=1)
+    with pytest.raises(KGNotBuiltError, match="--kappa 0.5"):
+        rag.retrieve(PLANTED_QUESTION, method="g2cons")
+    plan = rag.plan("g2cons")
+    assert plan.selection == "concept" and plan.core_chunks == 2 and "κ=0.5" in plan.summary()
+    result = rag.build("g2cons")
+    assert result["concepts"]["chunks"] == 3 and result["kg"]["core_chunks"] == 2
+    assert rag.index.get_many("extractions", core_chunks(rag.index, 0.5, "concept", rag.settings)) and \
+        rag.ledger()["by_stage"]["extract"]["calls"] == 2  # only the κ core was extracted
+    budget = 600
+    ctx = rag.retrieve(PLANTED_QUESTION, method="g2cons", budget=budget)
+    assert 0 < ctx.tokens <= budget and len({u.id for u in ctx.units}) == len(ctx.units)
+    assert any(PLANTED_ANSWER in u.text for u in ctx.units)
+    concept = [u for u in ctx.units if u.source == "g2cons:concept"]
+    kg = [u for u in ctx.units if u.source == "g2cons:kg"]
+    assert concept and kg
+    assert sum(u.tokens for u in concept) <= budget - int(0.6 * budget) and sum(u.tokens for u in kg) <= int(0.6 * budget)
+    held = {u.chunk_id for u in concept}
+    assert not [u for u in kg if u.kind == "subchunk" and u.chunk_id in held]  # no text twice
+    both = [i for i, u in enumerate(ctx.units) if u.meta.get("both_paths")]
+    assert both and both == list(range(len(both)))  # chunks both paths found come first
+    assert PLANTED_ANSWER in ctx.units[0].text

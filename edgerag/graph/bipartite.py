@@ -25,6 +25,21 @@ from .knn import keyword_matrix
 STAGE = "bipartite"
 
 
+def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> tuple[list[str], np.ndarray, sp.csr_matrix]:
+    """Every stored sentence: ids, vectors, and the binary sentence × keyword matrix over the
+    columns ``col`` (words outside it are dropped)."""
+    sent_ids, sent_vecs = index.vectors["sentences"].all()
+    rows, cols = [], []
+    for r, s in enumerate(index.get_many("sentences", sent_ids)):
+        for w in keyword_set(s["text"]):
+            c = col.get(w)
+            if c is not None:
+                rows.append(r)
+                cols.append(c)
+    s_kw = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(sent_ids), len(col)))
+    return sent_ids, sent_vecs, s_kw
+
+
 def build_keyword_graph(index: Index) -> dict:
     rec = stage_record(index.tables, STAGE)
     if rec is not None and rec.get("subchunks") == len(index.vectors["subchunks"]):
@@ -34,15 +49,7 @@ def build_keyword_graph(index: Index) -> dict:
     subs = index.get_many("subchunks", sub_ids)
     b, vocab = keyword_matrix([keyword_set(r["text"]) for r in subs])
     col = {w: i for i, w in enumerate(vocab)}
-    sent_ids, sent_vecs = index.vectors["sentences"].all()
-    rows, cols = [], []
-    for r, s in enumerate(index.get_many("sentences", sent_ids)):
-        for w in keyword_set(s["text"]):
-            c = col.get(w)
-            if c is not None:
-                rows.append(r)
-                cols.append(c)
-    s_kw = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(sent_ids), len(vocab)))
+    _, sent_vecs, s_kw = sentence_keyword_matrix(index, col)
     kv = np.asarray(s_kw.T @ sent_vecs, dtype=np.float32)
     missing = np.asarray(s_kw.sum(axis=0)).ravel() == 0
     if missing.any():

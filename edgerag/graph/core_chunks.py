@@ -1,8 +1,12 @@
-"""Core chunks: the budget β of chunks that go through LLM extraction (KET-RAG §4.1).
+"""Core chunks: the fraction of chunks that go through LLM extraction.
 
-PageRank over the KNN graph (teleport α = 0.15, damping 0.85) ranks chunks by how central
-they are; the top ⌈β·n⌉ form the core. The paper's KET-RAG-U variant draws the core uniformly
-at random instead (seeded here, so it is repeatable). β = 1 is full KG-RAG.
+Three rules, one per paper variant:
+
+* ``pagerank`` — KET-RAG §4.1: PageRank over the KNN graph (teleport α = 0.15, damping 0.85)
+  ranks chunks by how central they are; the top ⌈β·n⌉ form the core. β = 1 is full KG-RAG.
+* ``random`` — KET-RAG-U: the core drawn uniformly at random (seeded, so repeatable).
+* ``concept`` — G2ConS §3.2: chunks ranked by the PageRank of the concepts they hold; the
+  top ⌈κ·n⌉ (see `concept_graph.concept_core`).
 """
 
 from __future__ import annotations
@@ -11,22 +15,30 @@ import math
 
 import numpy as np
 
+from ..settings import Settings
 from ..store import Index
+from .concept_graph import concept_core
 from .knn import build_knn_graph, load_knn_graph
 from .pagerank import pagerank
 
+SELECTIONS = ("pagerank", "random", "concept")
 
-def core_chunks(index: Index, beta: float, selection: str = "pagerank", k: int = 2, damping: float = 0.85, seed: int = 0) -> list[str]:
-    """Chunk ids of the core, most central first (random order for ``selection="random"``)."""
-    if not 0.0 <= beta <= 1.0:
-        raise ValueError(f"beta (β) must be in [0, 1], got {beta}")
-    build_knn_graph(index, k=k)
-    ids, adj, _ = load_knn_graph(index, k)
-    n_core = math.ceil(beta * len(ids))
+
+def core_chunks(index: Index, fraction: float, selection: str = "pagerank", settings: Settings | None = None) -> list[str]:
+    """Chunk ids of the core (β or κ of all chunks), most central first (random order for
+    ``selection="random"``); K, damping, seed and the concept-graph knobs come from ``settings``."""
+    s = settings or Settings()
+    if not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"the core fraction (β or κ) must be in [0, 1], got {fraction}")
+    if selection == "concept":
+        return concept_core(index, fraction, s)
+    if selection not in SELECTIONS:
+        raise ValueError(f"core selection must be one of {', '.join(SELECTIONS)}; got {selection!r}")
+    build_knn_graph(index, k=s.knn_k)
+    ids, adj, _ = load_knn_graph(index, s.knn_k)
+    n_core = math.ceil(fraction * len(ids))
     if selection == "pagerank":
-        order = np.argsort(-pagerank(adj, damping=damping), kind="stable")
-    elif selection == "random":
-        order = np.random.default_rng(seed).permutation(len(ids))
+        order = np.argsort(-pagerank(adj, damping=s.pagerank_damping), kind="stable")
     else:
-        raise ValueError(f"core selection must be 'pagerank' or 'random', got {selection!r}")
+        order = np.random.default_rng(s.seed).permutation(len(ids))
     return [ids[i] for i in order[:n_core]]

@@ -1,6 +1,7 @@
 """Retrievers: one module per method; each turns a query into a `Context` within budget λ.
 
-A retriever is a plain function ``(index, embedder, query, budget, settings) -> Context``.
+A retriever is a plain function ``(index, embedder, query, budget, settings) -> Context``;
+those in `QUERY_LLM` also take ``llm=`` (the metered local model).
 `METHODS` maps the names the CLI and API accept to those functions.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..types import Context
-from . import hybrid, ket, keyword, knng, skeleton, text
+from . import concept, g2cons, hybrid, ket, keyword, knng, skeleton, terag, text
 
 Retriever = Callable[..., Context]
 
@@ -22,12 +23,23 @@ METHODS: dict[str, Retriever] = {
     "ket": ket.retrieve,
     "ket-u": ket.retrieve_uniform,
     "hybrid": hybrid.retrieve,
+    "concept": concept.retrieve,
+    "g2cons": g2cons.retrieve,
+    "terag": terag.retrieve,
 }
 
-# The LLM-built stage each method reads: (core selection, β) — None: the setting's value.
-KG_OF: dict[str, tuple[str | None, float | None]] = {
-    "skeleton": (None, None), "ket": (None, None), "ket-u": ("random", None), "kg": ("pagerank", 1.0), "hybrid": ("pagerank", 1.0),
-}
+# Methods that call the local model at query time (they take ``llm=`` as well).
+QUERY_LLM = frozenset({"terag"})
+
+# Methods whose graph comes from TERAG's name extraction rather than the KG extractor.
+NAMES_OF = frozenset({"terag"})
+
+# The LLM-built stage each method reads: (core selection, core fraction). A selection of None
+# means Settings.core_selection; a fraction given by name means that setting (β or κ).
+KG_OF: dict[str, tuple[str | None, float | str]] = {
+    "skeleton": (None, "beta"), "ket": (None, "beta"), "ket-u": ("random", "beta"),
+    "kg": ("pagerank", 1.0), "hybrid": ("pagerank", 1.0), "g2cons": ("concept", "kappa"),
+}  # fmt: skip
 
 
 def get_retriever(method: str) -> Retriever:

@@ -35,13 +35,16 @@ def kg_stage(index: Index, selection: str, beta: float, method: str) -> str:
         with index.tables.read() as txn:
             built = [k for k, _ in index.tables.items(txn, "stages") if k.startswith("kg:")]
         hint = ""
+        sym, flag = ("κ", "--kappa") if selection == "concept" else ("β", "--beta")
         if built:
-            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} β={k.split(':')[2]}" for k in built)
+            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} {'κ' if k.split(':')[1] == 'concept' else 'β'}={k.split(':')[2]}" for k in built)
             if method in ("skeleton", "ket", "ket-u"):
                 hint += " (pass --beta / --core to use one)"
+            elif method == "g2cons":
+                hint += " (pass --kappa to use a concept core)"
         raise KGNotBuiltError(
-            f"the KG for {method} (core selection {selection}, β={beta:g}) is not built: run "
-            f"`edgerag build --method {method} --beta {beta:g} --index {index.path}` first "
+            f"the KG for {method} (core selection {selection}, {sym}={beta:g}) is not built: run "
+            f"`edgerag build --method {method} {flag} {beta:g} --index {index.path}` first "
             f"(add --plan to see its token cost){hint}"
         )
     return name

@@ -128,6 +128,14 @@ class Index:
         with self.tables.read() as txn:
             return [self.tables.get(txn, table, k) for k in keys]
 
+    def ids(self, table: str) -> list[str]:
+        """Every key of ``table``, in key order (records not decoded)."""
+        db = self.tables.db[table]
+        if db is None:
+            return []
+        with self.tables.read() as txn, txn.cursor(db=db) as cur:
+            return [bytes(k).decode("utf-8") for k in cur.iternext(keys=True, values=False)]
+
     def has_doc(self, doc_id: str) -> bool:
         with self.tables.read() as txn:
             return self.tables.has(txn, "docs", doc_id)

@@ -15,7 +15,7 @@ import lmdb
 
 TABLES = (
     "meta", "docs", "chunks", "subchunks", "sentences", "ledger", "llm_cache",
-    "stages", "arrays", "extractions", "entities", "relations",
+    "stages", "arrays", "extractions", "names", "entities", "relations",
     "vec.chunks", "vec.subchunks", "vec.sentences",
     "lbl.chunks", "lbl.subchunks", "lbl.sentences",
 )  # fmt: skip
