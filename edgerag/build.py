@@ -55,9 +55,13 @@ class Plan:
         return asdict(self)
 
     def summary(self) -> str:
+        if self.selection == "all":
+            scope = f"{self.method}: every chunk ({self.chunks}) is named; "
+        else:
+            sym = "κ" if self.selection == "concept" else "β"
+            scope = f"{self.method}: {sym}={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
         return (
-            f"{self.method}: {'κ' if self.selection == 'concept' else 'β'}={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
-            f"{self.to_extract} still to extract\n"
+            f"{scope}{self.to_extract} still to extract\n"
             f"estimate: {self.input_tokens:,} input tokens ({self.evaluated_tokens:,} evaluated after prefix reuse), "
             f"{self.output_tokens:,} output tokens, about {_hms(self.seconds)}\n"
             f"basis: {self.basis}"

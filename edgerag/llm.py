@@ -122,8 +122,9 @@ class LocalLLM:
                  on_text: Callable[[str], None] | None = None,
                  halt: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
         """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come;
-        ``halt(text_so_far)``, checked at each line end, may end generation early (small models
-        loop: a repeated line is a good reason to stop)."""
+        ``halt(text_so_far)``, checked at each line end and every ``HALT_EVERY`` characters of
+        one long line, may end generation early (small models loop, or copy their input: a
+        repeated or runaway line is a good reason to stop)."""
         tokens = self.tokenize(prompt)
         self.check_fits(len(tokens), max_tokens)
         with self._lock:
@@ -131,7 +132,7 @@ class LocalLLM:
             reused = _common_prefix(llama.input_ids[: llama.n_tokens], tokens[:-1])
             t0 = time.perf_counter()
             params = dict(max_tokens=max_tokens, temperature=0.0, top_k=1, top_p=1.0, repeat_penalty=1.0, stop=stop, grammar=grammar)
-            text, finish, n_out = "", "stop", 0
+            text, finish, n_out, checked = "", "stop", 0, 0
             if on_text is None and halt is None:
                 out = llama.create_completion(tokens, **params)
                 text = out["choices"][0]["text"]
@@ -145,12 +146,17 @@ class LocalLLM:
                         if on_text is not None:
                             on_text(piece)
                     finish = chunk["choices"][0].get("finish_reason") or finish
-                    if halt is not None and "\n" in piece and halt(text):
-                        finish = "halted"
-                        break
+                    if halt is not None and ("\n" in piece or len(text) - checked >= HALT_EVERY):
+                        checked = len(text)
+                        if halt(text):
+                            finish = "halted"
+                            break
                 n_out = max(0, llama.n_tokens - len(tokens))
         return Completion(text=text, prompt_tokens=len(tokens), evaluated_tokens=len(tokens) - reused,
                           output_tokens=n_out, seconds=time.perf_counter() - t0, finish_reason=finish)  # fmt: skip
+
+
+HALT_EVERY = 160
 
 
 @lru_cache(maxsize=8)

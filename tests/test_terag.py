@@ -152,3 +152,14 @@ def test_real_model_names_the_person_and_the_query_finds_the_passage(terag_rag):
     assert ctx.units[0].chunk_id == zorblax, [u.text[:40] for u in ctx.units]
     assert "query-ner" in rag.ledger()["by_stage"]
     assert messages(["x"])[0]["role"] == "system"
+
+
+def test_a_batch_answer_halts_when_done_or_runaway():
+    from edgerag.extract.names import halt_for
+
+    halt = halt_for(2)
+    assert not halt("[1]\nENTITIES: a, b\nCONCEPTS: x\n[2]\nENTITIES: c\n")
+    assert halt("[1]\nENTITIES: a, b\nCONCEPTS: x\n[2]\nENTITIES: c\nCONCEPTS: y\n")  # every passage answered
+    assert halt("[1]\nENTITIES: " + "copied passage text " * 20)  # a runaway line, even unfinished
+    assert halt("[1]\nENTITIES: a\nCONCEPTS: x\n[3]\n")  # past the last passage
+    assert halt("[1]\nENTITIES: a\nENTITIES: a\n")

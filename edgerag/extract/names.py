@@ -42,9 +42,11 @@ CONCEPTS: rivers, European geography"""
 QUERY_INSTRUCTION = """List the named entities in the question (people, organisations, places, dates, events, works), comma-separated, copied exactly. Write nothing else."""
 QUERY_EXAMPLE = ("Who directed the film that won the Palme d'Or in 1994?", "Palme d'Or, 1994")
 
-VERSION = "names-1"
+VERSION = "names-2"
 """Changes whenever the prompt or parser changes what an extraction holds."""
 MAX_NAME_WORDS = 8
+MAX_LINE_CHARS = 300
+"""A longer output line is the model copying its passage, not listing names."""
 
 _EXAMPLE_TEXT = squash(" ".join(EXAMPLE_PASSAGES) + " " + EXAMPLE_OUTPUT + " " + " ".join(QUERY_EXAMPLE))
 _MARK = re.compile(r"^\W*(?:passage\s*)?\[?\s*(\d{1,3})\s*\]?\s*[.):\-]?\s*(.*)$", re.IGNORECASE)
@@ -94,6 +96,26 @@ class BatchParse:
     lines: int = 0
     unparsed: int = 0
     """Non-empty lines that were neither a passage marker nor an ENTITIES/CONCEPTS line."""
+
+
+def halt_for(n: int):
+    """Stop a batch answer as soon as it is done or going wrong: a line longer than
+    MAX_LINE_CHARS (the 0.5B model copies whole passages into ENTITIES), a repeated line, a
+    marker past the last passage, or a CONCEPTS line written for every passage."""
+
+    def halt(text: str) -> bool:
+        lines = text.split("\n")
+        if any(len(line) > MAX_LINE_CHARS for line in lines):
+            return True
+        done = [line.strip() for line in lines[:-1] if line.strip()]
+        if len(done) != len(set(done)):
+            return True
+        if any((m := _MARK.match(line)) and int(m.group(1)) > n and not _FIELD.match(line) for line in done):
+            return True
+        return sum(1 for line in done if re.match(r"^\W*(concepts?|topics?)\s*[:\-–]", line, re.IGNORECASE)) >= n
+
+    halt.cache_key = f"names-halt:{n}:{MAX_LINE_CHARS}"
+    return halt
 
 
 def split_items(text: str) -> list[str]:

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from ..embed import Embedder
 from ..extract import names as nm
-from ..extract.kg import halt_on_repeat, normalize_name
+from ..extract.kg import normalize_name
 from ..llm import MeteredLLM, PromptTooLongError
 from ..progress import bar
 from ..store import Index
@@ -109,7 +109,7 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
         return {}
     texts = [t for _, t in group]
     try:
-        c = llm.chat(nm.messages(texts), stage="extract", method="terag", max_tokens=max_tokens * len(texts), halt=halt_on_repeat,
+        c = llm.chat(nm.messages(texts), stage="extract", method="terag", max_tokens=max_tokens * len(texts), halt=nm.halt_for(len(texts)),
                      validate=lambda out: any(p.entities or p.concepts for p in nm.parse_batch(out, texts).passages))  # fmt: skip
     except PromptTooLongError as e:
         if len(group) == 1:
