@@ -40,6 +40,11 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--theta-co", type=int, dest="theta_co", help="θ_co: least chunks two linked concepts share (default 3)")
     g.add_argument("--top-k", type=int, dest="concept_top_k", help="k: concepts nearest the query (default 25)")
     g.add_argument("--hops", type=int, dest="concept_hops", help="N: BFS hops over the concept graph (default 2)")
+    g = p.add_argument_group("entity bridges (bridge, bridge-ppr)")
+    g.add_argument("--bridge-seeds", type=int, dest="bridge_seeds", help="s: nearest passages whose links lift others (default 2)")
+    g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.05)")
+    g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word (default span,num)")
+    g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion (default none)")
     g = p.add_argument_group("graph methods (TERAG)")
     g.add_argument("--terag-batch", type=int, dest="terag_batch", help="passages per extraction call (default 5)")
     g.add_argument("--terag-damping", type=float, dest="terag_damping", help="PPR damping (default 0.5)")
@@ -56,7 +61,8 @@ def _open(args, **extra):
 
     keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
             "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit",
-            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping")
+            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping",
+            "bridge_seeds", "bridge_lambda", "link_kinds", "bridge_fusion")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):
@@ -121,10 +127,25 @@ def _print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
     for i, u in enumerate(ctx.units[:max_units], 1):
         head = f"[{i}] {u.score:.3f}  {u.doc_id} / {u.chunk_id}  ({u.tokens} tokens)"
         print(head + (f"  {u.title}" if u.title else ""))
+        why = _why(u.meta)
+        if why:
+            print(f"    ← {why}")
         body = " ".join(u.text.split())
         print(textwrap.indent(textwrap.shorten(body, width * 2, placeholder=" …"), "    "))
     if max_units is not None and len(ctx.units) > max_units:
         print(f"… and {len(ctx.units) - max_units} more units")
+
+
+def _why(meta: dict) -> str:
+    """One line on how a unit got into the context, from what its retriever recorded."""
+    if "bridge" in meta:
+        b = meta["bridge"]
+        return f"bridged from {b['seed']} through {', '.join(repr(k) for k in b['keys'])} (+{b['bonus']:.3f})"
+    if meta.get("path") in ("direct", "expanded", "pooled"):
+        return f"concept {meta['concept']!r} ({meta['path']})" if meta.get("concept") else f"{meta['path']} concepts (BFS)"
+    if "seeds" in meta:
+        return f"PPR from {', '.join(meta['seeds']['exact'] + meta['seeds']['semantic']) or 'no seed'}"
+    return ""
 
 
 def cmd_build(args) -> int:

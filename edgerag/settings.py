@@ -124,6 +124,29 @@ class Settings:
     terag_query_max_tokens: int = 48
     """Hard cap on the query-NER answer."""
 
+    # --- entity bridges (edgerag's own; retrieve/bridge.py) ---------------------------------
+    link_kinds: str = "span,num"
+    """Link keys that may bridge passages: capitalised spans, numbers, and (``word``) rare
+    plain words. Defaults of this block: chosen by odd/even cross-validation on the KET-RAG
+    MuSiQue corpus (benchmarks/bridge_paper.py)."""
+    link_df_cap: int = 100
+    """A span or number in more passages than this (per 6,761 passages, scaled with the
+    corpus) links nothing; nor does one in a single passage."""
+    link_word_df_cap: int = 20
+    """The same cap for plain words (per 6,761 passages): only rare words name things."""
+    bridge_seeds: int = 2
+    """s: the nearest passages whose links lift others (`bridge`)."""
+    bridge_lambda: float = 0.05
+    """λ_b: bonus = λ_b · cos(seed) · min(Σ IDF of shared keys, cap) (`bridge`)."""
+    bridge_link_cap: float = 10.0
+    """Cap on one seed–passage link strength (Σ IDF of shared keys)."""
+    bridge_ppr_seeds: int = 20
+    """Nearest passages the `bridge-ppr` walk restarts at, weighted by cosine."""
+    bridge_ppr_damping: float = 0.85
+    """Damping of the `bridge-ppr` walk."""
+    bridge_fusion: str = "none"
+    """``none``, ``dense`` or ``dense+bm25``: reciprocal-rank fusion of the bridge ranking."""
+
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None
     """GGUF path or known model name; None = ``EDGERAG_MODEL`` or the default
@@ -193,6 +216,12 @@ class Settings:
             raise ValueError("terag_batch and terag_semantic_top must be >= 1, terag_max_tokens >= 8")
         if not 0.0 < self.terag_damping < 1.0:
             raise ValueError(f"terag_damping must be between 0 and 1 (exclusive), got {self.terag_damping}")
+        if self.bridge_fusion not in ("none", "dense", "dense+bm25"):
+            raise ValueError(f"bridge_fusion must be none, dense or dense+bm25; got {self.bridge_fusion!r}")
+        if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word"}:
+            raise ValueError(f"link_kinds takes span, num and word, comma-separated; got {self.link_kinds!r}")
+        if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
+            raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self

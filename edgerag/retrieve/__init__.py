@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..types import Context
-from . import concept, g2cons, hybrid, ket, keyword, knng, skeleton, terag, text
+from . import bridge, concept, g2cons, hybrid, ket, keyword, knng, skeleton, terag, text
 
 Retriever = Callable[..., Context]
 
@@ -26,6 +26,8 @@ METHODS: dict[str, Retriever] = {
     "concept": concept.retrieve,
     "g2cons": g2cons.retrieve,
     "terag": terag.retrieve,
+    "bridge": bridge.retrieve,
+    "bridge-ppr": bridge.retrieve_ppr,
 }
 
 # Methods that call the local model at query time (they take ``llm=`` as well).

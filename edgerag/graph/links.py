@@ -1,0 +1,83 @@
+"""The passage–key link graph behind `bridge` and `bridge-ppr` (edgerag's own, no paper).
+
+Every chunk gets its link keys (text/linkkeys.py: capitalised spans, numbers, plain words).
+A key links passages only while it is informative: document frequency df ≥ 2 (a key in one
+passage links nothing) and df ≤ the cap ``Settings.link_df_cap`` scaled with corpus size
+(``cap · n / 6,761``, at least 10: ~100 on the KET-RAG MuSiQue corpus), because a key in
+hundreds of passages ("film", "1990", "United States") links everything to everything. Plain
+words link only below a lower cap (``link_word_df_cap``): rare words are the ones that name
+things. Each live key weighs its IDF, log(n / df).
+
+Stored as the stage ``links``: the chunk × live-key matrix ``K`` (IDF weights), key labels
+and kinds, chunk ids, token counts, the chunk vectors in the same order (so a query's
+cosine to every passage is one matrix–vector product), and keyword term counts (for BM25).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..settings import Settings
+from ..store import Index
+from ..store.stages import load_arrays, save_stage, stage_record
+from ..text.keywords import keywords
+from ..text.linkkeys import link_keys
+
+STAGE = "links"
+REFERENCE_CORPUS = 6_761  # passages of the KET-RAG MuSiQue corpus, where the caps were chosen
+
+
+def caps(n: int, settings: Settings) -> tuple[int, int]:
+    """(cap for spans and numbers, cap for plain words) at corpus size ``n``."""
+    scale = n / REFERENCE_CORPUS
+    return max(10, round(settings.link_df_cap * scale)), max(3, round(settings.link_word_df_cap * scale))
+
+
+def build_links(index: Index, settings: Settings) -> dict:
+    """Build (or reuse) the link graph over every chunk; returns its stage record."""
+    n_now = len(index.vectors["chunks"])
+    cap, word_cap = caps(n_now, settings)
+    rec = stage_record(index.tables, STAGE)
+    if rec is not None and rec.get("chunks") == n_now and rec.get("caps") == [cap, word_cap]:
+        return rec
+    t0 = time.perf_counter()
+    ids, vecs = index.vectors["chunks"].all()
+    chunks = index.get_many("chunks", ids)
+    vocab: dict[tuple[str, str], int] = {}
+    terms: dict[str, int] = {}
+    rows, cols, tf_rows, tf_cols = [], [], [], []
+    for r, c in enumerate(chunks):
+        for k in link_keys(c["text"]):
+            rows.append(r)
+            cols.append(vocab.setdefault(k, len(vocab)))
+        for w in keywords(c["text"]):  # term counts, for BM25 fusion
+            tf_rows.append(r)
+            tf_cols.append(terms.setdefault(w, len(terms)))
+    n = len(ids)
+    raw = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, len(vocab)))
+    df = np.asarray((raw > 0).sum(axis=0)).ravel()
+    keys = list(vocab)
+    kinds = np.asarray([k for k, _ in keys])
+    limit = np.where(kinds == "word", word_cap, cap)
+    live = np.flatnonzero((df >= 2) & (df <= limit))
+    idf = np.log(n / df[live]).astype(np.float32)
+    k_mat = (raw[:, live] @ sp.diags(idf)).tocsr()
+    record = {
+        "chunks": n, "caps": [cap, word_cap], "keys": len(keys), "live_keys": int(len(live)),
+        "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in ("span", "num", "word")},
+        "links": int(k_mat.nnz), "seconds": time.perf_counter() - t0,
+    }  # fmt: skip
+    return save_stage(index.tables, STAGE, record, {
+        "K": k_mat, "labels": np.asarray([keys[i][1] for i in live]), "kinds": kinds[live], "df": df[live].astype(np.int64),
+        "ids": np.asarray(ids), "tokens": np.asarray([c["tokens"] for c in chunks], dtype=np.int64), "vectors": vecs,
+        "TF": sp.csr_matrix((np.ones(len(tf_rows), dtype=np.float32), (tf_rows, tf_cols)), shape=(n, len(terms))),
+        "tf_terms": np.asarray(list(terms)),
+    })  # fmt: skip
+
+
+def load_links(index: Index, settings: Settings) -> dict:
+    build_links(index, settings)
+    return load_arrays(index.tables, STAGE)

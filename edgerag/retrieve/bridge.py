@@ -1,0 +1,164 @@
+"""Entity bridges: edgerag's own multi-hop retrievers, LLM-free (issue #7; no paper).
+
+In a multi-hop question the passage holding the answer often shares nothing with the
+question but an entity it shares with *another* passage — the bridge. Dense retrieval finds
+the first hop; these find the second through the link keys of graph/links.py.
+
+* ``bridge`` — seeds are the ``bridge_seeds`` passages nearest the query. Every passage that
+  shares a live key with a seed gets a bonus  λ_b · cos(seed) · min(Σ IDF of shared keys, cap),
+  summed over seeds; the final score is cosine + bonus. Each passage lifted by a bridge says
+  which seed and which keys lifted it (``unit.meta["bridge"]``).
+* ``bridge-ppr`` — Personalized PageRank over the passage–key bipartite graph (IDF-weighted
+  edges both ways), restarting at the ``bridge_ppr_seeds`` nearest passages in proportion to
+  their cosine; passages ranked by their PPR mass.
+* ``bridge_fusion`` (setting): ``none``, or reciprocal-rank fusion of the bridge ranking with
+  dense (``dense``) or with dense and BM25 (``dense+bm25``).
+
+Everything is sparse-matrix work over arrays loaded once per process: a query costs one
+matrix–vector product for the cosines, one small sparse product for the links, and (for PPR)
+a few dozen sparse matrix–vector products.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..context import make_context
+from ..embed import Embedder
+from ..graph.links import load_links
+from ..graph.pagerank import pagerank
+from ..settings import Settings
+from ..store import Index
+from ..text.keywords import keywords
+from ..types import Context, Unit
+from .units import load_units
+
+RRF_K = 60
+
+
+def _kind_matrix(g: dict, kinds: str) -> sp.csr_matrix:
+    """K restricted to the key kinds named in ``kinds`` ("span,num,word"), cached."""
+    key = f"K[{kinds}]"
+    if key not in g:
+        keep = np.isin(g["kinds"], [k.strip() for k in kinds.split(",")]).astype(np.float32)
+        g[key] = (g["K"] @ sp.diags(keep)).tocsr()
+        g[key].eliminate_zeros()
+        g[key + "bin"] = (g[key] > 0).astype(np.float32).T.tocsr()
+    return g[key]
+
+
+def bridge_scores(g: dict, qv: np.ndarray, settings: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(final score, cosine, bonus, seeds) for every passage in stage order."""
+    cos = g["vectors"] @ qv
+    n = len(cos)
+    s = min(settings.bridge_seeds, n)
+    seeds = np.argsort(-cos)[:s]
+    k = _kind_matrix(g, settings.link_kinds)
+    strength = (k[seeds] @ g[f"K[{settings.link_kinds}]bin"]).toarray()  # s × n: Σ IDF of shared keys
+    strength[np.arange(s), seeds] = 0.0
+    np.minimum(strength, settings.bridge_link_cap, out=strength)
+    contrib = np.clip(cos[seeds], 0.0, None)[:, None] * strength
+    bonus = settings.bridge_lambda * contrib.sum(axis=0)
+    return cos + bonus, cos, bonus, seeds
+
+
+def ppr_scores(g: dict, qv: np.ndarray, settings: Settings) -> np.ndarray:
+    """PPR mass of every passage, restarting at the nearest passages (bridge-ppr)."""
+    cos = g["vectors"] @ qv
+    n = len(cos)
+    key = f"A[{settings.link_kinds}]"
+    if key not in g:
+        k = _kind_matrix(g, settings.link_kinds)
+        g[key] = sp.bmat([[None, k], [k.T, None]], format="csr")
+    m = min(settings.bridge_ppr_seeds, n)
+    seeds = np.argsort(-cos)[:m]
+    restart = np.zeros(g[key].shape[0])
+    restart[seeds] = np.clip(cos[seeds], 1e-6, None)
+    return pagerank(g[key], damping=settings.bridge_ppr_damping, personalization=restart, tol=1e-8, max_iter=60)[:n]
+
+
+def bm25_scores(g: dict, query: str, k1: float = 1.2, b: float = 0.75) -> np.ndarray:
+    """Okapi BM25 of every passage for the query's keywords (term counts from graph/links.py)."""
+    if "bm25" not in g:
+        tf = g["TF"].tocsr().astype(np.float32)
+        length = np.asarray(tf.sum(axis=1)).ravel()
+        norm = k1 * (1 - b + b * length / max(length.mean(), 1e-9))
+        df = np.asarray((tf > 0).sum(axis=0)).ravel()
+        idf = np.log(1 + (tf.shape[0] - df + 0.5) / (df + 0.5)).astype(np.float32)
+        w = tf.tocoo()
+        data = idf[w.col] * w.data * (k1 + 1) / (w.data + norm[w.row])
+        g["bm25"] = sp.csc_matrix((data, (w.row, w.col)), shape=tf.shape)
+        g["tf_vocab"] = {str(t): i for i, t in enumerate(g["tf_terms"])}
+    cols = [g["tf_vocab"][t] for t in set(keywords(query)) if t in g["tf_vocab"]]
+    if not cols:
+        return np.zeros(g["bm25"].shape[0])
+    return np.asarray(g["bm25"][:, cols].sum(axis=1)).ravel()
+
+
+def rrf(*scores: np.ndarray) -> np.ndarray:
+    """Reciprocal-rank fusion: Σ 1 / (60 + rank) over the given score vectors."""
+    out = np.zeros(len(scores[0]))
+    for s in scores:
+        rank = np.empty(len(s), dtype=np.int64)
+        rank[np.argsort(-s, kind="stable")] = np.arange(len(s))
+        out += 1.0 / (RRF_K + rank + 1)
+    return out
+
+
+def ranked_rows(g: dict, query: str, qv: np.ndarray, settings: Settings, method: str) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Passage rows best first, their scores, and what bridge scoring knew (for explanations)."""
+    info: dict = {}
+    if method == "bridge":
+        score, cos, bonus, seeds = bridge_scores(g, qv, settings)
+        info = {"cos": cos, "bonus": bonus, "seeds": seeds}
+    else:
+        score = ppr_scores(g, qv, settings)
+        cos = g["vectors"] @ qv
+    if settings.bridge_fusion == "dense":
+        score = rrf(score, cos)
+    elif settings.bridge_fusion == "dense+bm25":
+        score = rrf(score, cos, bm25_scores(g, query))
+    order = np.argsort(-score, kind="stable")
+    return order, score, info
+
+
+def _explain(g: dict, settings: Settings, info: dict, row: int) -> dict | None:
+    """Which seed and which keys lifted passage ``row`` (bridge only)."""
+    if not info or info["bonus"][row] <= 0 or row in info["seeds"]:
+        return None
+    k = _kind_matrix(g, settings.link_kinds)
+    mine = set(k.indices[k.indptr[row] : k.indptr[row + 1]])
+    best, best_keys, best_w = None, [], 0.0
+    for s in info["seeds"]:
+        shared = mine & set(k.indices[k.indptr[s] : k.indptr[s + 1]])
+        w = info["cos"][s] * min(sum(k[s, j] for j in shared), settings.bridge_link_cap)
+        if w > best_w:
+            best, best_keys, best_w = s, sorted(shared, key=lambda j: -k[s, j]), w
+    if best is None:
+        return None
+    return {"seed": str(g["ids"][best]), "keys": [str(g["labels"][j]) for j in best_keys[:5]], "bonus": float(info["bonus"][row])}
+
+
+def bridge_units(index: Index, query: str, qv: np.ndarray, budget: int, settings: Settings, method: str = "bridge") -> list[Unit]:
+    g = load_links(index, settings)
+    if "vectors" not in g or not len(g["ids"]):
+        return []
+    order, score, info = ranked_rows(g, query, qv, settings, method)
+    held = np.cumsum(g["tokens"][order])
+    order = order[: int(np.searchsorted(held, 2 * budget)) + 1]  # enough to fill λ, with room for skips
+    units = load_units(index, "chunks", [(str(g["ids"][r]), float(score[r])) for r in order], source=method)
+    row_of = {str(g["ids"][r]): int(r) for r in order}
+    for u in units:
+        why = _explain(g, settings, info, row_of[u.id]) if method == "bridge" else None
+        if why:
+            u.meta["bridge"] = why
+    return units
+
+
+def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:
+    return make_context(query, "bridge", budget, bridge_units(index, query, embedder.encode_one(query), budget, settings, "bridge"))
+
+
+def retrieve_ppr(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:
+    return make_context(query, "bridge-ppr", budget, bridge_units(index, query, embedder.encode_one(query), budget, settings, "bridge-ppr"))

@@ -1,0 +1,97 @@
+"""Entity bridges (#7): link keys, the link graph, and `bridge` / `bridge-ppr` retrieval on a
+corpus where the answer passage shares nothing with the question but a name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from edgerag import EdgeRAG
+from edgerag.graph.links import caps, load_links
+from edgerag.retrieve.bridge import bm25_scores, rrf
+from edgerag.text.linkkeys import link_keys, spans
+from edgerag.types import Document
+
+QUESTION = "Where was the astronomer who sealed the Zorblax vault born?"
+ANSWER = "Quillon Bay"
+DOCS = [
+    Document("seal", "The Zorblax vault was sealed in 1931 by the astronomer Edith Varga after the comet survey."),
+    Document("born", "Edith Varga was born in Quillon Bay, a fishing town, and learned to sail there."),
+    Document("d1", "The astronomer Tomas Reyl was born in Lisbon and studied comets at the observatory."),
+    Document("d2", "Many astronomers were born in port cities; the observatory archive lists their birthplaces."),
+    Document("d3", "A vault under the observatory was sealed after the survey; astronomers kept the key."),
+    Document("d4", "The astronomer Ines Morrow was born in Porto and sealed her notebooks in a vault."),
+] + [Document(f"film{i}", f"Harbor Lights is a film shown in town number {i} with a long intermission.") for i in range(12)]
+
+
+@pytest.fixture(scope="module")
+def bridge_rag(tmp_path_factory):
+    rag = EdgeRAG(tmp_path_factory.mktemp("bridge") / "ix", progress=False)
+    rag.insert_documents(DOCS)
+    return rag
+
+
+def test_spans_drop_grammatical_capitals_and_keep_names():
+    text = "The Zorblax vault lies under Kettering Hill. It was sealed by Edith Varga, who joined the Bank of America in 1931."
+    assert spans(text) == ["zorblax", "kettering hill", "edith varga", "bank of america"]
+    keys = link_keys(text)
+    assert ("num", "1931") in keys and ("word", "vault") in keys and ("span", "kettering hill") in keys
+    assert ("span", "it") not in keys and ("span", "the zorblax") not in keys
+
+
+def test_link_graph_keeps_only_informative_keys(bridge_rag):
+    g = load_links(bridge_rag.index, bridge_rag.settings)
+    labels = {(str(k), str(lab)) for k, lab in zip(g["kinds"], g["labels"])}
+    assert ("span", "edith varga") in labels  # in two passages: a bridge
+    assert ("span", "quillon bay") not in labels  # in one passage: links nothing
+    cap, _ = caps(len(g["ids"]), bridge_rag.settings)
+    assert cap == 10 and ("span", "harbor lights") not in labels  # in 12 passages: above the cap
+    assert np.all((g["df"] >= 2) & (g["df"] <= cap))
+    j = [str(x) for x in g["labels"]].index("edith varga")
+    col = g["K"][:, j].toarray().ravel()
+    assert np.isclose(col.max(), np.log(len(g["ids"]) / 2)) and (col > 0).sum() == 2  # IDF weight, two passages
+
+
+def test_bridge_reaches_the_answer_passage_and_says_why(bridge_rag):
+    rag = bridge_rag
+    rag.settings = rag.settings.replace(bridge_seeds=1, bridge_lambda=0.5, link_kinds="span,num")
+    budget = 2 * max(u.tokens for u in rag.retrieve(QUESTION, method="text", budget=4000).units)
+    dense = rag.retrieve(QUESTION, method="text", budget=budget)
+    assert not any(ANSWER in u.text for u in dense.units)  # dense alone misses the second hop
+    ctx = rag.retrieve(QUESTION, method="bridge", budget=budget)
+    top = {u.doc_id: u for u in ctx.units[:2]}
+    assert set(top) == {"seal", "born"}  # the question's passage and, through the bridge, the answer's
+    why = top["born"].meta["bridge"]
+    assert why["seed"] == top["seal"].id and "edith varga" in why["keys"] and why["bonus"] > 0
+    assert "bridge" not in top["seal"].meta  # a seed is there on its own merit
+    def rank_of_answer(method):
+        units = rag.retrieve(QUESTION, method=method, budget=10_000).units
+        return [u.doc_id for u in units].index("born")
+
+    rag.settings = rag.settings.replace(bridge_ppr_damping=0.7)
+    assert rank_of_answer("bridge-ppr") < rank_of_answer("text")  # the walk crosses the bridge too
+
+
+def test_fusions_and_bm25(bridge_rag):
+    rag = bridge_rag
+    g = load_links(rag.index, rag.settings)
+    scores = bm25_scores(g, "Quillon Bay fishing")
+    assert str(g["ids"][int(np.argmax(scores))]).startswith("born")
+    fused = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0, 2.0]))
+    assert np.argmax(fused) == 0 and np.isclose(fused[0], 2 / 61 + 1 / 63)
+    for fusion in ("dense", "dense+bm25"):
+        rag.settings = rag.settings.replace(bridge_fusion=fusion)
+        ctx = rag.retrieve(QUESTION, method="bridge", budget=300)
+        assert ctx.units and ctx.tokens <= 300
+    with pytest.raises(ValueError, match="bridge_fusion"):
+        rag.settings.replace(bridge_fusion="max").validate()
+
+
+def test_the_cli_explains_a_bridge(bridge_rag, capsys):
+    from edgerag.cli import main
+
+    args = ["query", QUESTION, "--method", "bridge", "--index", str(bridge_rag.path), "--bridge-seeds", "1",
+            "--bridge-lambda", "0.5", "--links", "span,num", "--budget", "120"]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "bridged from seal:0 through 'edith varga'" in out and ANSWER in out
