@@ -1,0 +1,62 @@
+"""Do entity bridges generalise beyond MuSiQue? Recall@5/10 and Coverage on the three `dev`
+splits (MuSiQue, 2WikiMultihopQA, HotpotQA), beside dense, with the defaults chosen on
+musique/paper (benchmarks/bridge_paper.py). Writes JSON.
+
+    .venv/bin/python benchmarks/bridge_dev.py [--budget 12000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+from common import write_result
+
+from edgerag import EdgeRAG, Settings
+from edgerag.eval.datasets import load_dataset
+from edgerag.eval.metrics import coverage, recall_at_k
+
+SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
+METHODS = {  # label → (method, settings changes)
+    "text": ("text", {}),
+    "bridge": ("bridge", {}),
+    "bridge-ppr": ("bridge-ppr", {}),
+    "bridge-ppr + RRF(dense)": ("bridge-ppr", {"bridge_fusion": "dense"}),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--budget", type=int, default=12_000)
+    ap.add_argument("--out", default="benchmarks/results/bridge_dev.json")
+    args = ap.parse_args()
+    results: dict[str, dict] = {}
+    for name in SPLITS:
+        dataset = load_dataset(f"{args.data}/{name}/dev")
+        rag = EdgeRAG(f".edgerag/bench/{name}-dev", Settings(progress=sys.stderr.isatty()))
+        rag.insert([dataset.corpus])
+        base = rag.settings
+        for label, (method, changes) in METHODS.items():
+            rag.settings = base.replace(**changes)
+            cov, r5, r10 = [], [], []
+            for q in dataset.questions:
+                ctx = rag.retrieve(q.question, method=method, budget=args.budget)
+                cov.append(coverage(q.answers, ctx.text()))
+                r5.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 5))
+                r10.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 10))
+            results.setdefault(name, {})[label] = {
+                "coverage": float(np.mean(cov)), "recall_at_5": float(np.mean(r5)), "recall_at_10": float(np.mean(r10)),
+            }  # fmt: skip
+        rag.close()
+    print(f"{'dev split, λ=' + format(args.budget, ','):<22}{'method':<26}{'Recall@5':>9}{'Recall@10':>10}{'Coverage':>9}")
+    for name, rows in results.items():
+        for label, r in rows.items():
+            print(f"{name:<22}{label:<26}{100 * r['recall_at_5']:>9.1f}{100 * r['recall_at_10']:>10.1f}{100 * r['coverage']:>9.1f}")
+    write_result(args.out, {"benchmark": "bridge_dev", "budget": args.budget, "results": results})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
