@@ -152,8 +152,14 @@ class EdgeRAG:
             "settings": index.manifest["settings"],
             "counts": index.counts(),
             "vectors": {name: len(vs) for name, vs in index.vectors.items()},
+            "stages": self.stages(),
             "tokens": self.ledger(),
         }
+
+    def stages(self) -> dict[str, dict[str, Any]]:
+        """Built stages (graphs, KGs) by name, each with what it was built from and its counts."""
+        with self.index.tables.read() as txn:
+            return {name: {k: v for k, v in rec.items() if k != "arrays"} for name, rec in self.index.tables.items(txn, "stages")}
 
     @staticmethod
     def methods() -> list[str]:

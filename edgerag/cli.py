@@ -201,6 +201,7 @@ def cmd_stats(args) -> int:
     print("settings  " + ", ".join(f"{k}={v}" for k, v in stats["settings"].items()))
     for name, n in stats["counts"].items():
         print(f"{name:<10}{n}")
+    print("built     " + (", ".join(stats["stages"]) or "no graph stage yet (built on first query, or by `edgerag build`)"))
     print()
     print(format_ledger(stats["tokens"]))
     return 0
@@ -210,11 +211,11 @@ def format_ledger(totals: dict) -> str:
     """The token account as a table: per stage, per method, and overall."""
     cols = ("calls", "cached_calls", "input", "evaluated", "output", "cached_input", "cached_output", "seconds")
     names = {"cached_calls": "cached", "cached_input": "cached in", "cached_output": "cached out", "evaluated": "evaluated"}
-    head = f"{'tokens':<18}" + "".join(f"{names.get(c, c):>10}" for c in cols)
+    head = f"{'tokens':<18}" + "".join(f"{names.get(c, c):>11}" for c in cols)
     lines = [head, "-" * len(head)]
 
     def row(label, b):
-        return f"{label:<18}" + "".join(f"{b[c]:>10.1f}" if c == "seconds" else f"{int(b[c]):>10,}" for c in cols)
+        return f"{label:<18}" + "".join(f"{b[c]:>11.1f}" if c == "seconds" else f"{int(b[c]):>11,}" for c in cols)
 
     for stage, b in sorted(totals["by_stage"].items()):
         lines.append(row(f"stage {stage}", b))

@@ -49,6 +49,7 @@ def test_every_kg_method_reads_its_own_kg(planted_rag):
         assert result["kg"]["entities"] >= 7 and result["kg"]["relations"] >= 3, (method, result["kg"])
     # ket (pagerank core) and ket-u (random core) are separate stages over the same extractions
     assert rag.ledger()["by_stage"]["extract"]["calls"] == 3
+    assert {"kg:pagerank:1", "kg:random:1", "knn:k2"} <= set(rag.stats()["stages"])
     for method in ("skeleton", "kg", "ket", "ket-u", "hybrid"):
         ctx = rag.retrieve(PLANTED_QUESTION, method=method, budget=400)
         assert 0 < ctx.tokens <= 400, method
