@@ -25,7 +25,6 @@ from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, pen
 from .extract import names as nm
 from .graph.terag import build_names_graph, extract_names
 from .graph.terag import extractor_fingerprint as names_fingerprint
-from .graph.terag import pending_chunks as names_pending
 from .retrieve import KG_OF, METHODS, NAMES_OF
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
@@ -98,7 +97,7 @@ def _job(rag, method: str) -> _Job | None:
         chunks = index.ids("chunks")
         made_by = names_fingerprint(llm, s.terag_batch, s.terag_max_tokens)
         return _Job("all", 1.0, chunks, "names", made_by, llm.prompt_tokens(nm.messages([])), s.terag_batch,
-                    names_pending(index, chunks, made_by))  # fmt: skip
+                    pending_chunks(index, chunks, made_by, table="names"))  # fmt: skip
     target = kg_target(rag, method)
     if target is None:
         return None
@@ -184,8 +183,7 @@ def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
         rag.index.unlock()
     out["extraction"] = asdict(report)
     out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
-    pending = names_pending if job.table == "names" else pending_chunks
-    missing = len(pending(index, job.chunks, job.made_by))
+    missing = len(pending_chunks(index, job.chunks, job.made_by, table=job.table))
     graph = "terag" if job.table == "names" else "kg"
     if missing:
         out[graph] = {"pending_chunks": missing, "note": "run build again to extract the rest; the graph is built when every chunk is done"}

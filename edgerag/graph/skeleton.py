@@ -34,7 +34,7 @@ from ..extract import kg as kgx
 from ..llm import MeteredLLM, PromptTooLongError
 from ..progress import bar
 from ..store import Index
-from ..store.stages import save_stage, stage_record
+from ..store.stages import fingerprint, save_stage, stage_record
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +64,11 @@ def extractor_fingerprint(llm: MeteredLLM, grammar: bool, max_tokens: int) -> st
     return f"{kgx.VERSION}|{llm.llm.sha256[:16]}|grammar={int(bool(grammar))}|max={max_tokens}"
 
 
-def pending_chunks(index: Index, chunk_ids: list[str], made_by: str) -> list[str]:
-    """Chunks with no extraction, or one made by another extractor (prompt version, model,
-    grammar, cap): the one rule for what a build, its plan and its completeness check count."""
-    return [cid for cid, rec in zip(chunk_ids, index.get_many("extractions", chunk_ids)) if rec is None or rec.get("extractor") != made_by]
+def pending_chunks(index: Index, chunk_ids: list[str], made_by: str, table: str = "extractions") -> list[str]:
+    """Chunks with no result in ``table`` (KG ``extractions`` or TERAG ``names``), or one made
+    by another extractor (prompt version, model, grammar or batch, cap): the one rule for what
+    a build, its plan and its completeness check count."""
+    return [cid for cid, rec in zip(chunk_ids, index.get_many(table, chunk_ids)) if rec is None or rec.get("extractor") != made_by]
 
 
 def stage_name(selection: str, beta: float) -> str:
@@ -125,7 +126,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     """Merge the extractions of ``chunk_ids`` into the KG stage ``name`` (rebuilt only when the
     chunk set changed)."""
     extractions = index.get_many("extractions", chunk_ids)
-    made_from = _fingerprint([f"{c}|{(e or {}).get('extractor', '')}" for c, e in zip(chunk_ids, extractions)] + [embedder.model_id])
+    made_from = fingerprint([f"{c}|{(e or {}).get('extractor', '')}" for c, e in zip(chunk_ids, extractions)] + [embedder.model_id])
     rec = stage_record(index.tables, name)
     if rec is not None and rec.get("chunk_set") == made_from:
         return rec
@@ -191,12 +192,6 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
         "rel_chunks": np.asarray([rels[k]["chunks"][0] for k in rel_keys]),
         "rel_vectors": rel_vecs, "E2S": e2s, "R2S": r2s, "sub_ids": np.asarray(sub_ids), "sub_tokens": tokens,
     })  # fmt: skip
-
-
-def _fingerprint(chunk_ids: list[str]) -> str:
-    import hashlib
-
-    return hashlib.sha1("\n".join(sorted(chunk_ids)).encode()).hexdigest()
 
 
 def _sentences_of(index: Index, chunk_ids: list[str]) -> dict[str, list[str]]:

@@ -28,7 +28,8 @@ from ..extract.kg import normalize_name
 from ..llm import MeteredLLM, PromptTooLongError
 from ..progress import bar
 from ..store import Index
-from ..store.stages import save_stage, stage_record
+from ..store.stages import fingerprint, save_stage, stage_record
+from .skeleton import pending_chunks
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +57,6 @@ def extractor_fingerprint(llm: MeteredLLM, batch: int, max_tokens: int) -> str:
     return f"{nm.VERSION}|{llm.llm.sha256[:16]}|batch={batch}|max={max_tokens}"
 
 
-def pending_chunks(index: Index, chunk_ids: list[str], made_by: str) -> list[str]:
-    """Chunks with no names yet, or names from another extractor (prompt, model, batch, cap)."""
-    return [cid for cid, rec in zip(chunk_ids, index.get_many("names", chunk_ids)) if rec is None or rec.get("extractor") != made_by]
-
-
 def extract_names(index: Index, llm: MeteredLLM, chunk_ids: list[str], *, batch: int = 5, max_tokens: int = 60,
                   progress: bool | None = None) -> NamesReport:  # fmt: skip
     """Names of every chunk in ``chunk_ids`` not yet done; ``max_tokens`` caps the output per
@@ -68,7 +64,7 @@ def extract_names(index: Index, llm: MeteredLLM, chunk_ids: list[str], *, batch:
     report = NamesReport(chunks=len(chunk_ids))
     t0 = time.perf_counter()
     made_by = extractor_fingerprint(llm, batch, max_tokens)
-    todo = pending_chunks(index, chunk_ids, made_by)
+    todo = pending_chunks(index, chunk_ids, made_by, table="names")
     report.already = len(chunk_ids) - len(todo)
     pb = bar(total=len(todo), desc="extracting names (terag)", unit="chunk", enabled=progress)
     try:
@@ -129,9 +125,7 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
 def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], made_by: str) -> dict:
     """The TERAG graph over ``chunk_ids`` from their stored names (rebuilt only when they changed)."""
     recs = index.get_many("names", chunk_ids)
-    import hashlib
-
-    made_from = hashlib.sha1("\n".join(sorted(f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs))).encode()).hexdigest()
+    made_from = fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
     old = stage_record(index.tables, STAGE)
     if old is not None and old.get("made_from") == made_from and old.get("embedder") == embedder.model_id:
         return old

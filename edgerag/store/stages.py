@@ -35,6 +35,13 @@ def _unpack(raw: bytes) -> np.ndarray | sp.csr_matrix:
     return np.load(buf, allow_pickle=False)
 
 
+def fingerprint(lines: list[str]) -> str:
+    """A stable digest of what a stage was built from (order-insensitive)."""
+    import hashlib
+
+    return hashlib.sha1("\n".join(sorted(lines)).encode()).hexdigest()
+
+
 def save_stage(tables: Tables, name: str, record: dict[str, Any], arrays: dict[str, Any]) -> dict[str, Any]:
     """Write a stage's arrays and record in one transaction; returns the stored record."""
     full = {**record, "arrays": sorted(arrays), "built": time.time()}
