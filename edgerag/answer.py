@@ -135,7 +135,7 @@ def answer_question(
     units = fit_to_window(llm, question, context.units, short, max_tokens)
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units)
     c = llm.chat(build_messages(question, units, short), stage="answer", method=context.method, max_tokens=max_tokens,
-                 on_text=on_text, validate=lambda t: bool(t.strip()))  # fmt: skip
+                 on_text=on_text, validate=lambda t: bool(t.strip()), sources=[u.chunk_id for u in units])  # fmt: skip
     text = c.text.strip()
     short_text = clean_answer(text)
     checkable = short or len(short_text.split()) <= SHORT_WORDS

@@ -2,6 +2,7 @@
 
     rag = EdgeRAG("my-index")
     report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
+    rag.delete(["<doc id>"])              # every trace of a document (rag.documents() lists them)
     ctx = rag.retrieve("Who …?", method="text", budget=4000)
     answer = rag.answer("Who …?", ctx)      # or rag.query(...) for both; answer.citations
     rag.stats()                           # counts, and the token ledger per stage and method
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import offline  # noqa: F401
 from .answer import Answer, answer_question
@@ -27,6 +28,9 @@ from .settings import STORED_FIELDS, Settings
 from .store import Index, IndexError_
 from .text.tokens import get_tokenizer
 from .types import Context, Document, InsertReport
+
+if TYPE_CHECKING:
+    from .deletion import DeleteReport
 
 
 class EdgeRAG:
@@ -90,6 +94,26 @@ class EdgeRAG:
             return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
         finally:
             index.unlock()
+
+    def delete(self, doc_ids: Iterable[str]) -> "DeleteReport":
+        """Remove documents and every trace of them: chunks, vectors, links, extractions,
+        names, cached LLM calls; KG and TERAG stages are rebuilt over what remains
+        (deletion.py). Unknown ids are listed in the report's ``missing``."""
+        from .deletion import delete_documents
+
+        index = self.index
+        self.check_embedder()
+        index.lock()
+        try:
+            return delete_documents(index, list(doc_ids), self.embedder)
+        finally:
+            index.unlock()
+
+    def documents(self) -> list[dict[str, Any]]:
+        """Every document: id, title, source, number of chunks."""
+        from .deletion import document_rows
+
+        return document_rows(self.index)
 
     # ---- reading ---------------------------------------------------------------------------
     def retrieve(self, query: str, method: str = "text", budget: int | None = None) -> Context:

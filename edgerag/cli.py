@@ -45,6 +45,8 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.05)")
     g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word (default span,num)")
     g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion (default none)")
+    g = p.add_argument_group("graph methods (LightRAG)")
+    g.add_argument("--lightrag-top-k", type=int, dest="lightrag_top_k", help="entities (local) / relations (global) matched (default 20)")
     g = p.add_argument_group("graph methods (TERAG)")
     g.add_argument("--terag-batch", type=int, dest="terag_batch", help="passages per extraction call (default 5)")
     g.add_argument("--terag-damping", type=float, dest="terag_damping", help="PPR damping (default 0.5)")
@@ -61,7 +63,7 @@ def _open(args, **extra):
 
     keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
             "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit",
-            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping",
+            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping", "lightrag_top_k",
             "bridge_seeds", "bridge_lambda", "link_kinds", "bridge_fusion")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
@@ -77,6 +79,32 @@ def cmd_index(args) -> int:
     if report.docs_added == 0 and report.docs_present == 0:
         print("edgerag: nothing indexable was found", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_delete(args) -> int:
+    r = _open(args).delete(args.doc_ids)
+    if r.deleted:
+        print(f"deleted {len(r.deleted)} document(s): {r.chunks} chunks, {r.subchunks} sub-chunks, {r.sentences} sentences, "
+              f"{r.vectors} vectors, {r.extractions} KG extractions, {r.names} TERAG name sets, {r.llm_calls} cached LLM calls "
+              f"({r.seconds:.1f}s)")
+        if r.stages_rebuilt:
+            print("rebuilt over what remains, without the LLM: " + ", ".join(r.stages_rebuilt))
+    for d in r.missing:
+        print(f"edgerag: no document {d!r} in {args.index} (`edgerag docs` lists them)", file=sys.stderr)
+    return 0 if not r.missing else 1
+
+
+def cmd_docs(args) -> int:
+    from .api import EdgeRAG
+
+    rows = EdgeRAG(args.index).documents()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        print(f"{r['id']}\t{r['chunks']} chunk(s)\t{r['title'] or '-'}\t{r['source']}")
+    print(f"{len(rows)} document(s)", file=sys.stderr)
     return 0
 
 
@@ -124,6 +152,10 @@ def _print_answer_footer(ans) -> None:
 
 def _print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
     print(f"{len(ctx.units)} units, {ctx.tokens}/{ctx.budget} tokens ({ctx.method})")
+    if "keywords" in ctx.notes:
+        kw = ctx.notes["keywords"]
+        note = "  (the model gave none: the question stands for both)" if kw["fallback"] else ""
+        print(f"keywords: low {', '.join(kw['low'])} | high {', '.join(kw['high'])}{note}")
     for i, u in enumerate(ctx.units[:max_units], 1):
         head = f"[{i}] {u.score:.3f}  {u.doc_id} / {u.chunk_id}  ({u.tokens} tokens)"
         print(head + (f"  {u.title}" if u.title else ""))
@@ -289,6 +321,16 @@ def build_parser() -> argparse.ArgumentParser:
     with_index(sp)
     _settings_args(sp)
     sp.set_defaults(func=cmd_index)
+
+    sp = sub.add_parser("delete", help="remove documents and every trace of them (see `edgerag docs` for ids)")
+    sp.add_argument("doc_ids", nargs="+", metavar="DOC_ID")
+    with_index(sp)
+    sp.set_defaults(func=cmd_delete)
+
+    sp = sub.add_parser("docs", help="list the documents of an index: id, chunks, title, source")
+    with_index(sp)
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_docs)
 
     methods = sorted(METHODS)
     sp = sub.add_parser("query", help="retrieve context for a question")

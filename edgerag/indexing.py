@@ -138,6 +138,7 @@ def _write_batch(index: Index, docs: dict[str, Document], splits: dict[str, Docu
                 rec = _record(c)
                 rec.update(subchunks=subs_of.get(c.id, []), sentences=sents_of.get(c.id, []), keywords=keyword_set(c.text))
                 t.put(txn, "chunks", c.id, rec)
+        index.bump_generation(txn)
         # Documents last: a document record means all of its pieces are in.
         for doc_id, d in docs.items():
             t.put(txn, "docs", doc_id, {

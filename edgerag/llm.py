@@ -185,10 +185,12 @@ class MeteredLLM:
     def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
              on_text: Callable[[str], None] | None = None, use_cache: bool = True,
              validate: Callable[[str], bool] | None = None,
-             halt: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
+             halt: Callable[[str], bool] | None = None, sources: list[str] | None = None) -> Completion:  # fmt: skip
         """One metered call. ``grammar`` is GBNF text (compiled by llama.cpp) for extractors
         that want constrained output; ``validate`` says whether the output was usable, and the
-        ledger counts the unusable ones (their tokens were spent all the same)."""
+        ledger counts the unusable ones (their tokens were spent all the same). ``sources`` are
+        the chunk ids whose text is in the prompt: the cache entry remembers them, so deleting
+        a document deletes the calls that read it (deletion.py)."""
         prompt, stop = self.llm.format(messages)
         sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
         key = cache_key(self.llm.sha256, prompt, sampling)
@@ -202,7 +204,7 @@ class MeteredLLM:
             compiled = _grammar(grammar) if grammar else None
             c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
             self.cache.put(key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
-                                 "finish_reason": c.finish_reason})  # fmt: skip
+                                 "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
         self.ledger.record(LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
                                      output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
                                      ok=validate(c.text) if validate else True))  # fmt: skip

@@ -124,6 +124,12 @@ class Settings:
     terag_query_max_tokens: int = 48
     """Hard cap on the query-NER answer."""
 
+    # --- LightRAG (retrieve/lightrag.py) -----------------------------------------------------
+    lightrag_top_k: int = 20
+    """Entities (local) or relations (global) matched by the query's keywords (LightRAG §3.2)."""
+    lightrag_query_max_tokens: int = 48
+    """Output cap of the query-keywords call."""
+
     # --- entity bridges (edgerag's own; retrieve/bridge.py) ---------------------------------
     link_kinds: str = "span,num"
     """Link keys that may bridge passages: capitalised spans, numbers, and (``word``) rare
@@ -140,8 +146,15 @@ class Settings:
     """λ_b: bonus = λ_b · cos(seed) · min(Σ IDF of shared keys, cap) (`bridge`)."""
     bridge_link_cap: float = 10.0
     """Cap on one seed–passage link strength (Σ IDF of shared keys)."""
-    bridge_ppr_seeds: int = 20
-    """Nearest passages the `bridge-ppr` walk restarts at, weighted by cosine."""
+    bridge_ppr_seeds: int = 10
+    """m: the passages the `bridge-ppr` walk restarts at."""
+    bridge_ppr_temperature: float = 0.1
+    """T: restart weight of a seed ∝ exp(cos / T) (a softmax over the m seeds; 0 = ∝ cos).
+    Cosines of the top seeds differ by hundredths, so a restart ∝ cos is nearly uniform and
+    the walk drifts to whatever the weakest seed links to (`bridge-ppr`)."""
+    bridge_ppr_seed_ranking: str = "dense"
+    """Which ranking picks the m seeds: ``dense`` (cosine) or ``dense+bm25`` (their
+    reciprocal-rank fusion, which finds the question's rare names) (`bridge-ppr`)."""
     bridge_ppr_damping: float = 0.85
     """Damping of the `bridge-ppr` walk."""
     bridge_fusion: str = "none"
@@ -220,6 +233,11 @@ class Settings:
             raise ValueError(f"bridge_fusion must be none, dense or dense+bm25; got {self.bridge_fusion!r}")
         if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word"}:
             raise ValueError(f"link_kinds takes span, num and word, comma-separated; got {self.link_kinds!r}")
+        if self.bridge_ppr_seed_ranking not in ("dense", "dense+bm25") or self.bridge_ppr_temperature < 0:
+            raise ValueError(f"bridge_ppr_seed_ranking must be dense or dense+bm25 and bridge_ppr_temperature >= 0; "
+                             f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}")
+        if self.lightrag_top_k < 1:
+            raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.text_unit not in ("chunks", "subchunks"):

@@ -57,6 +57,8 @@ class Context:
     method: str
     budget: int
     units: list[Unit] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+    """What the retriever worked from, beyond the query (e.g. LightRAG's query keywords)."""
 
     @property
     def tokens(self) -> int:
@@ -80,6 +82,7 @@ class Context:
             "budget": self.budget,
             "tokens": self.tokens,
             "units": [u.to_dict() for u in self.units],
+            **({"notes": self.notes} if self.notes else {}),
         }
 
 

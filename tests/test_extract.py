@@ -132,4 +132,8 @@ def test_real_model_builds_a_kg_that_ket_retrieval_reads(tmp_path):
     ctx = rag.retrieve(PLANTED_QUESTION, method="g2cons", budget=500)
     assert {u.source for u in ctx.units} == {"g2cons:concept", "g2cons:kg"}
     assert any(PLANTED_ANSWER in u.text for u in ctx.units)
+    # LightRAG reads the same KG; its query keywords are one short call of the real model
+    lr = rag.retrieve(PLANTED_QUESTION, method="lightrag-hybrid", budget=500)
+    assert not lr.notes["keywords"]["fallback"] and any(PLANTED_ANSWER in u.text for u in lr.units)
+    assert rag.ledger()["by_stage"]["query-keywords"]["calls"] == 1
     json.dumps(result, default=str)  # the report is plain data

@@ -42,7 +42,8 @@ def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> tuple[list[str
 
 def build_keyword_graph(index: Index) -> dict:
     rec = stage_record(index.tables, STAGE)
-    if rec is not None and rec.get("subchunks") == len(index.vectors["subchunks"]):
+    generation = index.generation()
+    if rec is not None and rec.get("generation") == generation:
         return rec
     sub_ids, sub_vecs = index.vectors["subchunks"].all()
     t0 = time.perf_counter()
@@ -56,7 +57,7 @@ def build_keyword_graph(index: Index) -> dict:
         kv[missing] = np.asarray(b.T[missing] @ sub_vecs, dtype=np.float32)
     kv /= np.maximum(np.linalg.norm(kv, axis=1, keepdims=True), 1e-12)
     tokens = np.asarray([r["tokens"] for r in subs], dtype=np.int64)
-    record = {"subchunks": len(sub_ids), "keywords": len(vocab), "links": int(b.nnz), "seconds": time.perf_counter() - t0}
+    record = {"generation": generation, "subchunks": len(sub_ids), "keywords": len(vocab), "links": int(b.nnz), "seconds": time.perf_counter() - t0}
     return save_stage(index.tables, STAGE, record, {
         "B": b, "vocab": np.asarray(vocab), "keyword_vectors": kv, "ids": np.asarray(sub_ids), "tokens": tokens,
     })  # fmt: skip

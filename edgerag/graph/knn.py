@@ -63,7 +63,8 @@ def top_lexical(x: sp.csr_matrix, per_node: int) -> tuple[np.ndarray, np.ndarray
 def build_knn_graph(index: Index, k: int = 2) -> dict:
     """Build (or reuse) the KNN graph over every chunk in the index; returns its stage record."""
     rec = stage_record(index.tables, stage(k))
-    if rec is not None and rec.get("chunks") == len(index.vectors["chunks"]):
+    generation = index.generation()
+    if rec is not None and rec.get("generation") == generation:
         return rec
     ids, vecs = index.vectors["chunks"].all()
     t0 = time.perf_counter()
@@ -87,7 +88,7 @@ def build_knn_graph(index: Index, k: int = 2) -> dict:
     directed = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
     adj = (directed + directed.T).tocsr()
     record = {
-        "k": k, "chunks": n, "edges": int(adj.nnz // 2), "lexical_links": int(len(lex_src)),
+        "k": k, "generation": generation, "chunks": n, "edges": int(adj.nnz // 2), "lexical_links": int(len(lex_src)),
         "cosine_links": int(len(cos_src)), "seconds": time.perf_counter() - t0, "lexical_seconds": t_lex,
     }  # fmt: skip
     tokens = np.asarray([r["tokens"] for r in recs], dtype=np.int64)

@@ -41,7 +41,8 @@ def build_links(index: Index, settings: Settings) -> dict:
     n_now = len(index.vectors["chunks"])
     cap, word_cap = caps(n_now, settings)
     rec = stage_record(index.tables, STAGE)
-    if rec is not None and rec.get("chunks") == n_now and rec.get("caps") == [cap, word_cap]:
+    generation = index.generation()
+    if rec is not None and rec.get("generation") == generation and rec.get("caps") == [cap, word_cap]:
         return rec
     t0 = time.perf_counter()
     ids, vecs = index.vectors["chunks"].all()
@@ -66,7 +67,7 @@ def build_links(index: Index, settings: Settings) -> dict:
     idf = np.log(n / df[live]).astype(np.float32)
     k_mat = (raw[:, live] @ sp.diags(idf)).tocsr()
     record = {
-        "chunks": n, "caps": [cap, word_cap], "keys": len(keys), "live_keys": int(len(live)),
+        "generation": generation, "chunks": n, "caps": [cap, word_cap], "keys": len(keys), "live_keys": int(len(live)),
         "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in ("span", "num", "word")},
         "links": int(k_mat.nnz), "seconds": time.perf_counter() - t0,
     }  # fmt: skip

@@ -93,7 +93,7 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
             text = chunk["text"]
             try:
                 c = llm.chat(kgx.messages(text), stage="extract", method=method, max_tokens=max_tokens,
-                             grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat,
+                             grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat, sources=[cid],
                              validate=lambda out, text=text: bool(kgx.parse(out, text).entities))  # fmt: skip
             except PromptTooLongError as e:  # one oversized chunk must not stop the build
                 log.warning("chunk %s skipped: %s", cid, e)
@@ -165,7 +165,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
             e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if kgx.mentions(kgx.squash(t), k)][:2]
         desc = "; ".join(e["descs"])
         if llm is not None and len(e["descs"]) > 1 and llm.count(desc) > desc_limit:
-            desc = _summarize(llm, e["name"], e["descs"], method)
+            desc = _summarize(llm, e["name"], e["descs"], method, e["chunks"])
         e["desc"] = desc
         ent_texts.append(f"{e['name']}: {desc}" if desc else e["name"])
     rel_keys = [k for k in rels if k[0] in pos and k[1] in pos]
@@ -191,6 +191,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
         "rel_texts": np.asarray(rel_texts), "rel_strength": np.asarray([rels[k]["strength"] for k in rel_keys]),
         "rel_chunks": np.asarray([rels[k]["chunks"][0] for k in rel_keys]),
         "rel_vectors": rel_vecs, "E2S": e2s, "R2S": r2s, "sub_ids": np.asarray(sub_ids), "sub_tokens": tokens,
+        "chunks": np.asarray(chunk_ids, dtype=str),
     })  # fmt: skip
 
 
@@ -232,8 +233,8 @@ def _links(items: list[tuple[str, list[str]]], index: Index, sub_pos: dict[str, 
     return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(items), len(sub_pos)))
 
 
-def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str) -> str:
+def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str, chunks: list[str]) -> str:
     msgs = [{"role": "system", "content": SUMMARY_INSTRUCTION},
             {"role": "user", "content": f"Entity: {name}\nDescriptions:\n" + "\n".join(f"- {d}" for d in descs)}]  # fmt: skip
-    out = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip())).text.strip()
+    out = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip()), sources=chunks).text.strip()
     return out or "; ".join(descs)

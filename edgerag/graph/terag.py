@@ -106,7 +106,7 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
     texts = [t for _, t in group]
     try:
         c = llm.chat(nm.messages(texts), stage="extract", method="terag", max_tokens=max_tokens * len(texts), halt=nm.halt_for(len(texts)),
-                     validate=lambda out: any(p.entities or p.concepts for p in nm.parse_batch(out, texts).passages))  # fmt: skip
+                     sources=[cid for cid, _ in group], validate=lambda out: any(p.entities or p.concepts for p in nm.parse_batch(out, texts).passages))  # fmt: skip
     except PromptTooLongError as e:
         if len(group) == 1:
             log.warning("chunk %s skipped: %s", group[0][0], e)
@@ -122,8 +122,10 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
     return {cid: (names, share) for (cid, _), names in zip(group, parsed.passages)}
 
 
-def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], made_by: str) -> dict:
-    """The TERAG graph over ``chunk_ids`` from their stored names (rebuilt only when they changed)."""
+def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], made_by: str | None) -> dict:
+    """The TERAG graph over ``chunk_ids`` from their stored names (rebuilt only when they
+    changed). Names made by another extractor than ``made_by`` are left out; ``None`` takes
+    every stored record (a rebuild after a delete, with no model loaded)."""
     recs = index.get_many("names", chunk_ids)
     made_from = fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
     old = stage_record(index.tables, STAGE)
@@ -135,7 +137,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
     kinds: list[str] = []
     rows, cols = [], []  # concept × passage
     for p, rec in enumerate(recs):
-        if rec is None or rec.get("extractor") != made_by:
+        if rec is None or (made_by is not None and rec.get("extractor") != made_by):
             continue
         for kind in ("entities", "concepts"):
             for name in rec[kind]:

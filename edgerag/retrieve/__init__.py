@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..types import Context
-from . import bridge, concept, g2cons, hybrid, ket, keyword, knng, skeleton, terag, text
+from . import bridge, concept, g2cons, hybrid, ket, keyword, knng, lightrag, skeleton, terag, text
 
 Retriever = Callable[..., Context]
 
@@ -28,10 +28,13 @@ METHODS: dict[str, Retriever] = {
     "terag": terag.retrieve,
     "bridge": bridge.retrieve,
     "bridge-ppr": bridge.retrieve_ppr,
+    "lightrag-local": lightrag.retrieve_local,
+    "lightrag-global": lightrag.retrieve_global,
+    "lightrag-hybrid": lightrag.retrieve_hybrid,
 }
 
 # Methods that call the local model at query time (they take ``llm=`` as well).
-QUERY_LLM = frozenset({"terag"})
+QUERY_LLM = frozenset({"terag", "lightrag-local", "lightrag-global", "lightrag-hybrid"})
 
 # Methods whose graph comes from TERAG's name extraction rather than the KG extractor.
 NAMES_OF = frozenset({"terag"})
@@ -41,6 +44,7 @@ NAMES_OF = frozenset({"terag"})
 KG_OF: dict[str, tuple[str | None, float | str]] = {
     "skeleton": (None, "beta"), "ket": (None, "beta"), "ket-u": ("random", "beta"),
     "kg": ("pagerank", 1.0), "hybrid": ("pagerank", 1.0), "g2cons": ("concept", "kappa"),
+    "lightrag-local": (None, "beta"), "lightrag-global": (None, "beta"), "lightrag-hybrid": (None, "beta"),
 }  # fmt: skip
 
 

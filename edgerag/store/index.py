@@ -136,6 +136,17 @@ class Index:
         with self.tables.read() as txn, txn.cursor(db=db) as cur:
             return [bytes(k).decode("utf-8") for k in cur.iternext(keys=True, values=False)]
 
+    def generation(self) -> int:
+        """How many times the set of documents has changed (each insert batch, each delete).
+        A stage built from every chunk records the generation it saw and is rebuilt when the
+        index has moved on; counting chunks is not enough (delete one, add one)."""
+        with self.tables.read() as txn:
+            return self.tables.get(txn, "meta", "generation") or 0
+
+    def bump_generation(self, txn) -> None:
+        """Called inside the write transaction that adds or removes documents."""
+        self.tables.put(txn, "meta", "generation", (self.tables.get(txn, "meta", "generation") or 0) + 1)
+
     def has_doc(self, doc_id: str) -> bool:
         with self.tables.read() as txn:
             return self.tables.has(txn, "docs", doc_id)

@@ -8,6 +8,11 @@ The hnswlib file ``vectors/<set>.hnsw`` is written after each committed batch wi
 recording the highest label it holds. On open, vectors with higher labels (a batch committed
 just before a crash, or by a writer in another process) are added in memory, so the cache
 can lag the LMDB truth but never disagree with it.
+
+Deleting removes a vector's two entries from LMDB and marks its label deleted in this
+process's hnswlib cache. Another process's cache may still hold the label: every search maps
+labels back through ``lbl.<set>`` and drops the ones that no longer resolve, asking hnswlib
+for that many more, so a deleted vector is never returned by anyone.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class VectorSet:
         self.meta_path = directory / f"{name}.hnsw.json"
         self._hnsw: hnswlib.Index | None = None
         self._max_label = -1
+        self._marked = 0  # labels marked deleted in the loaded cache
 
     # ---- writing (inside the caller's LMDB write transaction) ------------------------------
     def put(self, txn, ids: list[str], vectors: np.ndarray) -> None:
@@ -49,6 +55,34 @@ class VectorSet:
             txn.put(_LABEL.pack(next_label), k, db=ldb)
             next_label += 1
         self.tables.put(txn, "meta", f"next_label.{self.name}", next_label)
+
+    def delete(self, txn, ids: list[str]) -> list[int]:
+        """Remove the vectors of ``ids`` (absent ids are ignored); returns their labels, to
+        pass to `forget` once the transaction has committed."""
+        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
+        labels = []
+        if vdb is None:
+            return labels
+        for uid in ids:
+            raw = txn.get(key(uid), db=vdb)
+            if raw is None:
+                continue
+            label = raw[: _LABEL.size]
+            txn.delete(key(uid), db=vdb)
+            txn.delete(bytes(label), db=ldb)
+            labels.append(_LABEL.unpack(bytes(label))[0])
+        return labels
+
+    def forget(self, labels: list[int]) -> None:
+        """Mark deleted labels in the loaded hnswlib cache (after their delete committed)."""
+        if self._hnsw is None:
+            return
+        for label in labels:
+            try:
+                self._hnsw.mark_deleted(int(label))
+                self._marked += 1
+            except RuntimeError:  # not in this cache (never topped up), or marked already
+                pass
 
     # ---- reading ---------------------------------------------------------------------------
     def get(self, ids: list[str]) -> np.ndarray:
@@ -78,15 +112,38 @@ class VectorSet:
         return ids, (np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32))
 
     def knn_many(self, vectors: np.ndarray, k: int, ef: int = 200) -> tuple[list[list[str]], np.ndarray]:
-        """Top-k ids and cosines for many query vectors at once (hnswlib batch query)."""
+        """Top-k ids and cosines for many query vectors at once (hnswlib batch query); rows may
+        hold fewer than k when vectors were deleted by another process since this cache loaded."""
         index = self._index()
-        k = min(k, index.get_current_count())
-        index.set_ef(max(ef, k))
-        labels, dist = index.knn_query(np.asarray(vectors, dtype=np.float32), k=k)
+        k_ask, _ = self._ask(index, k)
+        if k_ask <= 0:
+            return [[] for _ in range(len(vectors))], np.zeros((len(vectors), 0), dtype=np.float32)
+        index.set_ef(max(ef, k_ask))
+        labels, dist = index.knn_query(np.asarray(vectors, dtype=np.float32), k=k_ask)
+        names = self._names(np.unique(labels))
+        ids, sims = [], []
+        for row, drow in zip(labels, dist):
+            keep = [(names[int(lb)], 1.0 - d) for lb, d in zip(row, drow) if names.get(int(lb)) is not None][:k]
+            ids.append([u for u, _ in keep])
+            sims.append([c for _, c in keep])
+        width = max((len(r) for r in sims), default=0)
+        return ids, np.asarray([r + [0.0] * (width - len(r)) for r in sims], dtype=np.float32).reshape(len(ids), width)
+
+    def _ask(self, index: hnswlib.Index, k: int) -> tuple[int, int]:
+        """(how many to ask hnswlib for, how many live items it holds): k plus the labels this
+        cache holds that LMDB no longer has (deleted elsewhere), at most what is searchable."""
+        searchable = index.get_current_count() - self._marked
+        stale = max(0, searchable - len(self))
+        return min(k + stale, searchable), searchable
+
+    def _names(self, labels) -> dict[int, str | None]:
         ldb = self.tables.db[f"lbl.{self.name}"]
         with self.tables.read() as txn:
-            names = {int(lb): bytes(txn.get(_LABEL.pack(int(lb)), db=ldb)).decode("utf-8") for lb in np.unique(labels)}
-        return [[names[int(lb)] for lb in row] for row in labels], 1.0 - dist
+            out = {}
+            for lb in labels:
+                raw = txn.get(_LABEL.pack(int(lb)), db=ldb)
+                out[int(lb)] = bytes(raw).decode("utf-8") if raw is not None else None
+            return out
 
     def __len__(self) -> int:
         with self.tables.read() as txn:
@@ -94,17 +151,8 @@ class VectorSet:
 
     def search(self, query: np.ndarray, k: int, ef: int = 200) -> list[tuple[str, float]]:
         """Top-k ``(id, cosine)`` for a normalised query vector."""
-        index = self._index()
-        n = index.get_current_count()
-        if n == 0 or k <= 0:
-            return []
-        k = min(k, n)
-        index.set_ef(max(ef, k))
-        labels, dist = index.knn_query(np.asarray(query, dtype=np.float32).reshape(1, -1), k=k)
-        ldb = self.tables.db[f"lbl.{self.name}"]
-        with self.tables.read() as txn:
-            ids = [bytes(txn.get(_LABEL.pack(int(lb)), db=ldb)).decode("utf-8") for lb in labels[0]]
-        return [(uid, float(1.0 - d)) for uid, d in zip(ids, dist[0])]
+        ids, sims = self.knn_many(np.asarray(query, dtype=np.float32).reshape(1, -1), k, ef)
+        return [(uid, float(c)) for uid, c in zip(ids[0], sims[0])] if ids else []
 
     # ---- the hnswlib cache -----------------------------------------------------------------
     def _index(self) -> hnswlib.Index:
@@ -118,13 +166,15 @@ class VectorSet:
         if self.path.exists() and self.meta_path.exists():
             try:
                 meta = json.loads(self.meta_path.read_text())
-                index.load_index(str(self.path))
+                index.load_index(str(self.path), allow_replace_deleted=False)
                 self._max_label = int(meta["max_label"])
+                self._marked = int(meta.get("deleted", 0))
                 return index
             except Exception:
                 index = hnswlib.Index(space="ip", dim=self.dim)  # unreadable cache: rebuild
         index.init_index(max_elements=1024, ef_construction=200, M=16)
         self._max_label = -1
+        self._marked = 0
         return index
 
     def _top_up(self, index: hnswlib.Index) -> int:
@@ -158,5 +208,5 @@ class VectorSet:
         index.save_index(str(tmp))
         os.replace(tmp, self.path)
         tmp_meta = self.meta_path.with_suffix(".json.tmp")
-        tmp_meta.write_text(json.dumps({"count": index.get_current_count(), "max_label": self._max_label}))
+        tmp_meta.write_text(json.dumps({"count": index.get_current_count(), "max_label": self._max_label, "deleted": self._marked}))
         os.replace(tmp_meta, self.meta_path)

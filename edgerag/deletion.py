@@ -1,0 +1,141 @@
+"""Deleting documents: every trace of them, in one transaction (LightRAG's clean delete, #8).
+
+One LMDB write transaction removes a document's record, its chunks, sub-chunks and
+sentences, their vectors, the KG extractions and TERAG names of its chunks, and every cached
+LLM call whose prompt held its text (the cache remembers which chunks a call read, llm.py),
+so a deleted fact cannot come back from the cache. The same transaction bumps the index
+generation, which marks every all-chunk stage stale: the KNN graph, the keyword bipartite
+graph, concept graphs and the link graph are rebuilt from what remains on their next use,
+LLM-free. It also drops the records of the KG and TERAG stages built over a deleted chunk,
+so no retriever can read a stale one even if the process dies right after the commit.
+
+Those stages are then rebuilt at once over their surviving chunks, from the stored
+extractions and names, without the LLM: an entity that other chunks also name stays, its
+description remade from their sentences; an entity only the deleted chunks named is gone.
+A KG core is not re-chosen here (that could need new extractions): the next
+`edgerag build` re-ranks it and extracts only the chunks it lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from .embed import Embedder
+from .graph.skeleton import build_kg
+from .graph.terag import STAGE as TERAG_STAGE, build_names_graph
+from .store import Index
+from .store.stages import load_arrays
+from .store.index import VECTOR_SETS
+from .store.tables import key
+
+
+@dataclass
+class DeleteReport:
+    deleted: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """Ids asked for that are not documents of the index."""
+    chunks: int = 0
+    subchunks: int = 0
+    sentences: int = 0
+    vectors: int = 0
+    extractions: int = 0
+    names: int = 0
+    llm_calls: int = 0
+    """Cached LLM calls forgotten because they read a deleted chunk."""
+    stages_rebuilt: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder) -> DeleteReport:
+    t0 = time.perf_counter()
+    report = DeleteReport()
+    docs = dict(zip(doc_ids, index.get_many("docs", doc_ids)))
+    report.missing = [d for d, rec in docs.items() if rec is None]
+    docs = {d: rec for d, rec in docs.items() if rec is not None}
+    if not docs:
+        report.seconds = time.perf_counter() - t0
+        return report
+    chunk_ids = [c for rec in docs.values() for c in rec["chunks"]]
+    gone = set(chunk_ids)
+    chunk_recs = [r for r in index.get_many("chunks", chunk_ids) if r is not None]
+    pieces = {
+        "chunks": chunk_ids,
+        "subchunks": [s for r in chunk_recs for s in r.get("subchunks", [])],
+        "sentences": [s for r in chunk_recs for s in r.get("sentences", [])],
+    }
+    touched = _stages_over(index, gone)
+    t = index.tables
+    labels: dict[str, list[int]] = {}
+    with t.write() as txn:
+        for table, ids in pieces.items():
+            setattr(report, table, sum(bool(txn.delete(key(i), db=t.db[table])) for i in ids))
+        for name in VECTOR_SETS:
+            labels[name] = index.vectors[name].delete(txn, pieces[name])
+        report.vectors = sum(len(v) for v in labels.values())
+        for table in ("extractions", "names"):
+            if t.db[table] is not None:
+                setattr(report, table, sum(bool(txn.delete(key(c), db=t.db[table])) for c in chunk_ids))
+        report.llm_calls = _forget_calls(t, txn, gone)
+        for name in touched:
+            txn.delete(key(name), db=t.db["stages"])
+        index.bump_generation(txn)
+        for d in docs:
+            txn.delete(key(d), db=t.db["docs"])
+    for name, lbs in labels.items():
+        index.vectors[name].forget(lbs)
+    index.save_vectors()
+    report.deleted = list(docs)
+    for name, survivors in touched.items():
+        if name.startswith("kg:"):
+            build_kg(index, embedder, survivors, name)
+        elif survivors:  # terag
+            build_names_graph(index, embedder, survivors, made_by=None)
+        report.stages_rebuilt.append(name)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _stages_over(index: Index, gone: set[str]) -> dict[str, list[str]]:
+    """KG and TERAG stages built over a chunk in ``gone``, with their surviving chunks."""
+    with index.tables.read() as txn:
+        names = [k for k, _ in index.tables.items(txn, "stages") if k.startswith("kg:") or k == TERAG_STAGE]
+    out = {}
+    for name in names:
+        g = load_arrays(index.tables, name)
+        if "chunks" in g:
+            members = [str(c) for c in g["chunks"]]
+        elif "ids" in g:  # terag
+            members = [str(c) for c in g["ids"]]
+        else:  # a KG stage from before the chunk list was stored: its sub-chunks name their chunks
+            members = list(dict.fromkeys(str(s).rsplit(":", 1)[0] for s in g["sub_ids"]))
+        if gone & set(members):
+            out[name] = [c for c in members if c not in gone]
+    return out
+
+
+def _forget_calls(t, txn, gone: set[str]) -> int:
+    """Delete the cached LLM calls that read a deleted chunk (one pass over the cache)."""
+    db = t.db["llm_cache"]
+    if db is None:
+        return 0
+    doomed = []
+    with txn.cursor(db=db) as cur:
+        for k, raw in cur:
+            if b'"chunks"' in raw:
+                if gone & set(json.loads(bytes(raw)).get("chunks", [])):
+                    doomed.append(bytes(k))
+    for k in doomed:
+        txn.delete(k, db=db)
+    return len(doomed)
+
+
+def document_rows(index: Index) -> list[dict]:
+    """Every document with its id, title, source, chunk count (for `edgerag docs`)."""
+    ids = index.ids("docs")
+    rows = []
+    for d, rec in zip(ids, index.get_many("docs", ids)):
+        rows.append({"id": d, "title": rec.get("title", ""), "source": rec.get("source", ""), "chunks": len(rec.get("chunks", []))})
+    return rows
+
