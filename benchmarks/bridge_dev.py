@@ -18,11 +18,13 @@ from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, recall_at_k
 
 SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
-METHODS = {  # label → (method, settings changes)
+METHODS = {  # label → (method, settings changes); the defaults fuse with dense + BM25
     "text": ("text", {}),
-    "bridge": ("bridge", {}),
-    "bridge-ppr": ("bridge-ppr", {}),
+    "bridge (unfused)": ("bridge", {"bridge_fusion": "none"}),
+    "bridge + RRF(dense+bm25) (default)": ("bridge", {}),
+    "bridge-ppr (unfused)": ("bridge-ppr", {"bridge_fusion": "none"}),
     "bridge-ppr + RRF(dense)": ("bridge-ppr", {"bridge_fusion": "dense"}),
+    "bridge-ppr + RRF(dense+bm25) (default)": ("bridge-ppr", {}),
 }
 
 

@@ -148,7 +148,7 @@ class Settings:
     """Cap on one seed–passage link strength (Σ IDF of shared keys)."""
     bridge_ppr_seeds: int = 10
     """m: the passages the `bridge-ppr` walk restarts at."""
-    bridge_ppr_temperature: float = 0.1
+    bridge_ppr_temperature: float = 0.05
     """T: restart weight of a seed ∝ exp(cos / T) (a softmax over the m seeds; 0 = ∝ cos).
     Cosines of the top seeds differ by hundredths, so a restart ∝ cos is nearly uniform and
     the walk drifts to whatever the weakest seed links to (`bridge-ppr`)."""
@@ -157,8 +157,11 @@ class Settings:
     reciprocal-rank fusion, which finds the question's rare names) (`bridge-ppr`)."""
     bridge_ppr_damping: float = 0.85
     """Damping of the `bridge-ppr` walk."""
-    bridge_fusion: str = "none"
-    """``none``, ``dense`` or ``dense+bm25``: reciprocal-rank fusion of the bridge ranking."""
+    bridge_fusion: str = "dense+bm25"
+    """``none``, ``dense`` or ``dense+bm25``: reciprocal-rank fusion of the bridge ranking with
+    dense and BM25 rankings. ``dense+bm25`` is best at the default budget λ = 12,000 for both
+    bridges (cross-validated on musique/paper, benchmarks/bridge_paper.py); for `bridge-ppr` at
+    2,000–4,000 tokens ``dense`` is better."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None

@@ -54,7 +54,8 @@ def test_link_graph_keeps_only_informative_keys(bridge_rag):
 
 def test_bridge_reaches_the_answer_passage_and_says_why(bridge_rag):
     rag = bridge_rag
-    rag.settings = rag.settings.replace(bridge_seeds=1, bridge_lambda=0.5, link_kinds="span,num")
+    # the bridge ranking itself, unfused (fusion is test_fusions_and_bm25's)
+    rag.settings = rag.settings.replace(bridge_seeds=1, bridge_lambda=0.5, link_kinds="span,num", bridge_fusion="none")
     budget = 2 * max(u.tokens for u in rag.retrieve(QUESTION, method="text", budget=4000).units)
     dense = rag.retrieve(QUESTION, method="text", budget=budget)
     assert not any(ANSWER in u.text for u in dense.units)  # dense alone misses the second hop
@@ -91,7 +92,7 @@ def test_the_cli_explains_a_bridge(bridge_rag, capsys):
     from edgerag.cli import main
 
     args = ["query", QUESTION, "--method", "bridge", "--index", str(bridge_rag.path), "--bridge-seeds", "1",
-            "--bridge-lambda", "0.5", "--links", "span,num", "--budget", "120"]  # fmt: skip
+            "--bridge-lambda", "0.5", "--links", "span,num", "--fusion", "none", "--budget", "120"]  # fmt: skip
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "bridged from seal:0 through 'edith varga'" in out and ANSWER in out

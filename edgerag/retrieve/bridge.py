@@ -9,8 +9,8 @@ the first hop; these find the second through the link keys of graph/links.py.
   summed over seeds; the final score is cosine + bonus. Each passage lifted by a bridge says
   which seed and which keys lifted it (``unit.meta["bridge"]``).
 * ``bridge-ppr`` — Personalized PageRank over the passage–key bipartite graph (IDF-weighted
-  edges both ways), restarting at the ``bridge_ppr_seeds`` nearest passages in proportion to
-  their cosine; passages ranked by their PPR mass.
+  edges both ways), restarting at the ``bridge_ppr_seeds`` top passages with weights
+  exp(cos / T) (``bridge_ppr_temperature``); passages ranked by their PPR mass.
 * ``bridge_fusion`` (setting): ``none``, or reciprocal-rank fusion of the bridge ranking with
   dense (``dense``) or with dense and BM25 (``dense+bm25``).
 
@@ -63,8 +63,13 @@ def bridge_scores(g: dict, qv: np.ndarray, settings: Settings) -> tuple[np.ndarr
     return cos + bonus, cos, bonus, seeds
 
 
-def ppr_scores(g: dict, qv: np.ndarray, settings: Settings) -> np.ndarray:
-    """PPR mass of every passage, restarting at the nearest passages (bridge-ppr)."""
+def ppr_scores(g: dict, query: str, qv: np.ndarray, settings: Settings) -> np.ndarray:
+    """PPR mass of every passage, restarting at m seed passages (bridge-ppr).
+
+    Seeds are the top m of the dense ranking (or of dense ⊕ BM25, ``bridge_ppr_seed_ranking``);
+    a seed's restart weight is exp(cos / T), a softmax at temperature T
+    (``bridge_ppr_temperature``; T = 0 weighs by cosine itself).
+    """
     cos = g["vectors"] @ qv
     n = len(cos)
     key = f"A[{settings.link_kinds}]"
@@ -72,9 +77,11 @@ def ppr_scores(g: dict, qv: np.ndarray, settings: Settings) -> np.ndarray:
         k = _kind_matrix(g, settings.link_kinds)
         g[key] = sp.bmat([[None, k], [k.T, None]], format="csr")
     m = min(settings.bridge_ppr_seeds, n)
-    seeds = np.argsort(-cos)[:m]
+    ranking = cos if settings.bridge_ppr_seed_ranking == "dense" else rrf(cos, bm25_scores(g, query))
+    seeds = np.argsort(-ranking, kind="stable")[:m]
     restart = np.zeros(g[key].shape[0])
-    restart[seeds] = np.clip(cos[seeds], 1e-6, None)
+    t = settings.bridge_ppr_temperature
+    restart[seeds] = np.exp((cos[seeds] - cos[seeds].max()) / t) if t > 0 else np.clip(cos[seeds], 1e-6, None)
     return pagerank(g[key], damping=settings.bridge_ppr_damping, personalization=restart, tol=1e-8, max_iter=60)[:n]
 
 
@@ -113,7 +120,7 @@ def ranked_rows(g: dict, query: str, qv: np.ndarray, settings: Settings, method:
         score, cos, bonus, seeds = bridge_scores(g, qv, settings)
         info = {"cos": cos, "bonus": bonus, "seeds": seeds}
     else:
-        score = ppr_scores(g, qv, settings)
+        score = ppr_scores(g, query, qv, settings)
         cos = g["vectors"] @ qv
     if settings.bridge_fusion == "dense":
         score = rrf(score, cos)
