@@ -17,3 +17,14 @@ def write_result(path: str | Path, result: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2, default=str))
     print(f"wrote {path}")
+
+
+def extraction_tokens(rag, chunk_ids: list[str]) -> dict[str, int]:
+    """KG extraction tokens of ``chunk_ids`` as recorded with each stored extraction (whoever
+    paid for it), and how many of the output tokens were fresh model output."""
+    recs = [r for r in rag.index.get_many("extractions", chunk_ids) if r]
+    return {
+        "chunks": len(recs), "input": sum(r.get("prompt_tokens", 0) for r in recs),
+        "output": sum(r.get("output_tokens", 0) for r in recs),
+        "fresh_output": sum(r.get("output_tokens", 0) for r in recs if not r.get("cached")),
+    }  # fmt: skip

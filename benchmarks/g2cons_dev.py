@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from common import write_result
+from common import extraction_tokens, write_result
 
 from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
@@ -47,7 +47,7 @@ def main() -> int:
     build_s = time.perf_counter() - t
     core = core_chunks(rag.index, args.kappa, "concept", base)
     ket_core = set(core_chunks(rag.index, args.kappa, "pagerank", base))
-    spent = _core_tokens(rag, core)
+    spent = extraction_tokens(rag, core)
     print(f"core: {len(core)} chunks, {len(set(core) & ket_core)} shared with the KET-RAG β={args.kappa:g} core; "
           f"its extraction cost {spent['input']:,} input / {spent['output']:,} output tokens "
           f"({spent['fresh_output']:,} of those output tokens fresh from the model, the rest cache hits)")
@@ -68,7 +68,7 @@ def main() -> int:
     for label, (method, settings, reads) in rows.items():
         rag.settings = settings
         r = evaluate(rag, dataset, method=method, budget=args.budget)
-        tok = _core_tokens(rag, reads) if reads else {"input": 0, "output": 0}
+        tok = extraction_tokens(rag, reads) if reads else {"input": 0, "output": 0}
         results[label] = {"method": method, "coverage": r.coverage, "recall_at_5": r.recall_at_5,
                           "latency_ms": r.latency_ms, "index_llm_input": tok["input"], "index_llm_output": tok["output"]}  # fmt: skip
     print(f"\n{'musique/dev, λ=' + format(args.budget, ','):<22}{'Coverage %':>11}{'Recall@5 %':>11}{'index LLM in':>14}{'index LLM out':>14}{'median ms':>10}")
@@ -82,17 +82,6 @@ def main() -> int:
         "kg": built.get("kg"), "concepts": built.get("concepts"), "build_seconds": build_s, "results": results,
     })  # fmt: skip
     return 0
-
-
-def _core_tokens(rag: EdgeRAG, chunk_ids: list[str]) -> dict[str, int]:
-    """Extraction tokens of ``chunk_ids`` as recorded with each stored extraction (whoever
-    paid for it), and how many of the output tokens were fresh model output."""
-    recs = [r for r in rag.index.get_many("extractions", chunk_ids) if r]
-    return {
-        "chunks": len(recs), "input": sum(r.get("prompt_tokens", 0) for r in recs),
-        "output": sum(r.get("output_tokens", 0) for r in recs),
-        "fresh_output": sum(r.get("output_tokens", 0) for r in recs if not r.get("cached")),
-    }
 
 
 if __name__ == "__main__":
