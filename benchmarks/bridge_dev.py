@@ -16,6 +16,7 @@ from common import write_result
 from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, recall_at_k
+from edgerag.eval.runner import ensure_indexed
 
 SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
 METHODS = {  # label → (method, settings changes); the defaults fuse with dense + BM25
@@ -38,7 +39,7 @@ def main() -> int:
     for name in SPLITS:
         dataset = load_dataset(f"{args.data}/{name}/dev")
         rag = EdgeRAG(f".edgerag/bench/{name}-dev", Settings(progress=sys.stderr.isatty()))
-        rag.insert([dataset.corpus])
+        ensure_indexed(rag, dataset)
         base = rag.settings
         for label, (method, changes) in METHODS.items():
             rag.settings = base.replace(**changes)

@@ -6,6 +6,7 @@ import json
 
 from edgerag.cli import main
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize, recall_at_k
+from edgerag.store import Index
 
 from .conftest import SAMPLE, read_jsonl
 
@@ -56,3 +57,11 @@ def test_eval_command_writes_scores(tmp_path, capsys):
     # a second run reuses the index: nothing is indexed again
     main(["eval", "--data", str(data), "--index", str(tmp_path / "ix"), "--out", str(out), "-q"])
     assert json.loads(out.read_text())["index_seconds"] == 0.0
+    # ... and needs no writer lock: it runs while a long build holds the index
+    writer = Index.open(tmp_path / "ix", create=False)
+    writer.lock()
+    try:
+        assert main(["eval", "--data", str(data), "--index", str(tmp_path / "ix"), "--out", str(out), "-q"]) == 0
+        assert json.loads(out.read_text())["questions"] == 5
+    finally:
+        writer.close()
