@@ -44,7 +44,7 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--bridge-seeds", type=int, dest="bridge_seeds", help="s: nearest passages whose links lift others (default 2)")
     g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.05)")
     g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word (default span,num)")
-    g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion (default none)")
+    g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion of the bridge ranking (default dense+bm25)")
     g = p.add_argument_group("graph methods (LightRAG)")
     g.add_argument("--lightrag-top-k", type=int, dest="lightrag_top_k", help="entities (local) / relations (global) matched (default 20)")
     g = p.add_argument_group("graph methods (TERAG)")
