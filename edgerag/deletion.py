@@ -26,8 +26,8 @@ from .embed import Embedder
 from .graph.skeleton import build_kg
 from .graph.terag import STAGE as TERAG_STAGE, build_names_graph
 from .store import Index
-from .store.stages import load_arrays
 from .store.index import VECTOR_SETS
+from .store.stages import load_arrays
 from .store.tables import key
 
 
@@ -92,6 +92,8 @@ def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder) -> De
             build_kg(index, embedder, survivors, name)
         elif survivors:  # terag
             build_names_graph(index, embedder, survivors, made_by=None)
+        else:  # a TERAG graph with no passage left stays unbuilt until the next `build`
+            continue
         report.stages_rebuilt.append(name)
     report.seconds = time.perf_counter() - t0
     return report
