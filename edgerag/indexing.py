@@ -27,7 +27,7 @@ from .text.chunking import DocumentSplit, split_document
 from .text.keywords import keyword_set
 from .text.tokens import Tokenizer
 from .types import Document, InsertReport, Span
-from .progress import bar
+from .progress import Cancelled, bar
 
 
 SAVE_EVERY_S = 300
@@ -63,8 +63,8 @@ def insert_documents(
                     report.docs_present += 1
                 else:
                     new[item.id] = item
-            progress.update(len(batch))
             if not new:
+                progress.update(len(batch))
                 continue
             splits = {
                 d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens)
@@ -83,7 +83,11 @@ def insert_documents(
                 report.subchunks += len(s.subchunks)
                 report.sentences += len(s.sentences)
             progress.set_postfix(chunks=report.chunks, refresh=False)
+            progress.update(len(batch))  # after the commit: a cancel here keeps this batch
         index.save_vectors()
+    except Cancelled:
+        index.save_vectors()
+        raise
     finally:
         progress.close()
     report.texts_embedded = embedder.texts_embedded - embedded_before

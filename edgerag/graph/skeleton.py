@@ -113,8 +113,8 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
             if not ex.entities:
                 report.zero_yield.append(cid)
                 log.warning("chunk %s yielded no entity (%d output lines, %d unparsed, %d invented)", cid, ex.lines, ex.unparsed, ex.invented)
-            pb.update(1)
             pb.set_postfix(entities=report.entities, zero=len(report.zero_yield), refresh=False)
+            pb.update(1)
     finally:
         pb.close()
     report.seconds = time.perf_counter() - t0

@@ -90,8 +90,8 @@ def extract_names(index: Index, llm: MeteredLLM, chunk_ids: list[str], *, batch:
                 if not (names.entities or names.concepts):
                     report.zero_yield.append(cid)
                     log.warning("chunk %s yielded no entity or concept", cid)
-            pb.update(len(group))
             pb.set_postfix(entities=report.entities, zero=len(report.zero_yield), refresh=False)
+            pb.update(len(group))
     finally:
         pb.close()
     report.seconds = time.perf_counter() - t0
