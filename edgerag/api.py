@@ -48,6 +48,27 @@ class EdgeRAG:
         self.settings = _adopt_manifest(base, self.path / "manifest.json").validate()
         self._index: Index | None = None
 
+    def configure(self, **changes: Any) -> Settings:
+        """Change settings on an open instance (the TUI's form): method parameters (β, κ, K,
+        …) take effect on the next call; a new model or window unloads the loaded one. The
+        settings that shape stored data (ℓ, overlap, τ, tokenizer, embedder) can change only
+        before the index exists."""
+        new = self.settings.replace(**changes).validate()
+        exists = (self.path / "manifest.json").exists()
+        fixed = [k for k in (*STORED_FIELDS, "embedder") if getattr(new, k) != getattr(self.settings, k)]
+        if fixed and exists:
+            raise ValueError(f"{', '.join(fixed)} cannot change: {self.path} was built with "
+                             + ", ".join(f"{k}={getattr(self.settings, k)}" for k in fixed) + "; index into a new directory")  # fmt: skip
+        if "embedder" in fixed or new.device != self.settings.device:
+            self.__dict__.pop("embedder", None)
+        if (new.model, new.n_ctx, new.llm_threads, new.n_gpu_layers) != (self.settings.model, self.settings.n_ctx,
+                                                                         self.settings.llm_threads, self.settings.n_gpu_layers):  # fmt: skip
+            self.__dict__.pop("llm", None)
+        if new.tokenizer != self.settings.tokenizer:
+            self.__dict__.pop("tokenizer", None)
+        self.settings = new
+        return new
+
     # ---- lazily loaded parts ---------------------------------------------------------------
     @cached_property
     def embedder(self) -> Embedder:

@@ -15,27 +15,41 @@ def stream_answer(rag, question, ctx, short: bool):
 
 
 def print_answer_footer(ans) -> None:
+    print("\n".join(answer_footer(ans)))
+
+
+def answer_footer(ans) -> list[str]:
+    """Citations, what was left out, and the answer's token account, as lines."""
+    lines = []
     if ans.citations:
-        print("citations:")
+        lines.append("citations:")
         for c in ans.citations:
             note = {"cited": "", "matched": "  (contains the answer; not cited by the model)",
                     "unverified": "  (cited by the model, but the answer is not in it)"}[c.how]  # fmt: skip
-            print(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + note)
+            lines.append(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + note)
     else:
-        print("citations: none (the model cited no passage)")
+        lines.append("citations: none (the model cited no passage)")
     if ans.dropped_units:
-        print(f"note: {ans.dropped_units} lowest-ranked units did not fit the model's window and were left out")
+        lines.append(f"note: {ans.dropped_units} lowest-ranked units did not fit the model's window and were left out")
     t = ans.tokens
     how = "answered from the LLM cache: 0 fresh tokens" if ans.cached else f"{t['evaluated']} evaluated, the rest reused from the previous prompt"
-    print(f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s")
+    lines.append(f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s")
+    return lines
+
+
+def keywords_line(ctx) -> str | None:
+    """LightRAG's query keywords, when the retriever recorded them."""
+    if "keywords" not in ctx.notes:
+        return None
+    kw = ctx.notes["keywords"]
+    note = "  (the model gave none: the question stands for both)" if kw["fallback"] else ""
+    return f"keywords: low {', '.join(kw['low'])} | high {', '.join(kw['high'])}{note}"
 
 
 def print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
     print(f"{len(ctx.units)} units, {ctx.tokens}/{ctx.budget} tokens ({ctx.method})")
-    if "keywords" in ctx.notes:
-        kw = ctx.notes["keywords"]
-        note = "  (the model gave none: the question stands for both)" if kw["fallback"] else ""
-        print(f"keywords: low {', '.join(kw['low'])} | high {', '.join(kw['high'])}{note}")
+    if keywords_line(ctx):
+        print(keywords_line(ctx))
     for i, u in enumerate(ctx.units[:max_units], 1):
         head = f"[{i}] {u.score:.3f}  {u.doc_id} / {u.chunk_id}  ({u.tokens} tokens)"
         print(head + (f"  {u.title}" if u.title else ""))
@@ -78,3 +92,35 @@ def format_ledger(totals: dict) -> str:
     if not totals["all"]["calls"]:
         lines.append("(no LLM calls yet)")
     return "\n".join(lines)
+
+
+def index_sizes(stats: dict) -> list[tuple[str, int]]:
+    """The index's size as (what, how many) rows: stored pieces, then the nodes and edges of
+    each built graph (a KG's entities and relations, keywords, concepts, TERAG names, links)."""
+    rows = [(k, v) for k, v in stats["counts"].items()]
+    for name, rec in sorted(stats["stages"].items()):
+        kind = name.split(":")[0]
+        if kind == "kg":
+            rows += [(f"{name} entities", rec["entities"]), (f"{name} relations", rec["relations"])]
+        elif kind == "knn":
+            rows.append((f"{name} edges", rec["edges"]))
+        elif kind == "bipartite":
+            rows += [("keywords", rec["keywords"]), ("keyword–text links", rec["links"])]
+        elif kind == "concepts":
+            rows += [("concepts", rec["concepts"]), ("concept edges", rec["edges"])]
+        elif kind == "terag":
+            rows += [("terag names", rec["concepts"]), ("terag edges", rec["concept_edges"] + rec["passage_edges"])]
+        elif kind == "links":
+            rows += [("link keys", rec["live_keys"]), ("passage–key links", rec["links"])]
+    return rows
+
+
+def token_bars(totals: dict, width: int = 30) -> list[tuple[str, int, str]]:
+    """Where tokens went: (stage or method, fresh input + output tokens, a bar of ``width``
+    cells scaled to the largest), largest first. Calls answered from the cache cost nothing
+    and are left out."""
+    rows = [(f"stage {k}", int(b["input"] + b["output"])) for k, b in totals["by_stage"].items()]
+    rows += [(f"method {k}", int(b["input"] + b["output"])) for k, b in totals["by_method"].items()]
+    rows.sort(key=lambda r: -r[1])
+    top = max((n for _, n in rows), default=0) or 1
+    return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]
