@@ -229,7 +229,8 @@ def cmd_demo(args) -> int:
 def cmd_tui(args) -> int:
     from tui.app import run
 
-    run(args.index)
+    rag = _open(args)  # the same settings flags as every command; errors surface here, before the screen
+    run(args.index, root=args.root, settings=rag.settings)
     return 0
 
 
@@ -315,8 +316,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_models)
 
-    sp = sub.add_parser("tui", help="start the terminal UI")
+    sp = sub.add_parser("tui", help="start the terminal UI (index, query, ledger, graph peek)")
     sp.add_argument("--index", default=DEFAULT_INDEX)
+    sp.add_argument("--root", default=".", help="folder the file picker starts in (default: the current one)")
+    _settings_args(sp)
+    _method_args(sp)
+    _llm_args(sp)
     sp.set_defaults(func=cmd_tui)
     return p
 
