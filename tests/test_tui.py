@@ -64,7 +64,7 @@ async def _index_ask_and_see_the_ledger():
         await pilot.pause()
         assert type(app.screen).__name__ == "IndexScreen"  # no index yet: start where one is made
         await pilot.click("#tree")
-        for key in ("down", "enter"):  # the tree's first child is the planted folder
+        for key in ("down", "a"):  # the tree's first child is the planted folder
             await pilot.press(key)
         assert [p.name for p in app.screen.selected] == ["planted"]
         await pilot.click("#insert")

@@ -11,7 +11,7 @@ from textual.widgets import Markdown
 HELP = """\
 # edgerag
 
-**F2 Index** — pick files or folders in the tree (enter or `a`), then **Index files**:
+**F2 Index** — pick files or folders in the tree (`a`, or enter on a file), then **Index files**:
 chunks and vectors, no LLM token. Choose a method and its parameters (ℓ and τ only before
 the index exists), **Plan** to see what its LLM stage will cost, **Build** to run it. A bar
 per stage shows progress; the meter shows tokens and output tokens/s. **Cancel** (escape)

@@ -48,7 +48,7 @@ class IndexScreen(Screen):
         yield Header()
         with Horizontal(id="index-main"):
             tree = DirectoryTree(app.root, id="tree")
-            tree.border_title = "files (enter/a: add)"
+            tree.border_title = "files (a: add)"
             yield tree
             with Vertical(id="form"):
                 yield Static("nothing selected: pick files or folders on the left", id="selection", markup=False)
@@ -87,8 +87,8 @@ class IndexScreen(Screen):
 
     # ---- choosing files ------------------------------------------------------------------
     @on(DirectoryTree.FileSelected)
-    @on(DirectoryTree.DirectorySelected)
-    def picked(self, event) -> None:
+    def picked(self, event: DirectoryTree.FileSelected) -> None:
+        """Enter on a file adds it; enter on a folder only opens it (`a` adds a folder)."""
         self.select_path(event.path)
 
     def action_add(self) -> None:
