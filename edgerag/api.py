@@ -108,10 +108,11 @@ class EdgeRAG:
         return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes))
 
     def insert_documents(self, docs: Iterable[Document]) -> InsertReport:
-        index = self._open(create=True)
-        self.check_embedder()
+        # An existing index is locked before the embedder loads, so a second writer is told at once.
+        index = self._open(create=not (self.path / "manifest.json").exists())
         index.lock()
         try:
+            self.check_embedder()
             return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
         finally:
             index.unlock()
@@ -123,9 +124,9 @@ class EdgeRAG:
         from .deletion import delete_documents
 
         index = self.index
-        self.check_embedder()
         index.lock()
         try:
+            self.check_embedder()
             return delete_documents(index, list(doc_ids), self.embedder)
         finally:
             index.unlock()
@@ -141,6 +142,9 @@ class EdgeRAG:
         """Rank context for ``query`` with ``method``, cut to ``budget`` tokens (default λ)."""
         if not query or not query.strip():
             raise ValueError("the query is empty")
+        if len(query) > self.settings.max_query_chars:
+            raise ValueError(f"the query is {len(query):,} characters; the limit is {self.settings.max_query_chars:,} "
+                             "(max_query_chars): ask a question, and index long text as a document instead")  # fmt: skip
         retriever = get_retriever(method)
         self.check_embedder()
         if budget is not None and budget < 1:

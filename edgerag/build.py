@@ -17,10 +17,12 @@ from typing import Any
 import numpy as np
 
 from .extract import kg as kgx
+from .progress import bar
 from .graph.bipartite import build_keyword_graph
 from .graph.concept_graph import build_concept_graph
 from .graph.core_chunks import core_chunks
 from .graph.knn import build_knn_graph
+from .graph.links import build_links
 from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, pending_chunks, stage_name
 from .extract import names as nm
 from .graph.terag import build_names_graph, extract_names
@@ -159,28 +161,36 @@ def _speeds(rag) -> tuple[float, float, str]:
 
 def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
     """Build every stage ``method`` reads; ``limit`` caps how many chunks are extracted now
-    (the rest resume on the next build)."""
+    (the rest resume on the next build). Holds the index's writer lock throughout."""
+    index = rag.index
+    index.lock()
+    try:
+        return _build(rag, method, limit)
+    finally:
+        index.unlock()
+
+
+def _build(rag, method: str, limit: int | None) -> dict[str, Any]:
     target = kg_target(rag, method)
     index = rag.index
     s = rag.settings
-    out: dict[str, Any] = {"knn": build_knn_graph(index, k=s.knn_k)}
+    steps = [("knn", lambda: build_knn_graph(index, k=s.knn_k))]
     if method in ("keyword", "ket", "ket-u", "concept", "g2cons"):
-        out["bipartite"] = build_keyword_graph(index)
+        steps.append(("bipartite", lambda: build_keyword_graph(index)))
     if method in ("concept", "g2cons") or (target and target[0] == "concept"):
-        out["concepts"] = build_concept_graph(index, s)
+        steps.append(("concepts", lambda: build_concept_graph(index, s)))
+    if method in ("bridge", "bridge-ppr"):
+        steps.append(("links", lambda: build_links(index, s)))
+    out: dict[str, Any] = _run_steps("building graphs", steps, s.progress)
     job = _job(rag, method)
     if job is None:
         return out
     todo = job.todo if limit is None else job.todo[: max(0, limit)]
-    rag.index.lock()
-    try:
-        if job.table == "names":
-            report = extract_names(index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress)
-        else:
-            report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
-                                    max_tokens=s.extract_max_tokens, progress=s.progress)  # fmt: skip
-    finally:
-        rag.index.unlock()
+    if job.table == "names":
+        report = extract_names(index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress)
+    else:
+        report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
+                                max_tokens=s.extract_max_tokens, progress=s.progress)  # fmt: skip
     out["extraction"] = asdict(report)
     out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
     missing = len(pending_chunks(index, job.chunks, job.made_by, table=job.table))
@@ -189,10 +199,24 @@ def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
         out[graph] = {"pending_chunks": missing, "note": "run build again to extract the rest; the graph is built when every chunk is done"}
         return out
     if job.table == "names":
-        out[graph] = build_names_graph(index, rag.embedder, job.chunks, job.made_by)
+        make = lambda: build_names_graph(index, rag.embedder, job.chunks, job.made_by)  # noqa: E731
     else:
-        out[graph] = build_kg(index, rag.embedder, job.chunks, stage_name(job.selection, job.fraction), llm=rag.llm,
-                              method=method, desc_limit=s.desc_limit)  # fmt: skip
+        make = lambda: build_kg(index, rag.embedder, job.chunks, stage_name(job.selection, job.fraction), llm=rag.llm,  # noqa: E731
+                                method=method, desc_limit=s.desc_limit)  # fmt: skip
+    out.update(_run_steps(f"building the {graph} graph", [(graph, make)], s.progress))
+    return out
+
+
+def _run_steps(desc: str, steps: list, progress: bool | None) -> dict[str, Any]:
+    """Run LLM-free graph stages in order, one progress step each (each stage commits whole)."""
+    out: dict[str, Any] = {}
+    pb = bar(total=len(steps), desc=desc, unit="stage", enabled=progress)
+    try:
+        for name, make in steps:
+            out[name] = make()
+            pb.update(1)
+    finally:
+        pb.close()
     return out
 
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import sys
+from contextlib import nullcontext
 from importlib import resources
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def _open(args, **extra):
 
 
 def cmd_index(args) -> int:
-    rag = _open(args)
+    rag = _open(args, docs_per_batch=args.docs_per_batch)
     report = rag.insert(args.paths)
     print(report.summary())
     if report.docs_added == 0 and report.docs_present == 0:
@@ -129,11 +130,15 @@ def cmd_query(args) -> int:
 
 def cmd_build(args) -> int:
     rag = _open(args)
-    p = rag.plan(args.method)
-    print(p.summary())
     if args.plan:
+        print(rag.plan(args.method).summary())
         return 0
-    result = rag.build(args.method, limit=args.limit)
+    rag.index.lock()  # before the plan, which may build the KNN graph: a second build is refused at once
+    try:
+        print(rag.plan(args.method).summary())
+        result = rag.build(args.method, limit=args.limit)
+    finally:
+        rag.index.unlock()
     ex = result.get("extraction")
     if ex:
         found = f"{ex['entities']} entities, " + (f"{ex['concepts']} concepts in {ex['calls']} calls ({ex['retried']} passages retried alone)"
@@ -247,6 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("index", help="add files/folders (.txt, .md, corpus .jsonl) to an index")
     sp.add_argument("paths", nargs="+")
     with_index(sp)
+    sp.add_argument("--docs-per-batch", type=int, dest="docs_per_batch",
+                    help="documents embedded and committed together (default 64); a stopped run resumes at the last batch")
     _settings_args(sp)
     sp.set_defaults(func=cmd_index)
 
@@ -329,16 +336,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from .embed import EmbedderError
     from .models import ModelError
+    from .progress import Cancelled, stop_on_interrupt
     from .store import IndexError_
 
     args = build_parser().parse_args(argv)
+    steps = args.command in ("index", "build")  # long work in committed steps: Ctrl-C ends the step first
     try:
-        return args.func(args)
+        with stop_on_interrupt() if steps else nullcontext():
+            return args.func(args)
     except (IndexError_, EmbedderError, ModelError, ValueError, FileNotFoundError) as e:
         print(f"edgerag: error: {e}", file=sys.stderr)
         return 2
+    except Cancelled:
+        print("edgerag: stopped at a step boundary; everything finished is kept. "
+              "Run the same command again to resume.", file=sys.stderr)  # fmt: skip
+        return 130
     except KeyboardInterrupt:
-        print("edgerag: interrupted; committed batches are kept, run the same command again to resume", file=sys.stderr)
+        print("edgerag: interrupted" + ("; committed steps are kept, run the same command again to resume" if steps else ""), file=sys.stderr)
         return 130
 
 

@@ -203,11 +203,16 @@ class MeteredLLM:
         else:
             compiled = _grammar(grammar) if grammar else None
             c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
-            self.cache.put(key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
-                                 "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
-        self.ledger.record(LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
-                                     output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
-                                     ok=validate(c.text) if validate else True))  # fmt: skip
+        row = LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
+                        output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
+                        ok=validate(c.text) if validate else True)  # fmt: skip
+        if self.ledger.tables.readonly:  # a read-only index can answer, but keeps no record of it
+            return c
+        with self.ledger.tables.write() as txn:  # the call's cache entry and its ledger row: both or neither
+            if not c.cached:
+                self.cache.put(txn, key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
+                                          "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
+            self.ledger.record(txn, row)
         return c
 
     def count(self, text: str) -> int:

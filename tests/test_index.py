@@ -113,3 +113,15 @@ def test_second_writer_is_refused(index_copy):
 def test_missing_index_is_a_clear_error(tmp_path):
     with pytest.raises(IndexError_, match="no edgerag index"):
         EdgeRAG(tmp_path / "nothing").retrieve("anything")
+
+
+def test_nested_locks_are_released_by_the_outermost_unlock(index_copy):
+    holder, other = EdgeRAG(index_copy), EdgeRAG(index_copy)
+    holder.index.lock()
+    holder.index.lock()  # e.g. `edgerag build` locks, then `EdgeRAG.build` locks again
+    holder.index.unlock()
+    with pytest.raises(IndexLockedError):
+        other.index.lock()
+    holder.index.unlock()
+    other.index.lock()
+    other.index.unlock()

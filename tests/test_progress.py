@@ -42,7 +42,7 @@ def test_cancelled_build_keeps_the_finished_step_releases_the_lock_and_resumes(t
 
     def cancel(step):
         seen.append((step.desc, step.n, step.total))
-        if step.n == 1 and not step.done:
+        if step.desc.startswith("extracting") and step.n == 1 and not step.done:
             raise Cancelled
 
     with observe(cancel), pytest.raises(Cancelled):

@@ -33,7 +33,7 @@ def keyword_matrix(keyword_lists: list[list[str]]) -> tuple[sp.csr_matrix, list[
     vocab: dict[str, int] = {}
     rows, cols = [], []
     for r, kws in enumerate(keyword_lists):
-        for w in set(kws):
+        for w in dict.fromkeys(kws):  # first-seen order: the same columns in every process
             rows.append(r)
             cols.append(vocab.setdefault(w, len(vocab)))
     m = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(keyword_lists), len(vocab)))

@@ -4,35 +4,45 @@
 INDEX_DIR/
   manifest.json      format version, embedder id + dimension, stored settings
   lmdb/              data.mdb + lock.mdb: every table (see tables.py), vectors included
-  vectors/*.hnsw     hnswlib caches of the vector sets (rebuilt from LMDB when missing)
+  vectors/*.hnsw     hnswlib caches of the searched vector sets (rebuilt from LMDB when missing)
   write.lock         held by the one process allowed to write
 ```
 
 Readers never block the writer (LMDB MVCC). A second writer is refused with a clear error.
+An index this process may not write (a read-only mount, another user's files) opens
+read-only: queries work, writes are refused by name.
 """
 
 from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import time
 from pathlib import Path
 from typing import Any
 
+from .errors import IndexError_, IndexLockedError, IndexReadOnlyError
 from .tables import Tables
 from .vectors import VectorSet
 
+log = logging.getLogger(__name__)
+
 FORMAT_VERSION = 1
 VECTOR_SETS = ("chunks", "subchunks", "sentences")
+SEARCHED_SETS = ("chunks", "subchunks")
+"""Sets some retriever searches by nearest neighbour, so they get an hnswlib cache. Sentence
+vectors are only ever read whole (means for keyword and concept vectors): a cache of them would
+be the largest thing in memory (a 200 MB file has millions of sentences) and never used."""
 
 
-class IndexError_(RuntimeError):
-    """The index directory cannot be used as asked (wrong embedder, newer format, …)."""
-
-
-class IndexLockedError(IndexError_):
-    pass
+def _writable(path: Path) -> bool:
+    """Whether this process may write the index: its directory and, once they exist, the
+    LMDB files (a copy on a read-only mount, or files owned by someone else, are not)."""
+    lmdb_dir = path / "lmdb"
+    files = [lmdb_dir, lmdb_dir / "data.mdb", lmdb_dir / "lock.mdb"]
+    return os.access(path, os.W_OK) and all(os.access(f, os.W_OK) for f in files if f.exists())
 
 
 class Index:
@@ -41,8 +51,9 @@ class Index:
         self.path = path
         self.manifest = manifest
         dim = manifest["embedder"]["dim"]
-        self.vectors = {name: VectorSet(tables, path / "vectors", name, dim) for name in VECTOR_SETS}
+        self.vectors = {name: VectorSet(tables, path / "vectors", name, dim, searched=name in SEARCHED_SETS) for name in VECTOR_SETS}
         self._lock_fd: int | None = None
+        self._lock_depth = 0
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -87,19 +98,43 @@ class Index:
             tmp = manifest_path.with_suffix(".tmp")
             tmp.write_text(json.dumps(manifest, indent=2))
             os.replace(tmp, manifest_path)
-        (path / "lmdb").mkdir(exist_ok=True)
-        tables = Tables(str(path / "lmdb"), map_size=map_size)
+        lmdb_dir = path / "lmdb"
+        if _writable(path):
+            lmdb_dir.mkdir(exist_ok=True)
+            tables = Tables(str(lmdb_dir), map_size=map_size)
+            for old in (path / "vectors").glob("sentences.hnsw*"):  # a cache older versions kept, never read
+                old.unlink(missing_ok=True)
+        elif (lmdb_dir / "data.mdb").exists():
+            # LMDB coordinates readers with a writer through lock.mdb; without write access to
+            # it, reading is safe only if nobody writes meanwhile (say so unless the mount is read-only).
+            lock = os.access(lmdb_dir / "lock.mdb", os.W_OK)
+            if not lock and not os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY:
+                log.warning("%s: opened without LMDB's lock (lock.mdb is not writable); results are undefined "
+                            "if its owner writes to it meanwhile", path)  # fmt: skip
+            tables = Tables(str(lmdb_dir), map_size=map_size, readonly=True, lock=lock)
+        else:
+            raise IndexError_(f"{path} is read-only and holds no index data yet")
         return cls(tables, path, manifest)
 
+    @property
+    def read_only(self) -> bool:
+        return self.tables.readonly
+
     def close(self) -> None:
+        self._lock_depth = min(self._lock_depth, 1)
         self.unlock()
         self.tables.close()
 
     # ---- the writer lock -------------------------------------------------------------------
     def lock(self) -> None:
-        """Take the single-writer lock, or fail at once naming the holder."""
+        """Take the single-writer lock, or fail at once naming the holder. Nested calls in one
+        process count: the lock is released by the matching outermost `unlock`."""
         if self._lock_fd is not None:
+            self._lock_depth += 1
             return
+        if self.read_only:
+            raise IndexReadOnlyError(f"{self.path} is read-only (no write permission): queries work, "
+                                     "but indexing, building and deleting need a writable copy")  # fmt: skip
         fd = os.open(self.path / "write.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -112,9 +147,13 @@ class Index:
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()}".encode())
         self._lock_fd = fd
+        self._lock_depth = 1
 
     def unlock(self) -> None:
         if self._lock_fd is not None:
+            self._lock_depth -= 1
+            if self._lock_depth > 0:
+                return
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
             os.close(self._lock_fd)
             self._lock_fd = None

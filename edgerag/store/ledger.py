@@ -54,11 +54,13 @@ class Ledger:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
 
-    def record(self, row: LedgerRow) -> None:
+    def record(self, txn, row: LedgerRow) -> None:
+        """Add a row inside the caller's write transaction (`MeteredLLM.chat` commits the
+        call's cache entry with it, so a process killed between the two can neither lose the
+        tokens nor bill them twice)."""
         row.ts = row.ts or time.time()
         key = f"{time.time_ns():020d}-{os.getpid()}-{next(_SEQ)}"
-        with self.tables.write() as txn:
-            self.tables.put(txn, "ledger", key, asdict(row))
+        self.tables.put(txn, "ledger", key, asdict(row))
 
     def rows(self) -> list[LedgerRow]:
         with self.tables.read() as txn:
@@ -102,6 +104,6 @@ class LLMCache:
         with self.tables.read() as txn:
             return self.tables.get(txn, "llm_cache", key)
 
-    def put(self, key: str, value: dict[str, Any]) -> None:
-        with self.tables.write() as txn:
-            self.tables.put(txn, "llm_cache", key, value)
+    def put(self, txn, key: str, value: dict[str, Any]) -> None:
+        """Store a call's answer inside the caller's write transaction (with its ledger row)."""
+        self.tables.put(txn, "llm_cache", key, value)

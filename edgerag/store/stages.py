@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .errors import IndexReadOnlyError
 from .tables import Tables
 
 
@@ -44,6 +45,9 @@ def fingerprint(lines: list[str]) -> str:
 
 def save_stage(tables: Tables, name: str, record: dict[str, Any], arrays: dict[str, Any]) -> dict[str, Any]:
     """Write a stage's arrays and record in one transaction; returns the stored record."""
+    if tables.readonly:
+        raise IndexReadOnlyError(f"the stage {name} is not built (or is out of date) and the index is read-only: "
+                                 "build it with `edgerag build --method …` on a writable copy")  # fmt: skip
     full = {**record, "arrays": sorted(arrays), "built": time.time()}
     with tables.write() as txn:
         for key, value in arrays.items():

@@ -6,12 +6,29 @@ person can read them with any LMDB tool. Keys are UTF-8 strings (ids), at most 5
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import threading
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 import lmdb
+
+from .errors import IndexReadOnlyError, StoreWriteError
+
+_WRITE_FAILED = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)
+
+
+def _write_failed(e: BaseException) -> bool:
+    """Whether ``e`` says the storage refused the write (rather than a bug of ours)."""
+    if isinstance(e, (lmdb.MapFullError, lmdb.DiskError)):
+        return True
+    if isinstance(e, OSError) and e.errno in _WRITE_FAILED:
+        return True
+    text = str(e).lower()
+    return any(s in text for s in ("no space left", "file too large", "quota exceeded", "input/output error"))
+
 
 TABLES = (
     "meta", "docs", "chunks", "subchunks", "sentences", "ledger", "llm_cache",
@@ -45,16 +62,23 @@ _OPEN_LOCK = threading.Lock()
 class Tables:
     """The LMDB environment of an index and its named tables."""
 
-    def __init__(self, path: str, map_size: int, readonly: bool = False) -> None:
+    def __init__(self, path: str, map_size: int, readonly: bool = False, lock: bool = True) -> None:
+        """``readonly``: every write raises `IndexReadOnlyError`. ``lock=False`` opens without
+        LMDB's lock file, for a copy nobody can write (a read-only mount): with no writer there
+        is nothing to coordinate with, and the lock file could not be written anyway."""
         self._key = os.path.realpath(path)
+        self.path = path
+        self.readonly = readonly
         with _OPEN_LOCK:
             if self._key in _OPEN:
                 _OPEN[self._key][1] += 1
             else:
                 env = lmdb.open(
                     path, map_size=map_size, max_dbs=len(TABLES) + 8, subdir=True, readonly=readonly,
-                    readahead=False, lock=True,
+                    readahead=False, lock=lock,
                 )  # fmt: skip
+                if not readonly:
+                    env.reader_check()  # free the reader slots of processes killed while reading
                 _OPEN[self._key] = [env, 1]
             self.env = _OPEN[self._key][0]
         self._closed = False
@@ -84,8 +108,25 @@ class Tables:
     def read(self):
         return self.env.begin(write=False, buffers=False)
 
-    def write(self):
-        return self.env.begin(write=True)
+    @contextmanager
+    def write(self) -> Iterator[lmdb.Transaction]:
+        """A write transaction, committed when the block ends and aborted if it raises. A
+        write the storage refuses (full disk, I/O error) raises `StoreWriteError`; nothing of
+        it is kept, as LMDB switches to the new root only after every page is written."""
+        if self.readonly:
+            raise IndexReadOnlyError(f"{os.path.dirname(self.path)} is read-only (no write permission): "
+                                "queries work, but indexing, building and deleting need a writable copy")  # fmt: skip
+        try:
+            with self.env.begin(write=True) as txn:
+                yield txn
+        except (lmdb.Error, OSError) as e:
+            if not _write_failed(e):
+                raise
+            where = os.path.dirname(self.path)
+            if isinstance(e, lmdb.MapFullError):
+                raise StoreWriteError(f"{where} reached its map_size ({e}); reopen it with a larger map_size") from e
+            raise StoreWriteError(f"could not write {where} ({e}): the disk is probably full (or failing). The step "
+                                  "under way was not saved, everything before it was: free space and run the same command again") from e  # fmt: skip
 
     # ---- JSON helpers (take an open transaction) ------------------------------------------
     def get(self, txn, table: str, k: str) -> Any:

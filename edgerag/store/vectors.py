@@ -4,7 +4,9 @@ Each set (chunks, sub-chunks, sentences) has two tables: ``vec.<set>`` maps a un
 integer label and float32 vector, ``lbl.<set>`` maps the label (8 bytes, big-endian, so the
 table is in label order) back to the id. Labels are handed out in increasing order.
 
-The hnswlib file ``vectors/<set>.hnsw`` is written after each committed batch with a sidecar
+Sets that are searched (chunks, sub-chunks) have an hnswlib cache; sentence vectors are
+only read whole and live in LMDB alone. The hnswlib file ``vectors/<set>.hnsw`` is written at
+the end of an insert (and every few minutes during a long one) with a sidecar
 recording the highest label it holds. On open, vectors with higher labels (a batch committed
 just before a crash, or by a writer in another process) are added in memory, so the cache
 can lag the LMDB truth but never disagree with it.
@@ -18,6 +20,7 @@ for that many more, so a deleted vector is never returned by anyone.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import struct
 from pathlib import Path
@@ -28,13 +31,16 @@ import numpy as np
 from .tables import Tables, key
 
 _LABEL = struct.Struct(">Q")
+log = logging.getLogger(__name__)
 
 
 class VectorSet:
-    def __init__(self, tables: Tables, directory: Path, name: str, dim: int) -> None:
+    def __init__(self, tables: Tables, directory: Path, name: str, dim: int, searched: bool = True) -> None:
+        """``searched=False``: LMDB only, no hnswlib cache (the set is read whole, never searched)."""
         self.tables = tables
         self.name = name
         self.dim = dim
+        self.searched = searched
         self.path = directory / f"{name}.hnsw"
         self.meta_path = directory / f"{name}.hnsw.json"
         self._hnsw: hnswlib.Index | None = None
@@ -156,6 +162,8 @@ class VectorSet:
 
     # ---- the hnswlib cache -----------------------------------------------------------------
     def _index(self) -> hnswlib.Index:
+        if not self.searched:
+            raise RuntimeError(f"the {self.name} vectors have no nearest-neighbour cache (they are never searched)")
         if self._hnsw is None:
             self._hnsw = self._load()
         self._top_up(self._hnsw)
@@ -201,12 +209,22 @@ class VectorSet:
         return len(labels)
 
     def save(self) -> None:
-        """Bring the cache up to date and write it atomically (file, then its sidecar)."""
+        """Bring the cache up to date and write it atomically (file, then its sidecar).
+
+        The cache is only a cache: when it cannot be written (disk full, read-only) a warning
+        is logged, the temporary file removed, and the next open rebuilds it from LMDB."""
+        if not self.searched:
+            return
         index = self._index()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".hnsw.tmp")
-        index.save_index(str(tmp))
-        os.replace(tmp, self.path)
         tmp_meta = self.meta_path.with_suffix(".json.tmp")
-        tmp_meta.write_text(json.dumps({"count": index.get_current_count(), "max_label": self._max_label, "deleted": self._marked}))
-        os.replace(tmp_meta, self.meta_path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            index.save_index(str(tmp))
+            os.replace(tmp, self.path)
+            tmp_meta.write_text(json.dumps({"count": index.get_current_count(), "max_label": self._max_label, "deleted": self._marked}))
+            os.replace(tmp_meta, self.meta_path)
+        except (OSError, RuntimeError) as e:
+            for f in (tmp, tmp_meta):
+                f.unlink(missing_ok=True)
+            log.warning("the %s vector cache was not saved (%s); it is rebuilt from LMDB when next opened", self.name, e)

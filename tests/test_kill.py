@@ -1,0 +1,214 @@
+"""Crash safety end to end: real `edgerag index` / `edgerag build` processes killed with
+SIGKILL at random moments while embedding, building graphs and extracting with the real
+model, restarted, and the result compared with an index built without interruption.
+
+Kill points are chosen from the children's own progress lines (``EDGERAG_PROGRESS=lines``):
+after a random step of the phase, plus a random delay, so the kill lands inside the work that
+follows that step. After every kill the index must open and be self-consistent; at the end it
+must equal the uninterrupted one, and the ledger must show every core chunk extracted exactly
+once (a call killed in flight was never recorded; one killed after its commit is answered from
+the cache on restart).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from edgerag import EdgeRAG, Settings
+from edgerag.models import resolve_model
+from edgerag.store import Index
+from edgerag.store.stages import load_arrays, stage_record
+
+from .conftest import SAMPLE
+
+N_DOCS = 72
+BATCH = 4  # 18 batches: room for 9 kills while embedding
+BETA = 0.04  # 3 core chunks of 72: few real-model calls, each several seconds long
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "edgerag.cli", *args]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "EDGERAG_PROGRESS": "lines", "PYTHONUNBUFFERED": "1"}
+
+
+def _phase(line: str) -> str:
+    if line.startswith("indexing"):
+        return "embedding"
+    if line.startswith("building"):
+        return "graph"
+    if line.startswith("extracting"):
+        return "extraction"
+    return "startup"
+
+
+def run_with_kills(cmd: list[str], rng: random.Random, want: int, trigger, max_delay: float, kills: list, check) -> None:
+    """Run ``cmd`` until it succeeds, SIGKILLing it ``want`` times first: each attempt waits
+    for the first or second progress line ``trigger`` accepts, then a random delay, then
+    kills. ``check()`` runs after every kill (the index must open and be consistent)."""
+    attempts, mine = 0, 0
+    while True:
+        attempts += 1
+        assert attempts < want + 20, "the command never got far enough to be killed"
+        armed = mine < want
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env())
+        nth, last, killed = 0, "", False
+        skip = rng.choice([0, 0, 1])
+        for line in proc.stderr:
+            line = line.strip()
+            if not line or ":" not in line:
+                continue
+            last = line
+            if armed and trigger(line):
+                if nth >= skip:
+                    time.sleep(rng.uniform(0, max_delay))
+                    proc.send_signal(signal.SIGKILL)
+                    killed = True
+                    break
+                nth += 1
+        proc.stderr.close()
+        rc = proc.wait()
+        if killed and rc == -signal.SIGKILL:
+            kills.append((cmd[3], _phase(last), last))
+            mine += 1
+            check()
+            continue
+        assert rc == 0, f"{' '.join(cmd[3:])} failed with {rc} after {last!r}"
+        return
+
+
+def _consistent(path: Path) -> dict[str, int]:
+    """Open the index and check, in one read snapshot, that documents, chunks and vectors agree."""
+    index = Index.open(path, create=False)
+    try:
+        t = index.tables
+        with t.read() as txn:
+            docs = dict(t.items(txn, "docs"))
+            chunks = dict(t.items(txn, "chunks"))
+            for doc_id, d in docs.items():
+                for c in d["chunks"]:
+                    assert c in chunks, f"document {doc_id} lists chunk {c}, which is not stored"
+            assert {c["doc_id"] for c in chunks.values()} <= set(docs), "a chunk without its document"
+            for name in ("chunks", "subchunks", "sentences"):
+                assert t.count(txn, f"vec.{name}") == t.count(txn, name), f"{name}: vectors and records differ"
+            for cid, ex in t.items(txn, "extractions"):
+                assert cid in chunks and ex["entities"] is not None
+        return index.counts()
+    finally:
+        index.close()
+
+
+def _same_arrays(a: Path, b: Path, stage: str) -> None:
+    ia, ib = Index.open(a, create=False), Index.open(b, create=False)
+    try:
+        xa, xb = load_arrays(ia.tables, stage), load_arrays(ib.tables, stage)
+        stored = stage_record(ia.tables, stage)["arrays"]  # (readers may add derived arrays in memory)
+        assert stored == stage_record(ib.tables, stage)["arrays"]
+        for k in stored:
+            va, vb = xa[k], xb[k]
+            if sp.issparse(va):
+                assert va.shape == vb.shape and (va != vb).nnz == 0, f"{stage}/{k} differs"
+            elif va.dtype.kind == "f":
+                assert va.shape == vb.shape and np.allclose(va, vb, atol=1e-5), f"{stage}/{k} differs"
+            else:
+                assert np.array_equal(va, vb), f"{stage}/{k} differs"
+    finally:
+        ia.close()
+        ib.close()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("kill") / "corpus.jsonl"
+    lines = (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[:N_DOCS]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
+    model = str(resolve_model(None))  # assembled here, never inside a child that may be killed
+    rng = random.Random(20261122)
+    killed, ref = tmp_path / "killed", tmp_path / "reference"
+    kills: list[tuple[str, str, str]] = []
+
+    def check() -> None:
+        if (killed / "manifest.json").exists():
+            _consistent(killed)
+
+    common = ["--index", str(killed)]
+    run_with_kills(_cli("index", str(corpus), *common, "--docs-per-batch", str(BATCH)), rng, 9,
+                   lambda line: "chunks=" in line, 1.0, kills, check)  # fmt: skip
+    for method, want in (("concept", 3), ("bridge", 3)):
+        run_with_kills(_cli("build", "--method", method, *common), rng, want,
+                       lambda line: line.startswith("building graphs"), 0.8, kills, check)  # fmt: skip
+    run_with_kills(_cli("build", "--method", "skeleton", "--beta", str(BETA), "--model", model, *common), rng, 7,
+                   lambda line: line.startswith(("extracting", "building the kg")), 6.0, kills, check)  # fmt: skip
+
+    by_phase = Counter(phase for _, phase, _ in kills)
+    print(f"\n{len(kills)} SIGKILLs: " + ", ".join(f"{n} during {p}" for p, n in sorted(by_phase.items())))
+    assert len(kills) >= 20
+    assert by_phase["embedding"] >= 3 and by_phase["graph"] >= 3 and by_phase["extraction"] >= 3, by_phase
+
+    rag = EdgeRAG(ref, Settings(progress=False, docs_per_batch=BATCH, beta=BETA, model=model))
+    rag.insert([corpus])
+    rag.build("concept")
+    rag.build("bridge")
+    rag.build("skeleton")
+    rag.close()
+
+    assert _consistent(killed) == _consistent(ref)
+    a, b = EdgeRAG(killed), EdgeRAG(ref)
+    assert [(d["id"], d["chunks"]) for d in a.documents()] == [(d["id"], d["chunks"]) for d in b.documents()]
+    assert a.index.ids("chunks") == b.index.ids("chunks")
+    assert a.index.get_many("chunks", a.index.ids("chunks")) == b.index.get_many("chunks", b.index.ids("chunks"))
+    stages = sorted(a.index.ids("stages"))
+    assert stages == sorted(b.index.ids("stages")) and any(s.startswith("kg:") for s in stages)
+    for stage in stages:
+        _same_arrays(killed, ref, stage)
+    core = a.index.ids("extractions")
+    assert core == b.index.ids("extractions") and len(core) == 3
+    def found(rag):
+        return [(sorted(e["name"] for e in x["entities"]), len(x["relations"])) for x in rag.index.get_many("extractions", core)]
+
+    assert found(a) == found(b)
+    fresh = [r for r in a.ledger_rows() if r.stage == "extract" and not r.cached]
+    assert len(fresh) == len(core), f"{len(fresh)} fresh extraction calls for {len(core)} core chunks: a chunk was extracted twice"
+    # and the interrupted index answers like the other one
+    q = "Who is the director of the film?"
+    assert [u.id for u in a.retrieve(q, method="skeleton").units] == [u.id for u in b.retrieve(q, method="skeleton").units]
+
+
+def test_ctrl_c_stops_at_a_batch_boundary_and_says_how_to_resume(tmp_path, corpus):
+    path = tmp_path / "index"
+    cmd = _cli("index", str(corpus), "--index", str(path), "--docs-per-batch", str(BATCH))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    err = []
+    for line in proc.stderr:
+        err.append(line)
+        if "chunks=" in line:
+            proc.send_signal(signal.SIGINT)
+            break
+    out, rest = proc.communicate(timeout=120)
+    err = "".join(err) + rest
+    assert proc.returncode == 130, err
+    assert "stopping after the step under way" in err and "Run the same command again to resume" in err
+    assert "Traceback" not in err
+    docs = _consistent(path)["docs"]
+    assert docs % BATCH == 0 and BATCH <= docs < N_DOCS  # whole batches only, the one under way finished
+    done = subprocess.run(cmd, capture_output=True, text=True, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert f"added {N_DOCS - docs} documents ({docs} already indexed)" in done.stdout
+    assert _consistent(path)["docs"] == N_DOCS
