@@ -14,7 +14,6 @@ sub-chunk vectors, so every word of it counts.
 from __future__ import annotations
 
 import time
-from itertools import islice
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -35,9 +34,16 @@ SAVE_EVERY_S = 300
 LMDB, committed every batch, is the truth, and a reopened index tops the caches up from it."""
 
 
-def _batched(items: Iterable, n: int) -> Iterator[list]:
-    it = iter(items)
-    while batch := list(islice(it, n)):
+def _batched(items: Iterable, n: int, max_chars: int) -> Iterator[list]:
+    """Lists of at most ``n`` items and about ``max_chars`` characters of document text."""
+    batch, chars = [], 0
+    for item in items:
+        batch.append(item)
+        chars += len(getattr(item, "text", ""))
+        if len(batch) >= n or chars >= max_chars:
+            yield batch
+            batch, chars = [], 0
+    if batch:
         yield batch
 
 
@@ -54,7 +60,7 @@ def insert_documents(
     progress = bar(desc="indexing", unit="doc", enabled=settings.progress)
     last_save = time.perf_counter()
     try:
-        for batch in _batched(items, settings.docs_per_batch):
+        for batch in _batched(items, settings.docs_per_batch, settings.batch_chars):
             new: dict[str, Document] = {}
             for item in batch:
                 if isinstance(item, Skipped):

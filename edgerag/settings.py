@@ -50,14 +50,21 @@ class Settings:
     # --- indexing ---------------------------------------------------------------------------
     docs_per_batch: int = 64
     """Documents processed and committed together; a killed run resumes at the last batch."""
-    max_file_bytes: int = 200 * 1024 * 1024
-    """Files larger than this are refused by name (they would not fit a sane chunk table)."""
+    batch_chars: int = 2_000_000
+    """…and at most about this many characters of text, so a batch's vectors stay small
+    however long its documents are (a huge file arrives as parts of 1M characters)."""
+    max_file_bytes: int = 1 << 30
+    """Files larger than this are refused by name. Memory does not grow with file size
+    (large files are streamed in parts); this bounds how long one file may keep indexing busy."""
     map_size: int = 1 << 40
     """LMDB's address-space reservation (sparse on disk: the file grows only as data does)."""
 
     # --- retrieval --------------------------------------------------------------------------
     budget: int = 12_000
     """λ: context budget in tokens (KET-RAG §5.2 uses 12,000)."""
+    max_query_chars: int = 8_000
+    """Longer queries are refused with a message: the embedder reads only its first few hundred
+    tokens, and query analysis by the local model would spend minutes on it."""
     text_unit: str = "chunks"
     """What ``text`` retrieval returns: ``chunks`` or ``subchunks``."""
     hnsw_ef: int = 200

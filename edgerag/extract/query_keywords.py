@@ -57,7 +57,7 @@ def parse(output: str, question: str) -> QueryKeywords:
             for level in got:
                 value = data.get(f"{level}_level_keywords", [])
                 got[level] = _split(", ".join(map(str, value))) if isinstance(value, list) else _split(str(value))
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             pass
     if not any(got.values()):
         for line in text.splitlines():

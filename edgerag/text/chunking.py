@@ -5,7 +5,8 @@ Here:
 
 * A chunk is packed from whole sentences up to ℓ tokens, never across two documents (a short
   document is one chunk). Consecutive chunks share up to ``overlap`` tokens of whole trailing
-  sentences. A sentence longer than a sub-chunk is cut at word boundaries.
+  sentences. A sentence longer than a sub-chunk is cut at word boundaries (a run of more than
+  32 characters without a space counts as several words).
 * A chunk of T tokens is cut into n = ⌈T / ⌈ℓ/2^τ⌉⌉ sub-chunks of about T/n tokens each, so a
   full chunk yields exactly 2^τ; cuts snap to a sentence boundary when one lies within a
   quarter sub-chunk of the target, else fall between words.
@@ -28,7 +29,9 @@ from ..types import Document, Span
 from .sentences import sentence_spans
 from .tokens import Tokenizer
 
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"\S{1,32}")
+"""Packing units: whitespace-separated words, a longer run (a URL, or Chinese and Japanese,
+written without spaces) taken 32 characters at a time, so no unit outgrows a sub-chunk."""
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 KET-RAG builds its text–keyword bipartite graph and the lexical side of its KNN graph from
 these; G2ConS uses the same words as concepts. Stop words are scikit-learn's English list
-(318 words), plus tokens that carry no meaning on their own (single characters).
+(318 words), plus tokens that carry no meaning on their own (single characters) and runs too
+long to be words.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import re
 from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+MAX_KEYWORD_CHARS = 40
+"""Longer runs are not words (a run of Chinese or Japanese, written without spaces, is a
+whole clause): they are left out rather than made into one-passage keywords."""
 
 
 @lru_cache(maxsize=1)
@@ -28,7 +32,7 @@ def keywords(text: str) -> list[str]:
         w = m.group().replace("’", "'")
         if w.endswith("'s"):
             w = w[:-2]
-        if len(w) > 1 and w not in stops:
+        if 1 < len(w) <= MAX_KEYWORD_CHARS and w not in stops:
             out.append(w)
     return out
 
