@@ -170,7 +170,7 @@ def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
     rag.close()
 
     assert _consistent(killed) == _consistent(ref)
-    a, b = EdgeRAG(killed), EdgeRAG(ref)
+    a, b = EdgeRAG(killed, beta=BETA), EdgeRAG(ref, beta=BETA)
     assert [(d["id"], d["chunks"]) for d in a.documents()] == [(d["id"], d["chunks"]) for d in b.documents()]
     assert a.index.ids("chunks") == b.index.ids("chunks")
     assert a.index.get_many("chunks", a.index.ids("chunks")) == b.index.get_many("chunks", b.index.ids("chunks"))
