@@ -54,8 +54,8 @@ class Settings:
     """…and at most about this many characters of text, so a batch's vectors stay small
     however long its documents are (a huge file arrives as parts of 1M characters)."""
     max_file_bytes: int = 1 << 30
-    """Files larger than this are refused by name. Memory does not grow with file size
-    (large files are streamed in parts); this bounds how long one file may keep indexing busy."""
+    """Files larger than this are refused by name. Reading never holds a whole large file (it
+    is streamed in parts); this bounds how long one file may keep indexing busy."""
     map_size: int = 1 << 40
     """LMDB's address-space reservation (sparse on disk: the file grows only as data does)."""
 
@@ -211,6 +211,9 @@ class Settings:
             raise ValueError(f"tau (τ) must be between 0 and 8, got {self.tau}")
         if self.budget < 1:
             raise ValueError(f"budget (λ) must be positive, got {self.budget}")
+        for name in ("docs_per_batch", "batch_chars", "max_query_chars"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.n_ctx < 512:
             raise ValueError(f"n_ctx must be at least 512, got {self.n_ctx}")
         if not 0.0 <= self.beta <= 1.0:
