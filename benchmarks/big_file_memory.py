@@ -11,7 +11,7 @@ is deduplicated away) and measures, each in a fresh process (peak RSS from getru
   the hnswlib caches of the chunk and sub-chunk vectors (about 3 MB per MB of text);
 * with ``--full``, the whole file (about an hour per 100 MB on 2 cores: embedding).
 
-    .venv/bin/python benchmarks/big_file_memory.py [--mb 200] [--index-mb 1,4,16] [--full]
+    .venv/bin/python benchmarks/big_file_memory.py [--mb 200] [--index-mb 1,4,16] [--full] [--no-read]
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ def main() -> int:
     ap.add_argument("--mb", type=float, default=200, help="size of the single-line file (default 200 MB)")
     ap.add_argument("--index-mb", default="1,4,16", help="prefixes to index fully, in MB (default 1,4,16)")
     ap.add_argument("--full", action="store_true", help="also index the whole file (about an hour per 100 MB)")
+    ap.add_argument("--no-read", action="store_true", help="skip the read + chunk pass over the whole file")
     ap.add_argument("--dir", help="where the file and indexes go (default: a temporary folder)")
     ap.add_argument("--out", default="benchmarks/results/big_file_memory.json")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -137,7 +138,7 @@ def main() -> int:
     size = big.stat().st_size
     with open(big, "rb") as f:
         assert b"\n" not in f.read(1 << 20)
-    rows = [("read + chunk", size, measure("read", str(big)))]
+    rows = [] if args.no_read else [("read + chunk", size, measure("read", str(big)))]
     sizes = [float(x) for x in args.index_mb.split(",") if x] + ([args.mb] if args.full else [])
     for mb in sizes:
         src = big if mb >= args.mb else prefix(big, mb, work / f"prefix-{mb:g}MB.txt")
