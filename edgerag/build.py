@@ -64,7 +64,7 @@ class Plan:
         return (
             f"{scope}{self.to_extract} still to extract\n"
             f"estimate: {self.input_tokens:,} input tokens ({self.evaluated_tokens:,} evaluated after prefix reuse), "
-            f"{self.output_tokens:,} output tokens, about {_hms(self.seconds)}\n"
+            f"{self.output_tokens:,} output tokens, about {hms(self.seconds)}\n"
             f"basis: {self.basis}"
         )
 
@@ -93,9 +93,22 @@ class _Job:
     todo: list[str]
 
 
+def llm_chunks(rag, method: str) -> tuple[str, list[str]] | None:
+    """(table, chunk ids) of the LLM extraction ``method`` reads — TERAG's names of every
+    chunk, or the KG extraction of its β/κ core — or None for an LLM-free method."""
+    if method in NAMES_OF:
+        return "names", rag.index.ids("chunks")
+    target = kg_target(rag, method)
+    if target is None:
+        return None
+    selection, fraction = target
+    return "extractions", core_chunks(rag.index, fraction, selection, rag.settings)
+
+
 def _job(rag, method: str) -> _Job | None:
-    index, s, llm = rag.index, rag.settings, rag.llm
+    index, s = rag.index, rag.settings
     if method in NAMES_OF:  # TERAG names every passage, several per call
+        llm = rag.llm
         chunks = index.ids("chunks")
         made_by = names_fingerprint(llm, s.terag_batch, s.terag_max_tokens)
         return _Job("all", 1.0, chunks, "names", made_by, llm.prompt_tokens(nm.messages([])), s.terag_batch,
@@ -104,7 +117,8 @@ def _job(rag, method: str) -> _Job | None:
     if target is None:
         return None
     selection, fraction = target
-    core = core_chunks(index, fraction, selection, s)
+    core = llm_chunks(rag, method)[1]
+    llm = rag.llm
     made_by = extractor_fingerprint(llm, s.extract_grammar, s.extract_max_tokens)
     return _Job(selection, fraction, core, "extractions", made_by, llm.prompt_tokens(kgx.messages("")), 1, pending_chunks(index, core, made_by))
 
@@ -127,7 +141,7 @@ def plan(rag, method: str) -> Plan:
     input_tokens = calls * job.instruction_tokens + body
     evaluated = body + (job.instruction_tokens if calls else 0)  # the instruction is evaluated once, then reused
     output = int(per_out * len(job.todo))
-    p_tps, g_tps, basis = _speeds(rag)
+    p_tps, g_tps, basis = model_speeds(rag)
     seconds = evaluated / p_tps + output / g_tps
     out_basis = f"{per_out:.0f} output tokens per chunk " + ("as measured on this index" if outs else "(assumed)")
     if job.per_call > 1:
@@ -135,7 +149,7 @@ def plan(rag, method: str) -> Plan:
     return Plan(method, job.selection, job.fraction, n, len(job.chunks), len(job.todo), input_tokens, evaluated, output, seconds, f"{basis}; {out_basis}")
 
 
-def _speeds(rag) -> tuple[float, float, str]:
+def model_speeds(rag) -> tuple[float, float, str]:
     """Prompt and generation tokens/s of this model, measured on the ledger's fresh calls.
 
     Both rates are fitted (seconds ≈ evaluated/p + output/g) only when output lengths vary
@@ -220,7 +234,7 @@ def _run_steps(desc: str, steps: list, progress: bool | None) -> dict[str, Any]:
     return out
 
 
-def _hms(seconds: float) -> str:
+def hms(seconds: float) -> str:
     h, rem = divmod(int(math.ceil(seconds)), 3600)
     m, s = divmod(rem, 60)
     return f"{h}h {m:02d}m" if h else f"{m}m {s:02d}s"

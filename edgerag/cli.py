@@ -158,18 +158,46 @@ def cmd_build(args) -> int:
 
 def cmd_eval(args) -> int:
     from .eval.datasets import load_dataset
-    from .eval.runner import evaluate
+    from .eval.report import markdown
+    from .eval.runner import evaluate_many, write_result
 
+    methods = [m.strip() for m in (args.methods or args.method).split(",") if m.strip()]
+    sweeps = dict(_sweep(s) for s in args.sweep or [])
     dataset = load_dataset(args.data, limit=args.limit)
     if args.index is None:
         digest = hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]
         args.index = f".edgerag/eval/{dataset.name.replace('/', '-')}-{digest}"
-    rag = _open(args)
-    result = evaluate(rag, dataset, method=args.method, budget=args.budget, answer=args.answer)
-    print(result.table())
+    rag = _open(args, budget=args.budget)
+    doc = evaluate_many(rag, dataset, methods, sweeps=sweeps, answer=args.answer, build=args.build)
+    print(markdown([doc]))
     if args.out:
-        result.write(args.out)
-        print(f"wrote {args.out}")
+        write_result(doc, args.out)
+        print(f"wrote {args.out} (render it with `edgerag report {args.out}`)")
+    return 0
+
+
+def _sweep(spec: str) -> tuple[str, list]:
+    """``beta=0,0.2,1`` → ("beta", [0.0, 0.2, 1.0]), typed as the setting is."""
+    from .eval.runner import KNOBS
+    from .settings import Settings
+
+    key, sep, values = spec.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or key not in KNOBS or not values.strip():
+        raise ValueError(f"--sweep {spec!r}: write NAME=V1,V2,… with NAME one of {', '.join(KNOBS)}")
+    kind = type(getattr(Settings(), key))
+    try:
+        return key, [kind(v) for v in values.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--sweep {spec!r}: the values of {key} must be {kind.__name__}s") from None
+
+
+def cmd_report(args) -> int:
+    from .eval.report import write_report
+
+    written = write_report(args.results, args.out, readme=args.readme, metric=args.metric)
+    for kind, path in written.items():
+        print(f"{kind:<9} {path}")
     return 0
 
 
@@ -292,18 +320,29 @@ def build_parser() -> argparse.ArgumentParser:
     _llm_args(sp)
     sp.set_defaults(func=cmd_build)
 
-    sp = sub.add_parser("eval", help="evaluate a method on a benchmark folder (corpus.jsonl + questions.jsonl)")
+    sp = sub.add_parser("eval", help="evaluate methods on a benchmark folder (corpus.jsonl + questions.jsonl)")
     sp.add_argument("--data", required=True)
-    sp.add_argument("--method", default="text", choices=methods)
+    sp.add_argument("--method", default="text", choices=methods, help="one method (default text)")
+    sp.add_argument("--methods", help="several, comma-separated, over one index: e.g. text,keyword,ket,g2cons,terag")
+    sp.add_argument("--sweep", action="append", metavar="NAME=V1,V2",
+                    help="run each method that reads NAME once per value: beta, kappa, theta, lambda_w or budget (repeatable)")
+    sp.add_argument("--build", action="store_true", help="run the LLM extraction runs need first (else they are refused with its cost)")
     with_index(sp, default=None)
-    sp.add_argument("--budget", type=int)
+    sp.add_argument("--budget", type=int, help="λ: context budget in tokens (default 12000)")
     sp.add_argument("--limit", type=int, help="first N questions only")
-    sp.add_argument("--out", help="write the result as JSON here")
+    sp.add_argument("--out", help="write the result file (JSON, docs/results.md) here")
     sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
     _settings_args(sp)
     _method_args(sp)
     _llm_args(sp)
     sp.set_defaults(func=cmd_eval)
+
+    sp = sub.add_parser("report", help="render `eval --out` result files: Markdown table, Pareto and sweep plots (PNG)")
+    sp.add_argument("results", nargs="+", metavar="RESULT.json")
+    sp.add_argument("--out", default="report", help="folder for report.md, frontier.png, sweep.png (default ./report)")
+    sp.add_argument("--readme", help="also replace this Markdown file's <!-- results:begin/end --> block")
+    sp.add_argument("--metric", default="coverage", choices=["coverage", "recall_at_5", "f1"], help="quality axis of the plots")
+    sp.set_defaults(func=cmd_report)
 
     sp = sub.add_parser("stats", help="what an index holds")
     with_index(sp)
@@ -340,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     from .store import IndexError_
 
     args = build_parser().parse_args(argv)
-    steps = args.command in ("index", "build")  # long work in committed steps: Ctrl-C ends the step first
+    # long work in committed steps: Ctrl-C ends the step first
+    steps = args.command in ("index", "build") or (args.command == "eval" and args.build)
     try:
         with stop_on_interrupt() if steps else nullcontext():
             return args.func(args)

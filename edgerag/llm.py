@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -181,6 +182,10 @@ class MeteredLLM:
         self.llm = llm
         self.ledger = Ledger(tables)
         self.cache = LLMCache(tables)
+        self.spent: Counter[str] = Counter()
+        """Tokens of this object's calls, for a caller that wants the cost of a step (eval
+        takes differences): fresh ``input``/``evaluated``/``output``, and ``cached_input``/
+        ``cached_output`` served by the cache."""
 
     def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
              on_text: Callable[[str], None] | None = None, use_cache: bool = True,
@@ -203,6 +208,10 @@ class MeteredLLM:
         else:
             compiled = _grammar(grammar) if grammar else None
             c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
+        if c.cached:
+            self.spent.update(cached_input=c.prompt_tokens, cached_output=c.output_tokens)
+        else:
+            self.spent.update(input=c.prompt_tokens, evaluated=c.evaluated_tokens, output=c.output_tokens)
         row = LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
                         output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
                         ok=validate(c.text) if validate else True)  # fmt: skip

@@ -44,24 +44,29 @@ def test_eval_command_writes_scores(tmp_path, capsys):
                  "--budget", "2000", "--out", str(out), "-q"])  # fmt: skip
     assert code == 0
     printed = capsys.readouterr().out
-    assert "Coverage %" in printed and "Recall@5 %" in printed
-    result = json.loads(out.read_text())
-    for key in ("method", "questions", "coverage", "recall_at_5", "em", "f1", "tokens", "seconds"):
+    assert "Coverage %" in printed and "R@5 %" in printed
+    doc = json.loads(out.read_text())
+    assert doc["schema"] == "edgerag.eval/1" and doc["dataset"]["questions"] == 5 and len(doc["runs"]) == 1
+    result = doc["runs"][0]
+    for key in ("method", "questions", "coverage", "recall_at_5", "recall_at_k", "em", "f1", "query_tokens", "seconds"):
         assert key in result
-    assert result["method"] == "text" and result["questions"] == 5
+    assert result["method"] == "text" and result["questions"] == 5 and result["budget"] == 2000
     assert 0.0 <= result["coverage"] <= 1.0 and 0.0 < result["recall_at_5"] <= 1.0
-    assert result["em"] is None and result["tokens"]["input"] == result["tokens"]["output"] == 0
+    assert result["em"] is None and result["query_tokens"]["input"] == result["query_tokens"]["output"] == 0
+    assert doc["model"] is None  # nothing loaded the model
     # With 2,000 tokens over ~10 passages a question, the gold passages are mostly in: dense
     # retrieval must find at least half of them.
     assert result["recall_at_5"] >= 0.5
+    assert result["recall_at_k"]["2"] <= result["recall_at_k"]["5"] <= result["recall_at_k"]["10"]
+    assert doc["ingest_seconds"] > 0
     # a second run reuses the index: nothing is indexed again
     main(["eval", "--data", str(data), "--index", str(tmp_path / "ix"), "--out", str(out), "-q"])
-    assert json.loads(out.read_text())["index_seconds"] == 0.0
+    assert json.loads(out.read_text())["ingest_seconds"] is None
     # ... and needs no writer lock: it runs while a long build holds the index
     writer = Index.open(tmp_path / "ix", create=False)
     writer.lock()
     try:
         assert main(["eval", "--data", str(data), "--index", str(tmp_path / "ix"), "--out", str(out), "-q"]) == 0
-        assert json.loads(out.read_text())["questions"] == 5
+        assert json.loads(out.read_text())["dataset"]["questions"] == 5
     finally:
         writer.close()

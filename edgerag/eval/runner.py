@@ -1,4 +1,9 @@
-"""Run a method over a benchmark's questions and report Coverage, Recall@5, EM/F1, tokens.
+"""Run methods over a benchmark's questions: Coverage, Recall@k, EM/F1, tokens and time.
+
+`evaluate` scores one method under the current settings. `evaluate_many` runs several
+methods (and sweeps of β, κ, θ, λ_w or the budget λ) over one index, building every stage
+once, and returns one result document: the JSON that `edgerag eval --out` writes and
+`edgerag report` reads. Its schema (`SCHEMA`) is documented in docs/results.md.
 
 The index of a benchmark folder is built on first use (the folder's ``corpus.jsonl`` only)
 and reused afterwards.
@@ -6,62 +11,91 @@ and reused afterwards.
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import platform
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..api import EdgeRAG
 from ..progress import bar
+from ..build import hms
+from ..retrieve import KG_OF, METHODS, NAMES_OF, QUERY_LLM
+from .cost import index_cost, stages_of
 from .datasets import Dataset
 from .metrics import coverage, exact_match, f1 as f1_score, recall_at_k
 
-
+SCHEMA = "edgerag.eval/1"
 TOKEN_KEYS = ("input", "output", "evaluated", "cached_input", "cached_output")
+RECALL_KS = (2, 5, 10)
+
+# Settings a sweep may vary, the symbol the papers give each, and the methods that read it.
+KNOBS: dict[str, tuple[str, frozenset[str]]] = {
+    "budget": ("λ", frozenset(METHODS)),
+    "beta": ("β", frozenset(m for m, (_, f) in KG_OF.items() if f == "beta")),
+    "kappa": ("κ", frozenset(m for m, (_, f) in KG_OF.items() if f == "kappa")),
+    "theta": ("θ", frozenset({"ket", "ket-u"})),
+    "lambda_w": ("λ_w", frozenset({"g2cons"})),
+}
+
+
+class NotBuiltError(ValueError):
+    """A method needs LLM extraction that has not run (and the caller did not ask to run it)."""
 
 
 @dataclass
 class EvalResult:
+    """One method under one set of settings, over every question of a dataset."""
+
     method: str
     dataset: str
     questions: int
     budget: int
     coverage: float
     recall_at_5: float | None
+    recall_at_k: dict[str, float | None] = field(default_factory=dict)
     em: float | None = None
     f1: float | None = None
-    tokens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
-    """LLM tokens of answering: fresh ``input``/``output`` (what was spent now), ``evaluated``
-    (input the model actually computed), and ``cached_input``/``cached_output`` (served by the
-    LLM cache at no cost)."""
-    seconds: float = 0.0
-    """Wall time over all questions: retrieval, and answering when asked (``latency_ms`` is
-    retrieval alone)."""
+    label: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The settings this method reads that a sweep may vary (β, κ, θ, λ_w, budget)."""
+    index_tokens: dict[str, int] = field(default_factory=lambda: {"input": 0, "output": 0})
+    """LLM tokens of the index stages the method reads, whoever paid for them (eval/cost.py)."""
     index_seconds: float = 0.0
+    """Seconds of those stages: LLM extraction plus graph building (not the shared embedding)."""
+    index: dict[str, Any] = field(default_factory=dict)
+    """The full `IndexCost`: stages, chunks extracted, measured vs estimated seconds."""
+    query_tokens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
+    """LLM tokens spent at query time over all questions (query NER or keywords, and the
+    answers with ``answer``): fresh ``input``/``output``/``evaluated`` and cache hits."""
+    seconds: float = 0.0
+    """Wall time over all questions: retrieval, and answering when asked."""
     latency_ms: dict[str, float] = field(default_factory=dict)
+    """Retrieval alone, per question: ``median`` and ``p95``."""
     per_question: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def write(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False))
-
     def table(self) -> str:
         def pct(x):
             return "-" if x is None else f"{100 * x:.1f}"
 
+        q = self.query_tokens
         rows = [
-            ("method", self.method), ("dataset", self.dataset), ("questions", str(self.questions)),
+            ("method", self.label or self.method), ("dataset", self.dataset), ("questions", str(self.questions)),
             ("budget (tokens)", str(self.budget)), ("Coverage %", pct(self.coverage)),
             ("Recall@5 %", pct(self.recall_at_5)), ("EM %", pct(self.em)), ("F1 %", pct(self.f1)),
-            ("LLM tokens in/out (fresh)", f"{self.tokens['input']}/{self.tokens['output']}"),
-            ("LLM tokens in/out (cached)", f"{self.tokens['cached_input']}/{self.tokens['cached_output']}"),
-            ("seconds (retrieval median ms/q)", f"{self.seconds:.1f} ({self.latency_ms.get('median', 0):.1f})"),
-            ("indexing s", f"{self.index_seconds:.1f}"),
+            ("index LLM tokens in/out", f"{self.index_tokens['input']:,}/{self.index_tokens['output']:,}"),
+            ("query LLM tokens in/out (fresh)", f"{q['input']:,}/{q['output']:,}"),
+            ("query LLM tokens in/out (cached)", f"{q['cached_input']:,}/{q['cached_output']:,}"),
+            ("retrieval ms median/p95", f"{self.latency_ms.get('median', 0):.1f}/{self.latency_ms.get('p95', 0):.1f}"),
+            ("seconds (all questions)", f"{self.seconds:.1f}"),
         ]  # fmt: skip
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
@@ -80,44 +114,145 @@ def ensure_indexed(rag: EdgeRAG, dataset: Dataset) -> float:
     return report.seconds if report.docs_added else 0.0
 
 
-def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False) -> EvalResult:
+def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False,
+             label: str = "") -> EvalResult:  # fmt: skip
     """Retrieve for every question (and, with ``answer``, answer it in short mode)."""
     budget = budget or rag.settings.budget
-    index_seconds = ensure_indexed(rag, dataset)
-    covered, recalls, per_q, latencies = [], [], [], []
-    ems, f1s, tokens = [], [], dict.fromkeys(TOKEN_KEYS, 0)
+    ensure_indexed(rag, dataset)
+    covered, per_q, latencies = [], [], []
+    recalls: dict[int, list[float]] = {k: [] for k in RECALL_KS}
+    ems, f1s = [], []
+    uses_llm = method in QUERY_LLM or answer
+    before = dict(rag.llm.spent) if uses_llm else {}
     t0 = time.perf_counter()
-    progress = bar(total=len(dataset.questions), desc=f"eval {method}", unit="q", enabled=rag.settings.progress)
+    progress = bar(total=len(dataset.questions), desc=f"eval {label or method}", unit="q", enabled=rag.settings.progress)
     for q in dataset.questions:
         t = time.perf_counter()
         ctx = rag.retrieve(q.question, method=method, budget=budget)
         latencies.append(1000 * (time.perf_counter() - t))
         cov = coverage(q.answers, ctx.text())
-        rec = recall_at_k(q.supporting_ids, ctx.doc_ids, 5)
         covered.append(cov)
-        if rec is not None:
-            recalls.append(rec)
-        row = {"id": q.id, "coverage": cov, "recall_at_5": rec, "context_tokens": ctx.tokens, "units": len(ctx.units)}
+        row = {"id": q.id, "coverage": cov, "context_tokens": ctx.tokens, "units": len(ctx.units)}
+        for k in RECALL_KS:
+            rec = recall_at_k(q.supporting_ids, ctx.doc_ids, k)
+            row[f"recall_at_{k}"] = rec
+            if rec is not None:
+                recalls[k].append(rec)
         if answer:
             ans = rag.answer(q.question, ctx, short=True)
             ems.append(exact_match(ans.short, q.answers))
             f1s.append(f1_score(ans.short, q.answers))
-            for k in TOKEN_KEYS:
-                tokens[k] += ans.tokens[k]
             row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached,
                        citations=[c.doc_id for c in ans.citations])  # fmt: skip
         per_q.append(row)
         progress.update(1)
     progress.close()
     n = len(dataset.questions)
+    spent = rag.llm.spent if uses_llm else {}
+    recall = {str(k): (sum(v) / len(v) if v else None) for k, v in recalls.items()}
     return EvalResult(
         method=method, dataset=dataset.name, questions=n, budget=budget,
-        coverage=sum(covered) / n if n else 0.0,
-        recall_at_5=sum(recalls) / len(recalls) if recalls else None,
-        em=sum(ems) / n if answer and n else None, f1=sum(f1s) / n if answer and n else None, tokens=tokens,
-        seconds=time.perf_counter() - t0, index_seconds=index_seconds,
-        latency_ms=_latency(latencies), per_question=per_q,
+        coverage=sum(covered) / n if n else 0.0, recall_at_5=recall["5"], recall_at_k=recall,
+        em=sum(ems) / n if answer and n else None, f1=sum(f1s) / n if answer and n else None,
+        label=label or method, query_tokens={k: int(spent.get(k, 0) - before.get(k, 0)) for k in TOKEN_KEYS},
+        seconds=time.perf_counter() - t0, latency_ms=_latency(latencies), per_question=per_q,
     )  # fmt: skip
+
+
+def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """(method, setting changes) for every run: each method once per combination of the swept
+    settings it reads, and once at the current settings when it reads none of them."""
+    sweeps = sweeps or {}
+    for key in sweeps:
+        if key not in KNOBS:
+            raise ValueError(f"cannot sweep {key!r}; sweepable: {', '.join(KNOBS)}")
+    out = []
+    for m in methods:
+        if m not in METHODS:
+            raise ValueError(f"unknown method {m!r}; available: {', '.join(sorted(METHODS))}")
+        keys = [k for k in sweeps if m in KNOBS[k][1]]
+        for values in itertools.product(*(sweeps[k] for k in keys)):
+            out.append((m, dict(zip(keys, values))))
+    return out
+
+
+def run_label(method: str, changes: dict[str, Any]) -> str:
+    if not changes:
+        return method
+    return f"{method} (" + ", ".join(f"{KNOBS[k][0]}={v:g}" if isinstance(v, float) else f"{KNOBS[k][0]}={v}" for k, v in changes.items()) + ")"
+
+
+def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps: dict[str, list[Any]] | None = None,
+                  answer: bool = False, build: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Every run of `runs_for` over one index; returns the result document (schema `SCHEMA`).
+
+    Stages are built once per distinct setting and shared by every run that reads them. LLM
+    extraction runs only with ``build``; without it, a run whose extraction is incomplete
+    stops everything before any question is asked, naming each missing build and its cost."""
+    t0 = time.perf_counter()
+    ingest = ensure_indexed(rag, dataset)
+    ingest_seconds = ingest if ingest else None
+    base = rag.settings
+    plan = runs_for(methods, sweeps)
+    try:
+        missing = []
+        for method, changes in plan:
+            rag.configure(**changes)
+            if method in KG_OF or method in NAMES_OF:
+                p = rag.plan(method)
+                if p.to_extract and not build:
+                    missing.append(f"{run_label(method, changes)}: {p.to_extract} of {p.core_chunks} chunks to extract, "
+                                   f"about {p.output_tokens:,} output tokens and {hms(p.seconds)}")  # fmt: skip
+        if missing:
+            raise NotBuiltError("these runs need LLM extraction first (add --build to run it now, or "
+                                "`edgerag build --method M` with the same settings):\n  " + "\n  ".join(missing))  # fmt: skip
+        runs = []
+        for method, changes in plan:
+            rag.configure(**changes)
+            _prepare(rag, method)
+            cost = index_cost(rag, method)
+            r = evaluate(rag, dataset, method=method, answer=answer, label=run_label(method, changes))
+            r.settings = {k: getattr(rag.settings, k) for k, (_, readers) in KNOBS.items() if method in readers}
+            r.index = cost.to_dict()
+            r.index_tokens = {"input": cost.input_tokens, "output": cost.output_tokens}
+            r.index_seconds = cost.seconds
+            runs.append(r)
+    finally:
+        rag.settings = base
+    llm = rag.__dict__.get("llm")
+    return {
+        "schema": SCHEMA,
+        "dataset": {"name": dataset.name, "path": str(dataset.path), "questions": len(dataset.questions),
+                    "chunks": rag.index.counts()["chunks"]},
+        "index": str(rag.path),
+        "embedder": rag.index.manifest["embedder"]["id"],
+        "model": {"file": llm.llm.path.name, "sha256": llm.llm.sha256} if llm is not None else None,
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "gpu": _gpu(rag)},
+        "edgerag": __version__,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "ingest_seconds": ingest_seconds,
+        "seconds": time.perf_counter() - t0,
+        "runs": [r.to_dict() for r in runs],
+    }  # fmt: skip
+
+
+def _prepare(rag: EdgeRAG, method: str) -> None:
+    """Build the stages ``method`` reads before it is timed, so no query pays for a build.
+    Nothing is locked when every stage is there (eval runs beside a long `build`)."""
+    from ..store.stages import stage_record
+
+    if any(stage_record(rag.index.tables, s) is None for s in stages_of(rag, method)):
+        rag.build(method)
+
+
+def _gpu(rag: EdgeRAG) -> bool:
+    llm = rag.__dict__.get("llm")
+    return bool(llm is not None and getattr(llm.llm, "n_gpu_layers", 0)) or str(getattr(rag.__dict__.get("embedder"), "device", "cpu")).startswith("cuda")
+
+
+def write_result(doc: dict[str, Any], path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(doc, indent=2, ensure_ascii=False))
 
 
 def _latency(ms: list[float]) -> dict[str, float]:

@@ -104,7 +104,7 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
             with index.tables.write() as txn:
                 index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
                                                             "output_tokens": c.output_tokens, "cached": c.cached,
-                                                            "extractor": made_by})  # fmt: skip
+                                                            "seconds": c.seconds, "extractor": made_by})  # fmt: skip
             report.extracted += 1
             report.entities += len(ex.entities)
             report.relations += len(ex.relations)
@@ -134,6 +134,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     ents: dict[str, dict] = {}
     rels: dict[tuple[str, str], dict] = {}
     extracted = 0
+    spent = {"llm_input": 0, "llm_output": 0, "llm_seconds": 0.0}  # description summaries (LightRAG profiling)
     for cid, ex_rec in zip(chunk_ids, extractions):
         if ex_rec is None:
             continue
@@ -165,7 +166,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
             e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if kgx.mentions(kgx.squash(t), k)][:2]
         desc = "; ".join(e["descs"])
         if llm is not None and len(e["descs"]) > 1 and llm.count(desc) > desc_limit:
-            desc = _summarize(llm, e["name"], e["descs"], method, e["chunks"])
+            desc = _summarize(llm, e["name"], e["descs"], method, e["chunks"], spent)
         e["desc"] = desc
         ent_texts.append(f"{e['name']}: {desc}" if desc else e["name"])
     rel_keys = [k for k in rels if k[0] in pos and k[1] in pos]
@@ -179,7 +180,7 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     rel_vecs = embedder.encode(rel_texts) if rel_texts else np.zeros((0, embedder.dim), dtype=np.float32)
     record = {
         "chunk_set": made_from, "core_chunks": len(chunk_ids), "extracted_chunks": extracted,
-        "entities": len(names), "relations": len(rel_keys), "seconds": time.perf_counter() - t0,
+        "entities": len(names), "relations": len(rel_keys), "seconds": time.perf_counter() - t0, **spent,
     }  # fmt: skip
     return save_stage(index.tables, name, record, {
         "entity_names": np.asarray([ents[k]["name"] for k in names]), "entity_texts": np.asarray(ent_texts),
@@ -233,8 +234,14 @@ def _links(items: list[tuple[str, list[str]]], index: Index, sub_pos: dict[str, 
     return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(items), len(sub_pos)))
 
 
-def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str, chunks: list[str]) -> str:
+def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str, chunks: list[str], spent: dict) -> str:
+    """One entity's descriptions merged by the model; its tokens are added to ``spent`` (the
+    KG stage's record keeps them, so a method reading the stage is charged for them)."""
     msgs = [{"role": "system", "content": SUMMARY_INSTRUCTION},
             {"role": "user", "content": f"Entity: {name}\nDescriptions:\n" + "\n".join(f"- {d}" for d in descs)}]  # fmt: skip
-    out = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip()), sources=chunks).text.strip()
+    c = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip()), sources=chunks)
+    spent["llm_input"] += c.prompt_tokens
+    spent["llm_output"] += c.output_tokens
+    spent["llm_seconds"] += c.seconds
+    out = c.text.strip()
     return out or "; ".join(descs)

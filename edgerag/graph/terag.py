@@ -78,7 +78,7 @@ def extract_names(index: Index, llm: MeteredLLM, chunk_ids: list[str], *, batch:
                     first = got[cid][1]
                     for rid, (names, share) in _call(llm, [(cid, text)], max_tokens, report).items():
                         # the passage cost its share of the batch and the whole retry
-                        got[rid] = (names, {**share, **{k: share[k] + first[k] for k in ("prompt_tokens", "output_tokens")}})
+                        got[rid] = (names, {**share, **{k: share[k] + first[k] for k in ("prompt_tokens", "output_tokens", "seconds")}})
             with index.tables.write() as txn:
                 for cid, (names, share) in got.items():
                     index.tables.put(txn, "names", cid, {**names.to_dict(), **share, "extractor": made_by})
@@ -118,7 +118,7 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
     parsed = nm.parse_batch(c.text, texts)
     report.unparsed_lines += parsed.unparsed
     n = len(group)
-    share = {"prompt_tokens": c.prompt_tokens / n, "output_tokens": c.output_tokens / n, "cached": c.cached, "batch": n}
+    share = {"prompt_tokens": c.prompt_tokens / n, "output_tokens": c.output_tokens / n, "seconds": c.seconds / n, "cached": c.cached, "batch": n}
     return {cid: (names, share) for (cid, _), names in zip(group, parsed.passages)}
 
 
