@@ -1,6 +1,8 @@
 # The two commands a fresh machine needs:
 #   make demo   set up .venv, index the bundled sample corpus, answer a sample question
 #   make test   set up .venv (with pytest) and run the whole test suite
+#   make results  regenerate the README's Results table and plots from scratch (about an hour
+#                 on 2 cores, the default model doing the LLM work; reads ../shared/data)
 # Setup compiles llama-cpp-python from source the first time (about 10-20 minutes on 2 cores;
 # pip's wheel cache makes later setups fast).
 
@@ -9,7 +11,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.edgerag-installed
 
-.PHONY: demo test setup clean-index
+.PHONY: demo test setup results clean-index
 
 setup: $(STAMP)
 
@@ -26,6 +28,17 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Every method on one small benchmark split, β swept for the KET-RAG family, built from an empty
+# index (so the LLM cache is empty too), then the table and plots written into README.md.
+RESULTS_DATA    ?= ../shared/data/2wikimultihopqa/small
+RESULTS_METHODS ?= text,knng,keyword,concept,bridge,bridge-ppr,skeleton,ket,kg,hybrid,g2cons,terag,lightrag-hybrid
+RESULTS_INDEX   ?= .edgerag/results
+results: $(STAMP)
+	rm -rf $(RESULTS_INDEX)
+	$(BIN)/edgerag eval --data $(RESULTS_DATA) --index $(RESULTS_INDEX) --methods $(RESULTS_METHODS) \
+		--sweep beta=0.2,0.5,1.0 --build --out benchmarks/results/readme.json
+	$(BIN)/edgerag report benchmarks/results/readme.json --out docs/report --readme README.md
 
 clean-index:
 	rm -rf .edgerag

@@ -93,6 +93,50 @@ def child_index(path: str, index: str) -> dict:
             "texts_embedded": r.texts_embedded, "skipped": r.skipped}  # fmt: skip
 
 
+def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
+    """Index in this process and record anonymous RSS after every committed batch, to see
+    where growth comes from: ``stub`` swaps the embedder for hashed vectors (is it torch?),
+    ``trim`` asks glibc to hand freed memory back after each batch (is it fragmentation?)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import ctypes
+    import hashlib
+
+    import numpy as np
+
+    from edgerag import EdgeRAG, indexing
+
+    rag = EdgeRAG(index, progress=False)
+    if stub == "1":
+        dim = rag.embedder.dim
+
+        def encode(texts, **_):
+            out = np.zeros((len(texts), dim), dtype=np.float32)
+            for i, t in enumerate(texts):
+                seed = int.from_bytes(hashlib.sha1(t.encode()).digest()[:4], "little")
+                out[i] = np.random.default_rng(seed).standard_normal(dim)
+            return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+        rag.embedder.encode = encode
+        rag.embedder.fits = lambda texts: [True] * len(texts)
+    libc = ctypes.CDLL("libc.so.6")
+    series, write = [], indexing._write_batch
+
+    def traced(index_, docs, splits, vectors):
+        write(index_, docs, splits, vectors)
+        if trim == "1":
+            libc.malloc_trim(0)
+        series.append({"chunks": sum(len(s.chunks) for s in splits.values()), "anon_mib": _rss_now()["anon_rss_mib_at_end"]})
+
+    indexing._write_batch = traced
+    r = rag.insert([path])
+    done = 0
+    for row in series:
+        done += row["chunks"]
+        row["chunks_so_far"] = done
+    return {"parts": r.docs_added, "chunks": r.chunks, "subchunks": r.subchunks, "sentences": r.sentences,
+            "stub_embedder": stub == "1", "malloc_trim": trim == "1", "series": series}  # fmt: skip
+
+
 def _rss_now() -> dict:
     """Resident memory at the end, split into the process's own (anonymous) pages and pages
     of mapped files (LMDB's data.mdb is memory-mapped: those are the OS page cache)."""
@@ -122,11 +166,13 @@ def main() -> int:
     ap.add_argument("--no-read", action="store_true", help="skip the read + chunk pass over the whole file")
     ap.add_argument("--dir", help="where the file and indexes go (default: a temporary folder)")
     ap.add_argument("--out", default="benchmarks/results/big_file_memory.json")
+    ap.add_argument("--probe", action="store_true",
+                    help="instead: RSS after every batch of indexing the first --index-mb MB, real vs stub embedder, with and without malloc_trim")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         kind, *rest = args.child
-        result = child_read(*rest) if kind == "read" else child_index(*rest)
+        result = {"read": child_read, "index": child_index, "probe": child_probe}[kind](*rest)
         result["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result.update(_rss_now())
         print(json.dumps(result))
@@ -138,6 +184,8 @@ def main() -> int:
     size = big.stat().st_size
     with open(big, "rb") as f:
         assert b"\n" not in f.read(1 << 20)
+    if args.probe:
+        return probe(big, work, float(args.index_mb.split(",")[0]), args.out)
     rows = [] if args.no_read else [("read + chunk", size, measure("read", str(big)))]
     sizes = [float(x) for x in args.index_mb.split(",") if x] + ([args.mb] if args.full else [])
     for mb in sizes:
@@ -154,6 +202,22 @@ def main() -> int:
         print(f"{name:<16}{n / 1e6:>9.1f}{r['parts']:>7}{r['chunks']:>9}{r['sentences']:>11}{r['seconds']:>9.0f}{r['peak_rss_mib']:>14.0f}"
               f"{r.get('anon_rss_mib_at_end', 0):>11.0f}{r.get('file_rss_mib_at_end', 0):>8.0f}")  # fmt: skip
     write_result(args.out, {"file_bytes": size, "runs": [{"run": name, "bytes": n, **r} for name, n, r in rows]})
+    return 0
+
+
+def probe(big: Path, work: Path, mb: float, out: str) -> int:
+    src = prefix(big, mb, work / f"prefix-{mb:g}MB.txt")
+    runs = {}
+    for stub, trim in (("1", "0"), ("1", "1"), ("0", "0"), ("0", "1")):
+        index = work / f"probe-{stub}{trim}"
+        subprocess.run(["rm", "-rf", str(index)], check=True)
+        name = f"{'stub' if stub == '1' else 'real'} embedder{', malloc_trim' if trim == '1' else ''}"
+        runs[name] = measure("probe", str(src), str(index), stub, trim)
+        s = runs[name]["series"]
+        marks = [s[int(f * (len(s) - 1))] for f in (0, 0.25, 0.5, 0.75, 1.0)]
+        print(f"{name:<28} peak {runs[name]['peak_rss_mib']:>6.0f} MiB; anon MiB after batches: "
+              + "  ".join(f"{m['chunks_so_far']}ch:{m['anon_mib']:.0f}" for m in marks), flush=True)
+    write_result(out.replace(".json", "_probe.json"), {"file_mb": mb, "runs": runs})
     return 0
 
 

@@ -23,9 +23,9 @@ from .graph.concept_graph import build_concept_graph
 from .graph.core_chunks import core_chunks
 from .graph.knn import build_knn_graph
 from .graph.links import build_links
-from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, pending_chunks, stage_name
+from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, kg_current, pending_chunks, stage_name
 from .extract import names as nm
-from .graph.terag import build_names_graph, extract_names
+from .graph.terag import STAGE as TERAG_STAGE, build_names_graph, extract_names, names_graph_current
 from .graph.terag import extractor_fingerprint as names_fingerprint
 from .retrieve import KG_OF, METHODS, NAMES_OF
 
@@ -81,46 +81,75 @@ def kg_target(rag, method: str) -> tuple[str, float] | None:
 
 @dataclass
 class _Job:
-    """The LLM extraction a method needs: which chunks, which extractor, how it is billed."""
+    """The LLM extraction a method needs: which chunks, which extractor, how it is billed.
+    Making one reads the model file's sha256 but does not load the model."""
 
     selection: str
     fraction: float
     chunks: list[str]
     table: str
     made_by: str
-    instruction_tokens: int
     per_call: int
     todo: list[str]
 
-
-def llm_chunks(rag, method: str) -> tuple[str, list[str]] | None:
-    """(table, chunk ids) of the LLM extraction ``method`` reads — TERAG's names of every
-    chunk, or the KG extraction of its β/κ core — or None for an LLM-free method."""
-    if method in NAMES_OF:
-        return "names", rag.index.ids("chunks")
-    target = kg_target(rag, method)
-    if target is None:
-        return None
-    selection, fraction = target
-    return "extractions", core_chunks(rag.index, fraction, selection, rag.settings)
+    @property
+    def stage(self) -> str:
+        """The graph stage built from these chunks' extractions."""
+        return TERAG_STAGE if self.table == "names" else stage_name(self.selection, self.fraction)
 
 
 def _job(rag, method: str) -> _Job | None:
     index, s = rag.index, rag.settings
     if method in NAMES_OF:  # TERAG names every passage, several per call
-        llm = rag.llm
         chunks = index.ids("chunks")
-        made_by = names_fingerprint(llm, s.terag_batch, s.terag_max_tokens)
-        return _Job("all", 1.0, chunks, "names", made_by, llm.prompt_tokens(nm.messages([])), s.terag_batch,
-                    pending_chunks(index, chunks, made_by, table="names"))  # fmt: skip
+        made_by = names_fingerprint(rag.llm, s.terag_batch, s.terag_max_tokens)
+        return _Job("all", 1.0, chunks, "names", made_by, s.terag_batch, pending_chunks(index, chunks, made_by, table="names"))
     target = kg_target(rag, method)
     if target is None:
         return None
     selection, fraction = target
-    core = llm_chunks(rag, method)[1]
-    llm = rag.llm
-    made_by = extractor_fingerprint(llm, s.extract_grammar, s.extract_max_tokens)
-    return _Job(selection, fraction, core, "extractions", made_by, llm.prompt_tokens(kgx.messages("")), 1, pending_chunks(index, core, made_by))
+    core = core_chunks(index, fraction, selection, s)
+    made_by = extractor_fingerprint(rag.llm, s.extract_grammar, s.extract_max_tokens)
+    return _Job(selection, fraction, core, "extractions", made_by, 1, pending_chunks(index, core, made_by))
+
+
+def llm_chunks(rag, method: str) -> tuple[str, list[str], str] | None:
+    """(table, chunk ids, extractor fingerprint) of the LLM extraction ``method`` reads —
+    TERAG's names of every chunk, or the KG extraction of its β/κ core — or None for an
+    LLM-free method."""
+    job = _job(rag, method)
+    return None if job is None else (job.table, job.chunks, job.made_by)
+
+
+def llm_work_left(rag, method: str) -> str | None:
+    """What the model must still do before ``method`` can be served from the index — chunks
+    to extract, or its KG/TERAG graph not built over the stored extractions (building it
+    may summarise descriptions with the model) — or None. Does not load the model."""
+    job = _job(rag, method)
+    if job is None:
+        return None
+    if job.todo:
+        return f"{len(job.todo)} of {len(job.chunks)} chunks to extract"
+    current = (names_graph_current(rag.index, rag.embedder, job.chunks) if job.table == "names"
+               else kg_current(rag.index, rag.embedder, job.chunks, job.stage))  # fmt: skip
+    return None if current else f"its {job.stage} graph is not built over the {len(job.chunks)} extracted chunks"
+
+
+def graph_steps(rag, method: str) -> list[tuple[str, Any]]:
+    """The LLM-free stages ``method`` reads, as (name, builder) in build order; each builder
+    returns at once when its stage is current."""
+    index, s = rag.index, rag.settings
+    target = kg_target(rag, method)
+    steps = []
+    if method == "knng" or (target and target[0] in ("pagerank", "random")):  # KNN graph, or the PageRank core
+        steps.append(("knn", lambda: build_knn_graph(index, k=s.knn_k)))
+    if method in ("keyword", "ket", "ket-u", "concept", "g2cons"):
+        steps.append(("bipartite", lambda: build_keyword_graph(index)))
+    if method in ("concept", "g2cons") or (target and target[0] == "concept"):
+        steps.append(("concepts", lambda: build_concept_graph(index, s)))
+    if method in ("bridge", "bridge-ppr"):
+        steps.append(("links", lambda: build_links(index, s)))
+    return steps
 
 
 def plan(rag, method: str) -> Plan:
@@ -132,14 +161,15 @@ def plan(rag, method: str) -> Plan:
         return Plan(method, "-", 0.0, n, 0, 0, 0, 0, 0, 0.0, "no LLM stage: built on first query in seconds")
     job = _job(rag, method)
     llm = rag.llm
+    instruction_tokens = llm.prompt_tokens(nm.messages([]) if job.table == "names" else kgx.messages(""))
     todo = set(job.todo)
     done = index.get_many(job.table, [c for c in job.chunks if c not in todo])
     body = sum(llm.count(" ".join(r["text"].split())) for r in index.get_many("chunks", job.todo))
     outs = [d["output_tokens"] for d in done if d is not None and not d.get("cached")]
     per_out = float(np.mean(outs)) if outs else (ASSUMED_OUTPUT_PER_CHUNK if job.per_call == 1 else ASSUMED_NAMES_PER_PASSAGE)
     calls = math.ceil(len(job.todo) / job.per_call)
-    input_tokens = calls * job.instruction_tokens + body
-    evaluated = body + (job.instruction_tokens if calls else 0)  # the instruction is evaluated once, then reused
+    input_tokens = calls * instruction_tokens + body
+    evaluated = body + (instruction_tokens if calls else 0)  # the instruction is evaluated once, then reused
     output = int(per_out * len(job.todo))
     p_tps, g_tps, basis = model_speeds(rag)
     seconds = evaluated / p_tps + output / g_tps
@@ -185,17 +215,9 @@ def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
 
 
 def _build(rag, method: str, limit: int | None) -> dict[str, Any]:
-    target = kg_target(rag, method)
     index = rag.index
     s = rag.settings
-    steps = [("knn", lambda: build_knn_graph(index, k=s.knn_k))]
-    if method in ("keyword", "ket", "ket-u", "concept", "g2cons"):
-        steps.append(("bipartite", lambda: build_keyword_graph(index)))
-    if method in ("concept", "g2cons") or (target and target[0] == "concept"):
-        steps.append(("concepts", lambda: build_concept_graph(index, s)))
-    if method in ("bridge", "bridge-ppr"):
-        steps.append(("links", lambda: build_links(index, s)))
-    out: dict[str, Any] = _run_steps("building graphs", steps, s.progress)
+    out: dict[str, Any] = _run_steps("building graphs", graph_steps(rag, method), s.progress)
     job = _job(rag, method)
     if job is None:
         return out
@@ -215,7 +237,7 @@ def _build(rag, method: str, limit: int | None) -> dict[str, Any]:
     if job.table == "names":
         make = lambda: build_names_graph(index, rag.embedder, job.chunks, job.made_by)  # noqa: E731
     else:
-        make = lambda: build_kg(index, rag.embedder, job.chunks, stage_name(job.selection, job.fraction), llm=rag.llm,  # noqa: E731
+        make = lambda: build_kg(index, rag.embedder, job.chunks, job.stage, llm=rag.llm,  # noqa: E731
                                 method=method, desc_limit=s.desc_limit)  # fmt: skip
     out.update(_run_steps(f"building the {graph} graph", [(graph, make)], s.progress))
     return out

@@ -162,7 +162,12 @@ def cmd_eval(args) -> int:
     from .eval.runner import evaluate_many, write_result
 
     methods = [m.strip() for m in (args.methods or args.method).split(",") if m.strip()]
-    sweeps = dict(_sweep(s) for s in args.sweep or [])
+    sweeps: dict[str, list] = {}
+    for spec in args.sweep or []:
+        key, values = _sweep(spec)
+        if key in sweeps:
+            raise ValueError(f"--sweep {key} is given twice; list every value in one: {key}=V1,V2,…")
+        sweeps[key] = values
     dataset = load_dataset(args.data, limit=args.limit)
     if args.index is None:
         digest = hashlib.sha1(str(Path(args.data).resolve()).encode()).hexdigest()[:8]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
+
 from edgerag.cli import main
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize, recall_at_k
 from edgerag.store import Index
 
-from .conftest import SAMPLE, read_jsonl
+from .conftest import REPO, SAMPLE, read_jsonl
 
 
 def test_squad_normalisation():
@@ -46,6 +48,7 @@ def test_eval_command_writes_scores(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "Coverage %" in printed and "R@5 %" in printed
     doc = json.loads(out.read_text())
+    jsonschema.validate(doc, json.loads((REPO / "edgerag" / "eval" / "result.schema.json").read_text()))
     assert doc["schema"] == "edgerag.eval/1" and doc["dataset"]["questions"] == 5 and len(doc["runs"]) == 1
     result = doc["runs"][0]
     for key in ("method", "questions", "coverage", "recall_at_5", "recall_at_k", "em", "f1", "query_tokens", "seconds"):

@@ -21,6 +21,7 @@ from edgerag.eval.report import BEGIN, END, ResultFileError, load_results, markd
 from edgerag.eval.runner import NotBuiltError, evaluate_many, runs_for
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.llm import MeteredLLM
+from edgerag.store import Index
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, REPO
 from .test_methods import KeyedLLM
@@ -117,7 +118,7 @@ def test_real_model_sweep_end_to_end_through_the_cli(planted_data, tmp_path, cap
     runs = {r["label"]: r for r in doc["runs"]}
     assert doc["model"]["file"].endswith(".gguf") and re.fullmatch(r"[0-9a-f]{64}", doc["model"]["sha256"])
     assert doc["dataset"] == {"name": "planted-data/small", "path": str(planted_data), "questions": 3, "chunks": 3}
-    assert doc["ingest_seconds"] > 0
+    assert doc["ingest_seconds"] is None  # the refused call had already indexed the corpus
     full = runs["ket (β=1)"]
     assert full["index"]["llm_chunks"] == 3 and full["index"]["llm_seconds_estimated"] == 0
     assert full["index"]["llm_seconds"] > 0 and full["index_seconds"] >= full["index"]["llm_seconds"]
@@ -126,6 +127,17 @@ def test_real_model_sweep_end_to_end_through_the_cli(planted_data, tmp_path, cap
     assert runs["text"]["coverage"] == 1.0 and runs["text"]["recall_at_k"]["2"] == 1.0  # 3 tiny passages, λ = 12k
     assert all(r["query_tokens"]["input"] == 0 for r in doc["runs"])  # none of these calls the model to retrieve
     assert all(len(r["per_question"]) == 3 and r["latency_ms"]["p95"] >= r["latency_ms"]["median"] for r in doc["runs"])
+
+    # everything built: a second eval needs neither the writer lock nor the model loaded
+    writer = Index.open(ix, create=False)
+    writer.lock()
+    try:
+        rag = EdgeRAG(ix, progress=False)
+        again = evaluate_many(rag, load_dataset(planted_data), ["ket"], sweeps={"beta": [0.5]})
+        assert again["runs"][0]["index_tokens"] == runs["ket (β=0.5)"]["index_tokens"]
+        assert "llama" not in rag.llm.llm.__dict__ and again["model"] == doc["model"]
+    finally:
+        writer.close()
 
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n## Results\n{BEGIN}\nold table\n{END}\n\n## After\nkept\n")
@@ -141,6 +153,32 @@ def test_real_model_sweep_end_to_end_through_the_cli(planted_data, tmp_path, cap
     assert readme.read_text().count("| ket (β=0.5) |") == 1
 
 
+def test_a_sweep_restores_the_settings_even_when_it_fails(planted_data, tmp_path):
+    rag = EdgeRAG(tmp_path / "ix", progress=False, beta=0.3)
+    rag.insert([planted_data / "corpus.jsonl"])
+    rag.__dict__["llm"] = MeteredLLM(KeyedLLM(), rag.index.tables)
+    before = rag.settings
+    with pytest.raises(NotBuiltError):
+        evaluate_many(rag, load_dataset(planted_data), ["ket"], sweeps={"beta": [1.0], "theta": [0.2]})
+    assert rag.settings == before
+    doc = evaluate_many(rag, load_dataset(planted_data), ["text", "ket"], sweeps={"beta": [0.0, 1.0], "budget": [50, 5000]}, build=True)
+    assert rag.settings == before and rag.settings.beta == 0.3
+    labels = [r["label"] for r in doc["runs"]]
+    assert labels == ["text (λ=50)", "text (λ=5000)", "ket (β=0, λ=50)", "ket (β=0, λ=5000)", "ket (β=1, λ=50)", "ket (β=1, λ=5000)"]
+    assert all(r["budget"] == r["settings"]["budget"] for r in doc["runs"])
+    assert all(r["per_question"][0]["context_tokens"] <= 50 for r in doc["runs"] if r["budget"] == 50)
+    lines = sweeps([doc])
+    # β at each of two budgets: two ket lines, told apart by their labels; λ: text and two ket lines
+    assert sorted(lines["beta"]) == ["ket (λ=50)", "ket (λ=5000)"]
+    assert sorted(lines["budget"]) == ["ket (β=0)", "ket (β=1)", "text"]
+    with pytest.raises(ResultFileError, match="no run in these files has F1"):
+        from edgerag.eval.report import plot_frontier
+
+        plot_frontier([doc], tmp_path / "f.png", metric="f1")
+    with pytest.raises(ValueError, match="none of text reads kappa"):
+        runs_for(["text"], {"kappa": [0.5]})
+
+
 def test_report_refuses_what_is_not_a_result(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"method": "text", "coverage": 0.5}))  # the old single-result format
@@ -151,12 +189,20 @@ def test_report_refuses_what_is_not_a_result(tmp_path, capsys):
         load_results([tmp_path / "junk.json"])
     with pytest.raises(ResultFileError, match="no such file"):
         load_results([tmp_path / "missing.json"])
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({"schema": "edgerag.eval/1", "dataset": {}, "runs": [{"label": "x"}]}))
+    with pytest.raises(ResultFileError, match="incomplete result file"):
+        load_results([cut])
     readme = tmp_path / "README.md"
     readme.write_text("no markers")
     from edgerag.eval.report import replace_block
 
     with pytest.raises(ResultFileError, match="needs exactly one"):
         replace_block(readme, "x")
+    crlf = tmp_path / "CRLF.md"
+    crlf.write_bytes(f"a\r\n{BEGIN}\r\nold\r\n{END}\r\nb\r\n".encode())
+    replace_block(crlf, "| new |\n")
+    assert crlf.read_bytes() == f"a\r\n{BEGIN}\r\n| new |\r\n{END}\r\nb\r\n".encode()
 
 
 def test_docs_name_every_field_of_the_schema():
@@ -172,6 +218,10 @@ def test_docs_name_every_field_of_the_schema():
             for key in ("items", "additionalProperties"):
                 if isinstance(node.get(key), dict):
                     yield from names(node[key])
+            for v in node.get("oneOf", []):
+                yield from names(v)
+            for pattern in node.get("patternProperties", {}):
+                yield pattern.strip("^$").replace("[0-9]+", "2")  # recall_at_2 stands for recall_at_k
 
     missing = sorted({n for n in names(SCHEMA) if f"`{n}`" not in doc})
     assert not missing, f"docs/results.md does not document {missing}"

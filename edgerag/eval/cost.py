@@ -93,27 +93,32 @@ def index_cost(rag, method: str) -> IndexCost:
     reads = llm_chunks(rag, method)
     if reads is None:
         return cost
-    table, chunks = reads
-    per_token = _ledger_speed(rag)
+    table, chunks, made_by = reads
+    per_token = _ledger_speed(rag, "terag" if table == "names" else None)
+    tokens_in = tokens_out = 0.0  # TERAG stores each passage's share of a batched call: sum, then round
     for rec in rag.index.get_many(table, chunks):
-        if rec is None:
+        if rec is None or rec.get("extractor") != made_by:  # not what the current stage reads
             continue
         cost.llm_chunks += 1
-        cost.input_tokens += round(rec.get("prompt_tokens", 0))
-        cost.output_tokens += round(rec.get("output_tokens", 0))
+        tokens_in += rec.get("prompt_tokens", 0)
+        tokens_out += rec.get("output_tokens", 0)
         if "seconds" in rec and not rec.get("cached"):
             cost.llm_seconds += float(rec["seconds"])
         else:
             cost.llm_seconds_estimated += 1
             cost.llm_seconds += per_token(rec.get("prompt_tokens", 0), rec.get("output_tokens", 0))
+    cost.input_tokens += round(tokens_in)
+    cost.output_tokens += round(tokens_out)
     return cost
 
 
-def _ledger_speed(rag):
-    """seconds(prompt, output) for one extraction, from this index's fresh extraction calls:
-    the share of prompt tokens the model evaluated (the rest reused from the previous
-    prompt) and the prompt and generation rates `build.plan` fits."""
-    rows = [r for r in rag.ledger_rows() if r.stage == "extract" and not r.cached and r.prompt_tokens]
+def _ledger_speed(rag, method: str | None):
+    """seconds(prompt, output) for one extraction, from this index's fresh extraction calls
+    (TERAG's own when ``method`` is "terag", else the KG extractor's): the share of prompt
+    tokens the model evaluated (the rest reused from the previous prompt) and the prompt and
+    generation rates `build.plan` fits."""
+    rows = [r for r in rag.ledger_rows() if r.stage == "extract" and not r.cached and r.prompt_tokens
+            and (r.method == "terag") == (method == "terag")]  # fmt: skip
     share = sum(r.evaluated_tokens for r in rows) / max(sum(r.prompt_tokens for r in rows), 1) if rows else 1.0
     p_tps, g_tps, _ = model_speeds(rag)
     return lambda prompt, output: share * prompt / p_tps + output / g_tps

@@ -1,6 +1,6 @@
 """Result files of `edgerag eval` rendered for people: a Markdown table and PNG plots.
 
-* ``frontier.png`` — quality against indexing output tokens, one panel per dataset, the
+* ``frontier.png`` — quality against indexing output tokens, one panel per result file, the
   Pareto frontier marked (the methods no other method beats on both axes). This is the
   G2ConS paper's Figure 3 with the LLM's output tokens in place of USD: on a local model the
   output tokens are what the indexing hours are made of.
@@ -19,7 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .runner import KNOBS, SCHEMA
+from .runner import KNOBS, SCHEMA, setting_label
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
@@ -41,10 +41,26 @@ def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
         if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
             found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
             raise ResultFileError(f"{p}: not an `edgerag eval --out` result (schema {found!r}, expected {SCHEMA!r})")
+        _check_fields(p, doc)
         docs.append(doc)
     if not docs:
         raise ResultFileError("no result files given")
     return docs
+
+
+_FILE_KEYS = ("dataset", "machine", "created", "model", "ingest_seconds", "runs")
+_RUN_KEYS = ("label", "method", "budget", "questions", "settings", "coverage", "recall_at_k", "em", "f1",
+             "index_tokens", "index_seconds", "index", "query_tokens", "latency_ms")  # fmt: skip
+
+
+def _check_fields(path, doc: dict[str, Any]) -> None:
+    """The fields the report reads, so a truncated or hand-edited file is named, not a traceback
+    (result.schema.json is the full contract; the tests hold `eval` to it)."""
+    gone = [k for k in _FILE_KEYS if k not in doc]
+    if not gone and isinstance(doc["runs"], list):
+        gone = [f"runs[{i}].{k}" for i, r in enumerate(doc["runs"]) for k in _RUN_KEYS if not isinstance(r, dict) or k not in r]
+    if gone or not isinstance(doc.get("runs"), list):
+        raise ResultFileError(f"{path}: an incomplete result file (missing {', '.join(gone[:5]) or 'runs'})")
 
 
 def pareto(points: list[tuple[float, float]]) -> list[int]:
@@ -121,9 +137,13 @@ def plot_frontier(docs: list[dict[str, Any]], path: str | Path, metric: str = "c
 
     A method run at several settings (a sweep) is one coloured line, each point labelled with
     the setting; a method run once is a labelled point."""
+    name = {"coverage": "Coverage", "recall_at_5": "Recall@5", "f1": "F1"}[metric]
+    docs = [d for d in docs if any(_quality(r, metric) is not None for r in d["runs"])]
+    if not docs:
+        hint = " (run eval with --answer)" if metric == "f1" else " (the dataset names no supporting passages)" if metric == "recall_at_5" else ""
+        raise ResultFileError(f"no run in these files has {name}{hint}")
     plt, ticker = _pyplot(), _ticker()
     fig, axes = plt.subplots(1, len(docs), figsize=(7.2 * len(docs), 5.2), squeeze=False)
-    name = {"coverage": "Coverage", "recall_at_5": "Recall@5", "f1": "F1"}[metric]
     colours = plt.get_cmap("tab10").colors
     for ax, doc in zip(axes[0], docs):
         runs = [r for r in doc["runs"] if _quality(r, metric) is not None]
@@ -140,7 +160,7 @@ def plot_frontier(docs: list[dict[str, Any]], path: str | Path, metric: str = "c
                 ax.plot(xs, ys, marker="o", ms=5, lw=1.2, color=colour, label=method, zorder=2)
                 varied = [k for k in KNOBS if len({str(r["settings"].get(k)) for _, r in members}) > 1]
                 for (x, y), r in members:
-                    tag = ", ".join(f"{KNOBS[k][0]}={r['settings'][k]:g}" for k in varied) or r["label"]
+                    tag = ", ".join(setting_label(k, r["settings"][k]) for k in varied) or r["label"]
                     ax.annotate(tag, (x, y), textcoords="offset points", xytext=(4, -11), fontsize=7, color=colour)
             else:
                 ax.scatter(xs, ys, s=36, color=colour, zorder=2)
@@ -179,10 +199,21 @@ def sweeps(docs: list[dict[str, Any]]) -> dict[str, dict[str, list[tuple[float, 
                 if knob in r["settings"]:
                     rest = tuple(sorted((k, v) for k, v in r["settings"].items() if k != knob))
                     groups[(r["method"], rest)].append((r["settings"][knob], r))
-            for (method, rest), line in groups.items():
-                if len({v for v, _ in line}) >= 2:
-                    label = f"{method} ({doc['dataset']['name']})" if len(docs) > 1 else method
-                    out[knob][label] = sorted(line, key=lambda t: t[0])
+            lines = {key: line for key, line in groups.items() if len({v for v, _ in line}) >= 2}
+            rests = defaultdict(list)
+            for method, rest in lines:
+                rests[method].append(dict(rest))
+            for (method, rest), line in lines.items():
+                label = method
+                # the same method swept at several other settings: name the ones that differ
+                differ = [k for k, v in rest if len({str(r.get(k)) for r in rests[method]}) > 1]
+                if differ:
+                    label += " (" + ", ".join(setting_label(k, dict(rest)[k]) for k in differ) + ")"
+                if len(docs) > 1:
+                    label += f" · {doc['dataset']['name']}"
+                while label in out[knob]:  # two files of one dataset
+                    label += "′"
+                out[knob][label] = sorted(line, key=lambda t: t[0])
     return dict(out)
 
 
@@ -198,6 +229,7 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
     for ax, (knob, by_label) in zip(axes[0], lines.items()):
         sym = KNOBS[knob][0]
         for label, pts in by_label.items():
+            pts = [(v, r) for v, r in pts if _quality(r, metric) is not None]
             xs = [v for v, _ in pts]
             ys = [_quality(r, metric) for _, r in pts]
             (line,) = ax.plot(xs, ys, marker="o", label=label)
@@ -205,13 +237,14 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
                 out = r["index_tokens"]["output"]
                 ax.annotate(f"{out / 1000:,.0f}k out" if out >= 1000 else f"{out} out", (x, y),
                             textcoords="offset points", xytext=(0, -13), ha="center", fontsize=7, color=line.get_color())  # fmt: skip
-        for doc in docs:
-            for r in doc["runs"]:
-                if r["method"] == "text" and _quality(r, metric) is not None:
-                    ax.axhline(_quality(r, metric), ls="--", color="#555555", lw=1)
-                    ax.annotate("text (dense, no LLM)", (ax.get_xlim()[0], _quality(r, metric)), textcoords="offset points",
-                                xytext=(4, 3), fontsize=8, color="#555555")  # fmt: skip
-                    break
+        budgets = {r["budget"] for pts in by_label.values() for _, r in pts}
+        texts = [r for doc in docs for r in doc["runs"] if r["method"] == "text" and _quality(r, metric) is not None]
+        if knob != "budget" and len(budgets) == 1:  # the bar at the budget the lines ran at
+            ref = next((r for r in texts if r["budget"] in budgets), None)
+            if ref is not None:
+                ax.axhline(_quality(ref, metric), ls="--", color="#555555", lw=1)
+                ax.annotate(f"text (dense, no LLM) at λ = {ref['budget']:,}", (ax.get_xlim()[0], _quality(ref, metric)),
+                            textcoords="offset points", xytext=(4, 3), fontsize=8, color="#555555")  # fmt: skip
         ax.margins(x=0.06, y=0.12)
         ax.set_xlabel(f"{sym} ({knob})" + (" in tokens" if knob == "budget" else ""))
         ax.set_ylabel(f"{name} %")
@@ -226,6 +259,8 @@ def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Pat
     """``report.md``, ``frontier.png`` and (when a file holds a sweep) ``sweep.png`` in
     ``out_dir``; with ``readme``, the Markdown also replaces that file's results block."""
     docs = load_results(paths)
+    if readme is not None:
+        _split_block(Path(readme))  # a README without its markers fails before anything is written
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = {"frontier": plot_frontier(docs, out_dir / "frontier.png", metric)}
@@ -246,12 +281,22 @@ def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Pat
 def replace_block(path: str | Path, text: str) -> None:
     """Put ``text`` between the results markers of ``path`` (which must have both)."""
     path = Path(path)
-    body = path.read_text(encoding="utf-8")
+    head, tail, nl = _split_block(path)
+    with open(path, "w", encoding="utf-8", newline="") as f:  # keep the file's line endings
+        f.write(f"{head}{BEGIN}{nl}{text.replace(chr(10), nl)}{END}{tail}")
+
+
+def _split_block(path: Path) -> tuple[str, str, str]:
+    """(text before the begin marker, text after the end marker, the file's newline)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            body = f.read()
+    except FileNotFoundError:
+        raise ResultFileError(f"{path}: no such file") from None
     if body.count(BEGIN) != 1 or body.count(END) != 1 or body.index(BEGIN) > body.index(END):
         raise ResultFileError(f"{path} needs exactly one {BEGIN} … {END} block for the results")
     head, rest = body.split(BEGIN)
-    _, tail = rest.split(END)
-    path.write_text(f"{head}{BEGIN}\n{text}{END}{tail}", encoding="utf-8")
+    return head, rest.split(END)[1], "\r\n" if "\r\n" in body else "\n"
 
 
 def _pyplot():

@@ -24,7 +24,7 @@ from typing import Any
 from .. import __version__
 from ..api import EdgeRAG
 from ..progress import bar
-from ..build import hms
+from ..build import graph_steps, hms, llm_work_left
 from ..retrieve import KG_OF, METHODS, NAMES_OF, QUERY_LLM
 from .cost import index_cost, stages_of
 from .datasets import Dataset
@@ -163,9 +163,15 @@ def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> 
     """(method, setting changes) for every run: each method once per combination of the swept
     settings it reads, and once at the current settings when it reads none of them."""
     sweeps = sweeps or {}
-    for key in sweeps:
+    if not methods:
+        raise ValueError("no methods given")
+    for key, values in sweeps.items():
         if key not in KNOBS:
             raise ValueError(f"cannot sweep {key!r}; sweepable: {', '.join(KNOBS)}")
+        if not values:
+            raise ValueError(f"the sweep of {key} has no values")
+        if not KNOBS[key][1] & set(methods):
+            raise ValueError(f"none of {', '.join(methods)} reads {key}; it is read by {', '.join(sorted(KNOBS[key][1]))}")
     out = []
     for m in methods:
         if m not in METHODS:
@@ -176,35 +182,40 @@ def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> 
     return out
 
 
+def setting_label(knob: str, value: Any) -> str:
+    """``β=0.2``, ``λ=4000``: a swept setting as the papers write it."""
+    return f"{KNOBS[knob][0]}={value:g}" if isinstance(value, float) else f"{KNOBS[knob][0]}={value}"
+
+
 def run_label(method: str, changes: dict[str, Any]) -> str:
-    if not changes:
-        return method
-    return f"{method} (" + ", ".join(f"{KNOBS[k][0]}={v:g}" if isinstance(v, float) else f"{KNOBS[k][0]}={v}" for k, v in changes.items()) + ")"
+    return f"{method} (" + ", ".join(setting_label(k, v) for k, v in changes.items()) + ")" if changes else method
 
 
 def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps: dict[str, list[Any]] | None = None,
                   answer: bool = False, build: bool = False) -> dict[str, Any]:  # fmt: skip
     """Every run of `runs_for` over one index; returns the result document (schema `SCHEMA`).
 
-    Stages are built once per distinct setting and shared by every run that reads them. LLM
-    extraction runs only with ``build``; without it, a run whose extraction is incomplete
-    stops everything before any question is asked, naming each missing build and its cost."""
+    Stages are built once per distinct setting and shared by every run that reads them. The
+    model is used only where a run needs it: with ``build``, for extraction still to do (and
+    the KG description summaries of a graph not yet built), and for query-time calls. Without
+    ``build``, a run that needs such work stops everything before any question is asked,
+    naming each missing build and its cost."""
     t0 = time.perf_counter()
+    plan = runs_for(methods, sweeps)  # bad names fail before any indexing
     ingest = ensure_indexed(rag, dataset)
-    ingest_seconds = ingest if ingest else None
     base = rag.settings
-    plan = runs_for(methods, sweeps)
     try:
         missing = []
         for method, changes in plan:
             rag.configure(**changes)
-            if method in KG_OF or method in NAMES_OF:
-                p = rag.plan(method)
-                if p.to_extract and not build:
-                    missing.append(f"{run_label(method, changes)}: {p.to_extract} of {p.core_chunks} chunks to extract, "
-                                   f"about {p.output_tokens:,} output tokens and {hms(p.seconds)}")  # fmt: skip
+            left = llm_work_left(rag, method)
+            if left and not build:
+                if "to extract" in left:
+                    p = rag.plan(method)
+                    left += f", about {p.output_tokens:,} output tokens and {hms(p.seconds)}"
+                missing.append(f"{run_label(method, changes)}: {left}")
         if missing:
-            raise NotBuiltError("these runs need LLM extraction first (add --build to run it now, or "
+            raise NotBuiltError("these runs need the local model first (add --build to run it now, or "
                                 "`edgerag build --method M` with the same settings):\n  " + "\n  ".join(missing))  # fmt: skip
         runs = []
         for method, changes in plan:
@@ -219,35 +230,39 @@ def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps:
             runs.append(r)
     finally:
         rag.settings = base
-    llm = rag.__dict__.get("llm")
+    uses_model = any(r.index["llm_chunks"] or any(r.query_tokens.values()) for r in runs)
     return {
         "schema": SCHEMA,
         "dataset": {"name": dataset.name, "path": str(dataset.path), "questions": len(dataset.questions),
                     "chunks": rag.index.counts()["chunks"]},
         "index": str(rag.path),
         "embedder": rag.index.manifest["embedder"]["id"],
-        "model": {"file": llm.llm.path.name, "sha256": llm.llm.sha256} if llm is not None else None,
+        "model": {"file": rag.llm.llm.path.name, "sha256": rag.llm.llm.sha256} if uses_model else None,
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "gpu": _gpu(rag)},
         "edgerag": __version__,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "ingest_seconds": ingest_seconds,
+        "ingest_seconds": ingest or None,
         "seconds": time.perf_counter() - t0,
         "runs": [r.to_dict() for r in runs],
     }  # fmt: skip
 
 
 def _prepare(rag: EdgeRAG, method: str) -> None:
-    """Build the stages ``method`` reads before it is timed, so no query pays for a build.
-    Nothing is locked when every stage is there (eval runs beside a long `build`)."""
-    from ..store.stages import stage_record
-
-    if any(stage_record(rag.index.tables, s) is None for s in stages_of(rag, method)):
+    """Build the stages ``method`` reads before it is timed, so no query pays for a build. The
+    LLM-free graphs are built as a query would build them, without the writer lock (nothing
+    is written when they are current: eval runs beside a long `build`); the model's work goes
+    through `build` and only when `llm_work_left` says there is some."""
+    for _, make in graph_steps(rag, method):
+        make()
+    if llm_work_left(rag, method):
         rag.build(method)
 
 
 def _gpu(rag: EdgeRAG) -> bool:
+    """Whether the model ran with layers offloaded to a GPU, or the embedder ran on one."""
     llm = rag.__dict__.get("llm")
-    return bool(llm is not None and getattr(llm.llm, "n_gpu_layers", 0)) or str(getattr(rag.__dict__.get("embedder"), "device", "cpu")).startswith("cuda")
+    offloaded = llm is not None and "llama" in llm.llm.__dict__ and bool(getattr(llm.llm, "n_gpu_layers", 0))
+    return offloaded or str(getattr(rag.__dict__.get("embedder"), "device", "cpu")).startswith("cuda")
 
 
 def write_result(doc: dict[str, Any], path: str | Path) -> None:

@@ -121,12 +121,22 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
     return report
 
 
+def _made_from(chunk_ids: list[str], extractions: list, embedder: Embedder) -> str:
+    return fingerprint([f"{c}|{(e or {}).get('extractor', '')}" for c, e in zip(chunk_ids, extractions)] + [embedder.model_id])
+
+
+def kg_current(index: Index, embedder: Embedder, chunk_ids: list[str], name: str) -> bool:
+    """Whether the KG stage ``name`` is built over exactly these chunks' stored extractions."""
+    rec = stage_record(index.tables, name)
+    return rec is not None and rec.get("chunk_set") == _made_from(chunk_ids, index.get_many("extractions", chunk_ids), embedder)
+
+
 def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, *, llm: MeteredLLM | None = None,
              method: str = "kg", desc_limit: int = 200) -> dict:  # fmt: skip
     """Merge the extractions of ``chunk_ids`` into the KG stage ``name`` (rebuilt only when the
     chunk set changed)."""
     extractions = index.get_many("extractions", chunk_ids)
-    made_from = fingerprint([f"{c}|{(e or {}).get('extractor', '')}" for c, e in zip(chunk_ids, extractions)] + [embedder.model_id])
+    made_from = _made_from(chunk_ids, extractions, embedder)
     rec = stage_record(index.tables, name)
     if rec is not None and rec.get("chunk_set") == made_from:
         return rec

@@ -122,12 +122,23 @@ def _call(llm: MeteredLLM, group: list[tuple[str, str]], max_tokens: int, report
     return {cid: (names, share) for (cid, _), names in zip(group, parsed.passages)}
 
 
+def _made_from(chunk_ids: list[str], recs: list) -> str:
+    return fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
+
+
+def names_graph_current(index: Index, embedder: Embedder, chunk_ids: list[str]) -> bool:
+    """Whether the TERAG graph is built over exactly these chunks' stored names."""
+    old = stage_record(index.tables, STAGE)
+    return old is not None and old.get("made_from") == _made_from(chunk_ids, index.get_many("names", chunk_ids)) \
+        and old.get("embedder") == embedder.model_id
+
+
 def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], made_by: str | None) -> dict:
     """The TERAG graph over ``chunk_ids`` from their stored names (rebuilt only when they
     changed). Names made by another extractor than ``made_by`` are left out; ``None`` takes
     every stored record (a rebuild after a delete, with no model loaded)."""
     recs = index.get_many("names", chunk_ids)
-    made_from = fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
+    made_from = _made_from(chunk_ids, recs)
     old = stage_record(index.tables, STAGE)
     if old is not None and old.get("made_from") == made_from and old.get("embedder") == embedder.model_id:
         return old
