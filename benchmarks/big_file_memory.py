@@ -9,9 +9,13 @@ is deduplicated away) and measures, each in a fresh process (peak RSS from getru
 * ``index N MB``: `edgerag index` (real embedder, LMDB, hnswlib) of the first N MB of it,
   for growing N: memory that did not depend on the file size stays flat, and what grows is
   the hnswlib caches of the chunk and sub-chunk vectors (about 3 MB per MB of text);
-* with ``--full``, the whole file (about an hour per 100 MB on 2 cores: embedding).
+* with ``--full``, the whole file (about an hour per 100 MB on 2 cores: embedding);
+* with ``--probe``, where indexing memory goes: resident memory after each round of
+  embedding alone, with and without the embedder's ``malloc_trim``, then after each
+  indexing batch with a stub embedder (the store path alone) or the real one.
 
     .venv/bin/python benchmarks/big_file_memory.py [--mb 200] [--index-mb 1,4,16] [--full] [--no-read]
+    .venv/bin/python benchmarks/big_file_memory.py --probe --mb 8 --index-mb 8 --variants stub
 """
 
 from __future__ import annotations
@@ -96,14 +100,16 @@ def child_index(path: str, index: str) -> dict:
 def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
     """Index in this process and record anonymous RSS after every committed batch, to see
     where growth comes from: ``stub`` swaps the embedder for hashed vectors (is it torch?),
-    ``trim`` asks glibc to hand freed memory back after each batch (is it fragmentation?)."""
+    ``trim`` = 0 turns off the embedder's malloc_trim (is it heap fragmentation?)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    import ctypes
     import hashlib
 
     import numpy as np
 
-    from edgerag import EdgeRAG, indexing
+    from edgerag import EdgeRAG, embed, indexing
+
+    if trim != "1":
+        embed._malloc_trim = lambda: None
 
     rag = EdgeRAG(index, progress=False)
     if stub == "1":
@@ -118,13 +124,10 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
 
         rag.embedder.encode = encode
         rag.embedder.fits = lambda texts: [True] * len(texts)
-    libc = ctypes.CDLL("libc.so.6")
     series, write = [], indexing._write_batch
 
     def traced(index_, docs, splits, vectors):
         write(index_, docs, splits, vectors)
-        if trim == "1":
-            libc.malloc_trim(0)
         series.append({"chunks": sum(len(s.chunks) for s in splits.values()), "anon_mib": _rss_now()["anon_rss_mib_at_end"]})
 
     indexing._write_batch = traced
@@ -135,6 +138,24 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
         row["chunks_so_far"] = done
     return {"parts": r.docs_added, "chunks": r.chunks, "subchunks": r.subchunks, "sentences": r.sentences,
             "stub_embedder": stub == "1", "malloc_trim": trim == "1", "series": series}  # fmt: skip
+
+
+def child_embed(rounds: str, trim: str) -> dict:
+    """Resident memory after each of ``rounds`` calls embedding 300 texts of 5–200 words, with
+    edgerag's trim after each call (``trim`` = 1) or without it: embedding alone, no index."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from edgerag import embed
+
+    if trim != "1":
+        embed._malloc_trim = lambda: None
+    e = embed.Embedder("default")
+    rng = random.Random(0)
+    words = [w for v in WORDS.values() for w in v]
+    series = [_rss_now()["anon_rss_mib_at_end"]]
+    for _ in range(int(rounds)):
+        e.encode([" ".join(rng.choice(words) for _ in range(rng.randrange(5, 200))) for _ in range(300)])
+        series.append(_rss_now()["anon_rss_mib_at_end"])
+    return {"rounds": int(rounds), "trim": trim == "1", "anon_mib_after_each": series}
 
 
 def _rss_now() -> dict:
@@ -167,12 +188,14 @@ def main() -> int:
     ap.add_argument("--dir", help="where the file and indexes go (default: a temporary folder)")
     ap.add_argument("--out", default="benchmarks/results/big_file_memory.json")
     ap.add_argument("--probe", action="store_true",
-                    help="instead: RSS after every batch of indexing the first --index-mb MB, real vs stub embedder, with and without malloc_trim")
+                    help="instead: RSS after each round of embedding alone, with and without malloc_trim, then after every "
+                         "batch of indexing the first --index-mb MB with the --variants")
+    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"with --probe: which of {', '.join(VARIANTS)}")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         kind, *rest = args.child
-        result = {"read": child_read, "index": child_index, "probe": child_probe}[kind](*rest)
+        result = {"read": child_read, "index": child_index, "probe": child_probe, "embed": child_embed}[kind](*rest)
         result["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result.update(_rss_now())
         print(json.dumps(result))
@@ -185,7 +208,7 @@ def main() -> int:
     with open(big, "rb") as f:
         assert b"\n" not in f.read(1 << 20)
     if args.probe:
-        return probe(big, work, float(args.index_mb.split(",")[0]), args.out)
+        return probe(big, work, float(args.index_mb.split(",")[0]), args.out, args.variants.split(","))
     rows = [] if args.no_read else [("read + chunk", size, measure("read", str(big)))]
     sizes = [float(x) for x in args.index_mb.split(",") if x] + ([args.mb] if args.full else [])
     for mb in sizes:
@@ -205,13 +228,20 @@ def main() -> int:
     return 0
 
 
-def probe(big: Path, work: Path, mb: float, out: str) -> int:
+VARIANTS = {"stub": ("1", "0"), "stub-trim": ("1", "1"), "real": ("0", "0"), "real-trim": ("0", "1")}
+
+
+def probe(big: Path, work: Path, mb: float, out: str, variants: list[str]) -> int:
     src = prefix(big, mb, work / f"prefix-{mb:g}MB.txt")
     runs = {}
-    for stub, trim in (("1", "0"), ("1", "1"), ("0", "0"), ("0", "1")):
+    for trim in ("0", "1"):
+        name = f"embedding only, {'with' if trim == '1' else 'without'} malloc_trim"
+        runs[name] = measure("embed", "8", trim)
+        print(f"{name:<36} anon MiB after each round: " + " ".join(f"{m:.0f}" for m in runs[name]["anon_mib_after_each"]), flush=True)
+    for stub, trim in (VARIANTS[v] for v in variants):
         index = work / f"probe-{stub}{trim}"
         subprocess.run(["rm", "-rf", str(index)], check=True)
-        name = f"{'stub' if stub == '1' else 'real'} embedder{', malloc_trim' if trim == '1' else ''}"
+        name = f"{'stub' if stub == '1' else 'real'} embedder, {'with' if trim == '1' else 'without'} malloc_trim"
         runs[name] = measure("probe", str(src), str(index), stub, trim)
         s = runs[name]["series"]
         marks = [s[int(f * (len(s) - 1))] for f in (0, 0.25, 0.5, 0.75, 1.0)]

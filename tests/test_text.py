@@ -81,3 +81,19 @@ def test_chunks_respect_length_overlap_and_subchunk_count():
         assert len(subs) == 2**tau
         assert all(sub * 0.5 <= s.tokens <= sub * 1.5 for s in subs), [s.tokens for s in subs]
         assert subs[0].start == c.start and subs[-1].start + len(subs[-1].text) == c.start + len(c.text)
+
+
+def test_embedding_a_batch_hands_freed_memory_back(monkeypatch, built_index):
+    """glibc keeps torch's freed buffers unless trimmed; indexing memory grew ~80 MiB per MB
+    of text without it (benchmarks/big_file_memory.py --probe). Every multi-batch encode
+    trims; a query (one text) does not pay for it."""
+    from edgerag import EdgeRAG, embed
+
+    assert embed._malloc_trim() is not None  # these machines run glibc
+    calls = []
+    monkeypatch.setattr(embed, "_malloc_trim", lambda: calls.append)
+    e = EdgeRAG(built_index, progress=False).embedder
+    vecs = e.encode([f"passage number {i} about the harbour" for i in range(e.batch_size + 1)])
+    assert vecs.shape == (e.batch_size + 1, e.dim) and calls == [0]
+    e.encode_one("a question")
+    assert calls == [0]
