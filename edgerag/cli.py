@@ -200,7 +200,7 @@ def _sweep(spec: str) -> tuple[str, list]:
 def cmd_report(args) -> int:
     from .eval.report import write_report
 
-    written = write_report(args.results, args.out, readme=args.readme, metric=args.metric)
+    written = write_report(args.results, args.out, readme=args.readme, metric=args.metric, block=args.block)
     for kind, path in written.items():
         print(f"{kind:<9} {path}")
     return 0
@@ -346,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("results", nargs="+", metavar="RESULT.json")
     sp.add_argument("--out", default="report", help="folder for report.md, frontier.png, sweep.png (default ./report)")
     sp.add_argument("--readme", help="also replace this Markdown file's <!-- results:begin/end --> block")
+    sp.add_argument("--block", default="results", help="with --readme: the block's name, <!-- NAME:begin --> … (default results)")
     sp.add_argument("--metric", default="coverage", choices=["coverage", "recall_at_5", "f1"], help="quality axis of the plots")
     sp.set_defaults(func=cmd_report)
 

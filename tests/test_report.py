@@ -199,6 +199,9 @@ def test_report_refuses_what_is_not_a_result(tmp_path, capsys):
 
     with pytest.raises(ResultFileError, match="needs exactly one"):
         replace_block(readme, "x")
+    readme.write_text("<!-- sweep:begin -->\n<!-- sweep:end -->\n" + f"{BEGIN}\nkeep\n{END}\n")
+    replace_block(readme, "swept\n", block="sweep")  # another named block; the results block is untouched
+    assert readme.read_text() == f"<!-- sweep:begin -->\nswept\n<!-- sweep:end -->\n{BEGIN}\nkeep\n{END}\n"
     crlf = tmp_path / "CRLF.md"
     crlf.write_bytes(f"a\r\n{BEGIN}\r\nold\r\n{END}\r\nb\r\n".encode())
     replace_block(crlf, "| new |\n")

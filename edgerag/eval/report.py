@@ -8,7 +8,8 @@
   method, plain dense retrieval (`text`) drawn as the bar a graph method has to clear.
 
 `write_report` writes both with ``report.md`` beside them, and can put the Markdown between
-the ``<!-- results:begin -->`` / ``<!-- results:end -->`` markers of a README.
+the ``<!-- results:begin -->`` / ``<!-- results:end -->`` markers of a README (or those of
+another named block).
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from typing import Any
 from .runner import KNOBS, SCHEMA, setting_label
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+
+def markers(block: str = "results") -> tuple[str, str]:
+    """The comment lines around a README block: ``<!-- NAME:begin -->`` … ``<!-- NAME:end -->``."""
+    if not block or not all(c.isalnum() or c in "-_" for c in block):
+        raise ResultFileError(f"a block name is letters, digits, - and _; got {block!r}")
+    return f"<!-- {block}:begin -->", f"<!-- {block}:end -->"
 
 
 class ResultFileError(ValueError):
@@ -255,12 +263,13 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
     return _save(fig, path)
 
 
-def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Path | None = None, metric: str = "coverage") -> dict[str, Path]:
+def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Path | None = None, metric: str = "coverage",
+                 block: str = "results") -> dict[str, Path]:  # fmt: skip
     """``report.md``, ``frontier.png`` and (when a file holds a sweep) ``sweep.png`` in
-    ``out_dir``; with ``readme``, the Markdown also replaces that file's results block."""
+    ``out_dir``; with ``readme``, the Markdown also replaces that file's ``block``."""
     docs = load_results(paths)
     if readme is not None:
-        _split_block(Path(readme))  # a README without its markers fails before anything is written
+        _split_block(Path(readme), block)  # a README without its markers fails before anything is written
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = {"frontier": plot_frontier(docs, out_dir / "frontier.png", metric)}
@@ -273,30 +282,32 @@ def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Pat
     written["markdown"] = md
     if readme is not None:
         rel = [os.path.relpath(p, Path(readme).resolve().parent) for p in (p.resolve() for p in written.values() if p.suffix == ".png")]
-        replace_block(readme, markdown(docs, rel))
+        replace_block(readme, markdown(docs, rel), block)
         written["readme"] = Path(readme)
     return written
 
 
-def replace_block(path: str | Path, text: str) -> None:
-    """Put ``text`` between the results markers of ``path`` (which must have both)."""
+def replace_block(path: str | Path, text: str, block: str = "results") -> None:
+    """Put ``text`` between the ``block`` markers of ``path`` (which must have both, once)."""
     path = Path(path)
-    head, tail, nl = _split_block(path)
+    head, tail, nl = _split_block(path, block)
+    begin, end = markers(block)
     with open(path, "w", encoding="utf-8", newline="") as f:  # keep the file's line endings
-        f.write(f"{head}{BEGIN}{nl}{text.replace(chr(10), nl)}{END}{tail}")
+        f.write(f"{head}{begin}{nl}{text.replace(chr(10), nl)}{end}{tail}")
 
 
-def _split_block(path: Path) -> tuple[str, str, str]:
+def _split_block(path: Path, block: str) -> tuple[str, str, str]:
     """(text before the begin marker, text after the end marker, the file's newline)."""
+    begin, end = markers(block)
     try:
         with open(path, encoding="utf-8", newline="") as f:
             body = f.read()
     except FileNotFoundError:
         raise ResultFileError(f"{path}: no such file") from None
-    if body.count(BEGIN) != 1 or body.count(END) != 1 or body.index(BEGIN) > body.index(END):
-        raise ResultFileError(f"{path} needs exactly one {BEGIN} … {END} block for the results")
-    head, rest = body.split(BEGIN)
-    return head, rest.split(END)[1], "\r\n" if "\r\n" in body else "\n"
+    if body.count(begin) != 1 or body.count(end) != 1 or body.index(begin) > body.index(end):
+        raise ResultFileError(f"{path} needs exactly one {begin} … {end} block")
+    head, rest = body.split(begin)
+    return head, rest.split(end)[1], "\r\n" if "\r\n" in body else "\n"
 
 
 def _pyplot():
