@@ -25,8 +25,8 @@ from .. import __version__
 from ..api import EdgeRAG
 from ..progress import bar
 from ..build import graph_steps, hms, llm_work_left
-from ..retrieve import KG_OF, METHODS, NAMES_OF, QUERY_LLM
-from .cost import index_cost, stages_of
+from ..retrieve import KG_OF, METHODS, QUERY_LLM
+from .cost import index_cost
 from .datasets import Dataset
 from .metrics import coverage, exact_match, f1 as f1_score, recall_at_k
 
