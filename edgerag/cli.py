@@ -43,9 +43,12 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--hops", type=int, dest="concept_hops", help="N: BFS hops over the concept graph (default 2)")
     g = p.add_argument_group("entity bridges (bridge, bridge-ppr)")
     g.add_argument("--bridge-seeds", type=int, dest="bridge_seeds", help="s: nearest passages whose links lift others (default 2)")
-    g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.05)")
+    g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.1)")
     g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word (default span,num)")
     g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion of the bridge ranking (default dense+bm25)")
+    g.add_argument("--rrf-k", type=int, dest="bridge_rrf_k", help="k of the fusion: a list adds w / (k + rank) (default 30)")
+    g.add_argument("--dense-weight", type=float, dest="bridge_dense_weight", help="w_dense: weight of the dense list in the fusion (default 1.0)")
+    g.add_argument("--bm25-weight", type=float, dest="bridge_bm25_weight", help="w_bm25: weight of the BM25 list in the fusion (default 0.5)")
     g = p.add_argument_group("graph methods (LightRAG)")
     g.add_argument("--lightrag-top-k", type=int, dest="lightrag_top_k", help="entities (local) / relations (global) matched (default 20)")
     g = p.add_argument_group("graph methods (TERAG)")
@@ -65,7 +68,7 @@ def _open(args, **extra):
     keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
             "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit",
             "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping", "lightrag_top_k",
-            "bridge_seeds", "bridge_lambda", "link_kinds", "bridge_fusion")
+            "bridge_seeds", "bridge_lambda", "link_kinds", "bridge_fusion", "bridge_rrf_k", "bridge_dense_weight", "bridge_bm25_weight")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):

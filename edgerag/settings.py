@@ -149,7 +149,7 @@ class Settings:
     """The same cap for plain words (per 6,761 passages): only rare words name things."""
     bridge_seeds: int = 2
     """s: the nearest passages whose links lift others (`bridge`)."""
-    bridge_lambda: float = 0.05
+    bridge_lambda: float = 0.1
     """λ_b: bonus = λ_b · cos(seed) · min(Σ IDF of shared keys, cap) (`bridge`)."""
     bridge_link_cap: float = 10.0
     """Cap on one seed–passage link strength (Σ IDF of shared keys)."""
@@ -169,6 +169,13 @@ class Settings:
     dense and BM25 rankings. ``dense+bm25`` is best at the default budget λ = 12,000 for both
     bridges (cross-validated on musique/paper, benchmarks/bridge_paper.py); for `bridge-ppr` at
     2,000–4,000 tokens ``dense`` is better."""
+    bridge_rrf_k: int = 30
+    """k of the reciprocal-rank fusion: a ranking contributes w / (k + rank); a smaller k
+    leans harder on each list's head."""
+    bridge_dense_weight: float = 1.0
+    """w_dense: weight of the dense ranking in the fusion (the bridge ranking weighs 1)."""
+    bridge_bm25_weight: float = 0.5
+    """w_bm25: weight of the BM25 ranking in the fusion (``dense+bm25`` only)."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None
@@ -251,6 +258,9 @@ class Settings:
                              f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}")
         if self.lightrag_top_k < 1:
             raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
+        if self.bridge_rrf_k < 0 or self.bridge_dense_weight < 0 or self.bridge_bm25_weight < 0:
+            raise ValueError(f"bridge_rrf_k, bridge_dense_weight and bridge_bm25_weight must be >= 0; "
+                             f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}")
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.text_unit not in ("chunks", "subchunks"):

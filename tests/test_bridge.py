@@ -80,12 +80,19 @@ def test_fusions_and_bm25(bridge_rag):
     assert str(g["ids"][int(np.argmax(scores))]).startswith("born")
     fused = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0, 2.0]))
     assert np.argmax(fused) == 0 and np.isclose(fused[0], 2 / 61 + 1 / 63)
+    # weights and k: a heavy second list overturns the first; k sets how steep ranks fall
+    weighted = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), weights=(1.0, 3.0), k=0)
+    assert np.argmax(weighted) == 2 and np.isclose(weighted[2], 1 / 3 + 3 / 1)
+    with pytest.raises(ValueError):  # one weight per list
+        rrf(np.array([1.0]), np.array([1.0]), weights=(1.0,))
     for fusion in ("dense", "dense+bm25"):
         rag.settings = rag.settings.replace(bridge_fusion=fusion)
         ctx = rag.retrieve(QUESTION, method="bridge", budget=300)
         assert ctx.units and ctx.tokens <= 300
     with pytest.raises(ValueError, match="bridge_fusion"):
         rag.settings.replace(bridge_fusion="max").validate()
+    with pytest.raises(ValueError, match="bridge_bm25_weight"):
+        rag.settings.replace(bridge_bm25_weight=-1.0).validate()
 
 
 def test_the_cli_explains_a_bridge(bridge_rag, capsys):

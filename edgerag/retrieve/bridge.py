@@ -12,7 +12,9 @@ the first hop; these find the second through the link keys of graph/links.py.
   edges both ways), restarting at the ``bridge_ppr_seeds`` top passages with weights
   exp(cos / T) (``bridge_ppr_temperature``); passages ranked by their PPR mass.
 * ``bridge_fusion`` (setting): ``none``, or reciprocal-rank fusion of the bridge ranking with
-  dense (``dense``) or with dense and BM25 (``dense+bm25``).
+  dense (``dense``) or with dense and BM25 (``dense+bm25``), each list weighted
+  (``bridge_dense_weight``, ``bridge_bm25_weight``; the bridge list weighs 1) at RRF
+  constant ``bridge_rrf_k``.
 
 Everything is sparse-matrix work over arrays loaded once per process: a query costs one
 matrix–vector product for the cosines, one small sparse product for the links, and (for PPR)
@@ -103,13 +105,14 @@ def bm25_scores(g: dict, query: str, k1: float = 1.2, b: float = 0.75) -> np.nda
     return np.asarray(g["bm25"][:, cols].sum(axis=1)).ravel()
 
 
-def rrf(*scores: np.ndarray) -> np.ndarray:
-    """Reciprocal-rank fusion: Σ 1 / (60 + rank) over the given score vectors."""
+def rrf(*scores: np.ndarray, weights: tuple[float, ...] | None = None, k: int = RRF_K) -> np.ndarray:
+    """Reciprocal-rank fusion: Σ w / (k + rank) over the given score vectors (rank from 1;
+    every w = 1 unless ``weights`` gives one per vector)."""
     out = np.zeros(len(scores[0]))
-    for s in scores:
+    for s, w in zip(scores, weights or (1.0,) * len(scores), strict=True):
         rank = np.empty(len(s), dtype=np.int64)
         rank[np.argsort(-s, kind="stable")] = np.arange(len(s))
-        out += 1.0 / (RRF_K + rank + 1)
+        out += w / (k + rank + 1)
     return out
 
 
@@ -122,10 +125,11 @@ def ranked_rows(g: dict, query: str, qv: np.ndarray, settings: Settings, method:
     else:
         score = ppr_scores(g, query, qv, settings)
         cos = g["vectors"] @ qv
+    w_dense, w_bm25, k = settings.bridge_dense_weight, settings.bridge_bm25_weight, settings.bridge_rrf_k
     if settings.bridge_fusion == "dense":
-        score = rrf(score, cos)
+        score = rrf(score, cos, weights=(1.0, w_dense), k=k)
     elif settings.bridge_fusion == "dense+bm25":
-        score = rrf(score, cos, bm25_scores(g, query))
+        score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = np.argsort(-score, kind="stable")
     return order, score, info
 
