@@ -150,7 +150,8 @@ class Settings:
     bridge_seeds: int = 2
     """s: the nearest passages whose links lift others (`bridge`)."""
     bridge_lambda: float = 0.1
-    """λ_b: bonus = λ_b · cos(seed) · min(Σ IDF of shared keys, cap) (`bridge`)."""
+    """λ_b: bonus = λ_b · cos(seed) · min(Σ IDF of shared keys, cap) (`bridge`). 0.1 is what the
+    folds chose with the default fusion; unfused, 0.02–0.05 is better."""
     bridge_link_cap: float = 10.0
     """Cap on one seed–passage link strength (Σ IDF of shared keys)."""
     bridge_ppr_seeds: int = 10
@@ -166,9 +167,9 @@ class Settings:
     """Damping of the `bridge-ppr` walk."""
     bridge_fusion: str = "dense+bm25"
     """``none``, ``dense`` or ``dense+bm25``: reciprocal-rank fusion of the bridge ranking with
-    dense and BM25 rankings. ``dense+bm25`` is best at the default budget λ = 12,000 for both
-    bridges (cross-validated on musique/paper, benchmarks/bridge_paper.py); for `bridge-ppr` at
-    2,000–4,000 tokens ``dense`` is better."""
+    dense and BM25 rankings. With the weights below, ``dense+bm25`` is best for both bridges at
+    2,000, 4,000 and 12,000 tokens (cross-validated on musique/paper,
+    benchmarks/bridge_paper.py)."""
     bridge_rrf_k: int = 30
     """k of the reciprocal-rank fusion: a ranking contributes w / (k + rank); a smaller k
     leans harder on each list's head."""
