@@ -44,7 +44,7 @@ def _method_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("entity bridges (bridge, bridge-ppr)")
     g.add_argument("--bridge-seeds", type=int, dest="bridge_seeds", help="s: nearest passages whose links lift others (default 2)")
     g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.1)")
-    g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word (default span,num)")
+    g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word and the LLM-extracted terag,kg (default span,num)")
     g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion of the bridge ranking (default dense+bm25)")
     g.add_argument("--rrf-k", type=int, dest="bridge_rrf_k", help="k of the fusion: a list adds w / (k + rank) (default 30)")
     g.add_argument("--dense-weight", type=float, dest="bridge_dense_weight", help="w_dense: weight of the dense list in the fusion (default 1.0)")

@@ -139,8 +139,9 @@ class Settings:
 
     # --- entity bridges (edgerag's own; retrieve/bridge.py) ---------------------------------
     link_kinds: str = "span,num"
-    """Link keys that may bridge passages: capitalised spans, numbers, and (``word``) rare
-    plain words. Defaults of this block: chosen by odd/even cross-validation on the KET-RAG
+    """Link keys that may bridge passages: capitalised spans, numbers, (``word``) rare plain
+    words, and the entity names an LLM extraction wrote: ``terag`` (TERAG's names) and ``kg``
+    (the KG extraction's entities), for the chunks it covered. Defaults of this block: chosen by odd/even cross-validation on the KET-RAG
     MuSiQue corpus (benchmarks/bridge_paper.py)."""
     link_df_cap: int = 100
     """A span or number in more passages than this (per 6,761 passages, scaled with the
@@ -252,8 +253,8 @@ class Settings:
             raise ValueError(f"terag_damping must be between 0 and 1 (exclusive), got {self.terag_damping}")
         if self.bridge_fusion not in ("none", "dense", "dense+bm25"):
             raise ValueError(f"bridge_fusion must be none, dense or dense+bm25; got {self.bridge_fusion!r}")
-        if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word"}:
-            raise ValueError(f"link_kinds takes span, num and word, comma-separated; got {self.link_kinds!r}")
+        if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word", "terag", "kg"}:
+            raise ValueError(f"link_kinds takes span, num, word, terag and kg, comma-separated; got {self.link_kinds!r}")
         if self.bridge_ppr_seed_ranking not in ("dense", "dense+bm25") or self.bridge_ppr_temperature < 0:
             raise ValueError(f"bridge_ppr_seed_ranking must be dense or dense+bm25 and bridge_ppr_temperature >= 0; "
                              f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}")

@@ -103,3 +103,28 @@ def test_the_cli_explains_a_bridge(bridge_rag, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "bridged from seal:0 through 'edith varga'" in out and ANSWER in out
+
+
+def test_llm_names_join_the_link_keys(tmp_path):
+    """Names an LLM extraction wrote become link keys (kinds ``terag`` and ``kg``) for the
+    chunks it covered, and the link graph is rebuilt when more names exist."""
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    rag.insert_documents(DOCS[:4])
+    before = load_links(rag.index, rag.settings)
+    assert "terag" not in set(map(str, before["kinds"]))
+    chunk = {i.split(":")[0]: i for i in rag.index.ids("chunks")}
+    with rag.index.tables.write() as txn:
+        for doc in ("seal", "born"):  # a name no capitalised span yields
+            rag.index.tables.put(txn, "names", chunk[doc], {"entities": ["the comet astronomer", "1931"], "concepts": []})
+        rag.index.tables.put(txn, "extractions", chunk["seal"], {"entities": [{"name": "Edith Varga's vault"}], "relations": []})
+        rag.index.tables.put(txn, "extractions", chunk["d1"], {"entities": [{"name": "Edith Varga's vault"}], "relations": []})
+    g = load_links(rag.index, rag.settings)
+    keys = {(str(k), str(lab)): j for j, (k, lab) in enumerate(zip(g["kinds"], g["labels"]))}
+    assert ("terag", "the comet astronomer") in keys and ("kg", "edith varga's vault") in keys
+    rows = {str(i).split(":")[0]: r for r, i in enumerate(g["ids"])}
+    col = g["K"][:, keys[("terag", "the comet astronomer")]].toarray().ravel()
+    assert col[rows["seal"]] > 0 and col[rows["born"]] > 0 and col[rows["d1"]] == 0  # only where extracted
+    rag.settings.replace(link_kinds="span,terag,kg").validate()
+    ctx = rag.retrieve(QUESTION, method="bridge-ppr", budget=200)
+    assert ctx.units
+    rag.close()

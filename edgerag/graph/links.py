@@ -1,6 +1,8 @@
 """The passage–key link graph behind `bridge` and `bridge-ppr` (edgerag's own, no paper).
 
-Every chunk gets its link keys (text/linkkeys.py: capitalised spans, numbers, plain words).
+Every chunk gets its link keys (text/linkkeys.py: capitalised spans, numbers, plain words),
+and, where an LLM extraction covered it, the entity names that extraction wrote (kinds
+``terag`` and ``kg``; issue #7 asks whether they beat the spans, benchmarks/bridge_llm_keys.py).
 A key links passages only while it is informative: document frequency df ≥ 2 (a key in one
 passage links nothing) and df ≤ the cap ``Settings.link_df_cap`` scaled with corpus size
 (``cap · n / 6,761``, at least 10: ~100 on the KET-RAG MuSiQue corpus), because a key in
@@ -24,9 +26,11 @@ from ..settings import Settings
 from ..store import Index
 from ..store.stages import load_arrays, save_stage, stage_record
 from ..text.keywords import keywords
-from ..text.linkkeys import link_keys
+from ..text.linkkeys import link_keys, normalize
 
 STAGE = "links"
+LLM_TABLES = {"terag": "names", "kg": "extractions"}  # link-key kind → the table of its names
+KINDS = ("span", "num", "word", *LLM_TABLES)
 REFERENCE_CORPUS = 6_761  # passages of the KET-RAG MuSiQue corpus, where the caps were chosen
 
 
@@ -42,7 +46,10 @@ def build_links(index: Index, settings: Settings) -> dict:
     cap, word_cap = caps(n_now, settings)
     rec = stage_record(index.tables, STAGE)
     generation = index.generation()
-    if rec is not None and rec.get("generation") == generation and rec.get("caps") == [cap, word_cap]:
+    with index.tables.read() as txn:  # LLM names join the keys: rebuild when more exist
+        extracted = [index.tables.count(txn, table) for table in LLM_TABLES.values()]
+    if rec is not None and rec.get("generation") == generation and rec.get("caps") == [cap, word_cap] \
+            and rec.get("extracted") == extracted:
         return rec
     t0 = time.perf_counter()
     ids, vecs = index.vectors["chunks"].all()
@@ -57,18 +64,21 @@ def build_links(index: Index, settings: Settings) -> dict:
         for w in keywords(c["text"]):  # term counts, for BM25 fusion
             tf_rows.append(r)
             tf_cols.append(terms.setdefault(w, len(terms)))
+    for r, k in llm_keys(index, ids):
+        rows.append(r)
+        cols.append(vocab.setdefault(k, len(vocab)))
     n = len(ids)
     raw = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n, len(vocab)))
     df = np.asarray((raw > 0).sum(axis=0)).ravel()
     keys = list(vocab)
     kinds = np.asarray([k for k, _ in keys])
-    limit = np.where(kinds == "word", word_cap, cap)
+    limit = np.where(kinds == "word", word_cap, cap)  # names an LLM wrote are capped as spans are
     live = np.flatnonzero((df >= 2) & (df <= limit))
     idf = np.log(n / df[live]).astype(np.float32)
     k_mat = (raw[:, live] @ sp.diags(idf)).tocsr()
     record = {
         "generation": generation, "chunks": n, "caps": [cap, word_cap], "keys": len(keys), "live_keys": int(len(live)),
-        "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in ("span", "num", "word")},
+        "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in KINDS}, "extracted": extracted,
         "links": int(k_mat.nnz), "seconds": time.perf_counter() - t0,
     }  # fmt: skip
     return save_stage(index.tables, STAGE, record, {
@@ -77,6 +87,21 @@ def build_links(index: Index, settings: Settings) -> dict:
         "TF": sp.csr_matrix((np.ones(len(tf_rows), dtype=np.float32), (tf_rows, tf_cols)), shape=(n, len(terms))),
         "tf_terms": np.asarray(list(terms)),
     })  # fmt: skip
+
+
+def llm_keys(index: Index, ids: list[str]) -> list[tuple[int, tuple[str, str]]]:
+    """(row, (kind, key)) for the entity names an LLM extraction wrote for chunk ``ids[row]``:
+    kind ``terag`` from TERAG's names, ``kg`` from the KG extraction's entities. A chunk no
+    extraction covered has none; names are normalised as spans are."""
+    out = []
+    for kind, table in LLM_TABLES.items():
+        for r, rec in enumerate(index.get_many(table, ids)):
+            if not rec:
+                continue
+            names = rec.get("entities", [])
+            got = {normalize(e["name"] if isinstance(e, dict) else e) for e in names}
+            out.extend((r, (kind, k)) for k in sorted(got) if len(k) > 1)
+    return out
 
 
 def load_links(index: Index, settings: Settings) -> dict:
