@@ -141,8 +141,8 @@ class Settings:
     link_kinds: str = "span,num"
     """Link keys that may bridge passages: capitalised spans, numbers, (``word``) rare plain
     words, and the entity names an LLM extraction wrote: ``terag`` (TERAG's names) and ``kg``
-    (the KG extraction's entities), for the chunks it covered. Defaults of this block: chosen by odd/even cross-validation on the KET-RAG
-    MuSiQue corpus (benchmarks/bridge_paper.py)."""
+    (the KG extraction's entities), for the chunks it covered. Defaults of this block: chosen
+    by odd/even cross-validation on the KET-RAG MuSiQue corpus (benchmarks/bridge_paper.py)."""
     link_df_cap: int = 100
     """A span or number in more passages than this (per 6,761 passages, scaled with the
     corpus) links nothing; nor does one in a single passage."""
