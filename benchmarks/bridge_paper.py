@@ -106,22 +106,17 @@ def main() -> int:
 
     bridge_module.ppr_scores = memo_ppr
 
-    def timed_cov(method: str) -> tuple[np.ndarray, list[float]]:
+    def fresh(method: str, settings: Settings) -> tuple[np.ndarray, list[float]]:
+        """``score`` with every walk computed afresh: a cached walk would hide the PPR's cost."""
         bridge_module.ppr_scores = ppr_scores
         try:
-            return score(method, rag.settings)
+            return score(method, settings)
         finally:
             bridge_module.ppr_scores = memo_ppr
 
     def timed(method: str, settings: Settings, lat: list[float]) -> list[float]:
-        """Per-query ranking latency; a cached walk would hide the PPR's cost, so time it afresh."""
-        if method != "bridge-ppr":
-            return lat
-        bridge_module.ppr_scores = ppr_scores
-        try:
-            return score(method, settings)[1]
-        finally:
-            bridge_module.ppr_scores = memo_ppr
+        """Per-query ranking latency of the chosen settings (re-timed for bridge-ppr)."""
+        return fresh(method, settings)[1] if method == "bridge-ppr" else lat
     odd = np.arange(len(questions)) % 2 == 1
     results: dict[str, dict] = {}
     text_cov, text_lat = score("text", rag.settings)
@@ -146,7 +141,7 @@ def main() -> int:
     # the library's defaults (chosen from the folds above; where the folds disagreed, the
     # earlier default stayed), on each half and on all questions
     for method in grids:
-        cov, lat = score(method, rag.settings) if method != "bridge-ppr" else timed_cov(method)
+        cov, lat = fresh(method, rag.settings)
         results[f"{method} (defaults)"] = {
             "coverage": dict(zip(map(str, BUDGETS), 100 * cov.mean(axis=0))), "latency_ms": _lat(lat),
             "odd": dict(zip(map(str, BUDGETS), 100 * cov[odd].mean(axis=0))), "even": dict(zip(map(str, BUDGETS), 100 * cov[~odd].mean(axis=0))),
