@@ -12,64 +12,16 @@ from importlib import resources
 from pathlib import Path
 
 from . import offline  # noqa: F401
+from .cli_options import llm_args, method_args, setting_overrides, settings_args
 from .display import format_ledger, print_answer_footer, print_context, stream_answer
 
 DEFAULT_INDEX = os.environ.get("EDGERAG_INDEX", ".edgerag/index")
 
 
-def _settings_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("index settings (fixed when an index is created)")
-    g.add_argument("--chunk-tokens", type=int, help="ℓ: chunk length in tokens (default 1200)")
-    g.add_argument("--overlap", type=int, dest="chunk_overlap", help="tokens shared by consecutive chunks (default 100)")
-    g.add_argument("--tau", type=int, help="τ: sub-chunks of ⌈ℓ/2^τ⌉ tokens (default 3)")
-    g.add_argument("--tokenizer", help="token unit: cl100k (default) or gguf:PATH")
-    g.add_argument("--embedder", help="sentence-transformers model folder (default: bundled all-MiniLM-L6-v2)")
-    g.add_argument("--device", help="auto (default), cpu or cuda")
-
-
-def _method_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("graph methods (KET-RAG)")
-    g.add_argument("--beta", type=float, help="β: fraction of chunks extracted into the skeleton KG (default 0.8)")
-    g.add_argument("--theta", type=float, help="θ: share of the budget from the KG in ket (default 0.4)")
-    g.add_argument("--knn-k", type=int, dest="knn_k", help="K of the KNN chunk graph (default 2)")
-    g.add_argument("--core", dest="core_selection", choices=["pagerank", "random", "concept"], help="core chunk selection for β (default pagerank)")
-    g.add_argument("--unit", dest="text_unit", choices=["chunks", "subchunks"], help="what `text` retrieval returns (default chunks)")
-    g = p.add_argument_group("graph methods (G2ConS)")
-    g.add_argument("--kappa", type=float, help="κ: fraction of chunks, ranked by concept PageRank, in the core KG (default 0.8)")
-    g.add_argument("--lambda-w", type=float, dest="lambda_w", help="λ_w: share of the budget from the core KG in g2cons (default 0.6)")
-    g.add_argument("--theta-sem", type=float, dest="theta_sem", help="θ_sem: least cosine of linked concepts (default 0.65)")
-    g.add_argument("--theta-co", type=int, dest="theta_co", help="θ_co: least chunks two linked concepts share (default 3)")
-    g.add_argument("--top-k", type=int, dest="concept_top_k", help="k: concepts nearest the query (default 25)")
-    g.add_argument("--hops", type=int, dest="concept_hops", help="N: BFS hops over the concept graph (default 2)")
-    g = p.add_argument_group("entity bridges (bridge, bridge-ppr)")
-    g.add_argument("--bridge-seeds", type=int, dest="bridge_seeds", help="s: nearest passages whose links lift others (default 2)")
-    g.add_argument("--bridge-lambda", type=float, dest="bridge_lambda", help="λ_b: weight of the bridge bonus (default 0.1)")
-    g.add_argument("--links", dest="link_kinds", help="link key kinds, comma-separated, of span,num,word and the LLM-extracted terag,kg (default span,num)")
-    g.add_argument("--fusion", dest="bridge_fusion", choices=["none", "dense", "dense+bm25"], help="reciprocal-rank fusion of the bridge ranking (default dense+bm25)")
-    g.add_argument("--rrf-k", type=int, dest="bridge_rrf_k", help="k of the fusion: a list adds w / (k + rank) (default 30)")
-    g.add_argument("--dense-weight", type=float, dest="bridge_dense_weight", help="w_dense: weight of the dense list in the fusion (default 1.0)")
-    g.add_argument("--bm25-weight", type=float, dest="bridge_bm25_weight", help="w_bm25: weight of the BM25 list in the fusion (default 0.5)")
-    g = p.add_argument_group("graph methods (LightRAG)")
-    g.add_argument("--lightrag-top-k", type=int, dest="lightrag_top_k", help="entities (local) / relations (global) matched (default 20)")
-    g = p.add_argument_group("graph methods (TERAG)")
-    g.add_argument("--terag-batch", type=int, dest="terag_batch", help="passages per extraction call (default 5)")
-    g.add_argument("--terag-damping", type=float, dest="terag_damping", help="PPR damping (default 0.5)")
-
-
-def _llm_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("local model")
-    g.add_argument("--model", help="GGUF file or known model name (default: EDGERAG_MODEL, else Qwen2.5-Coder-0.5B-Instruct)")
-    g.add_argument("--n-ctx", type=int, dest="n_ctx", help="the model's context window in tokens (default 8192)")
-
-
 def _open(args, **extra):
     from .api import EdgeRAG
 
-    keys = ("chunk_tokens", "chunk_overlap", "tau", "tokenizer", "embedder", "device", "model", "n_ctx",
-            "beta", "theta", "knn_k", "core_selection", "extract_grammar", "text_unit",
-            "kappa", "lambda_w", "theta_sem", "theta_co", "concept_top_k", "concept_hops", "terag_batch", "terag_damping", "lightrag_top_k",
-            "bridge_seeds", "bridge_lambda", "link_kinds", "bridge_fusion", "bridge_rrf_k", "bridge_dense_weight", "bridge_bm25_weight")
-    overrides = {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    overrides = setting_overrides(args)
     overrides.update({k: v for k, v in extra.items() if v is not None})
     if getattr(args, "quiet", False):
         overrides["progress"] = False
@@ -290,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_index(sp)
     sp.add_argument("--docs-per-batch", type=int, dest="docs_per_batch",
                     help="documents embedded and committed together (default 64); a stopped run resumes at the last batch")
-    _settings_args(sp)
+    settings_args(sp)
     sp.set_defaults(func=cmd_index)
 
     sp = sub.add_parser("delete", help="remove documents and every trace of them (see `edgerag docs` for ids)")
@@ -313,8 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
     sp.add_argument("--short", action="store_true", help="a few-word answer, as multi-hop QA benchmarks expect")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
-    _method_args(sp)
-    _llm_args(sp)
+    method_args(sp)
+    llm_args(sp)
     sp.set_defaults(func=cmd_query)
 
     sp = sub.add_parser("build", help="build the stages a method needs (LLM extraction for KG methods)")
@@ -323,9 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--plan", action="store_true", help="only print the cost estimate")
     sp.add_argument("--limit", type=int, help="extract at most N chunks now (build again to resume)")
     sp.add_argument("--grammar", action="store_true", dest="extract_grammar", default=None, help="GBNF-constrained extraction output")
-    _settings_args(sp)
-    _method_args(sp)
-    _llm_args(sp)
+    settings_args(sp)
+    method_args(sp)
+    llm_args(sp)
     sp.set_defaults(func=cmd_build)
 
     sp = sub.add_parser("eval", help="evaluate methods on a benchmark folder (corpus.jsonl + questions.jsonl)")
@@ -340,9 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--limit", type=int, help="first N questions only")
     sp.add_argument("--out", help="write the result file (JSON, docs/results.md) here")
     sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
-    _settings_args(sp)
-    _method_args(sp)
-    _llm_args(sp)
+    settings_args(sp)
+    method_args(sp)
+    llm_args(sp)
     sp.set_defaults(func=cmd_eval)
 
     sp = sub.add_parser("report", help="render `eval --out` result files: Markdown table, Pareto and sweep plots (PNG)")
@@ -364,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--method", default="text", choices=methods)
     sp.add_argument("--budget", type=int, default=2000)
     sp.add_argument("--no-answer", action="store_true", help="stop after retrieval (no LLM)")
-    _llm_args(sp)
+    llm_args(sp)
     sp.set_defaults(func=cmd_demo)
 
     sp = sub.add_parser("models", help="list known GGUF models: installed, verified, where")
@@ -374,9 +326,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("tui", help="start the terminal UI (index, query, ledger, graph peek)")
     sp.add_argument("--index", default=DEFAULT_INDEX)
     sp.add_argument("--root", default=".", help="folder the file picker starts in (default: the current one)")
-    _settings_args(sp)
-    _method_args(sp)
-    _llm_args(sp)
+    settings_args(sp)
+    method_args(sp)
+    llm_args(sp)
     sp.set_defaults(func=cmd_tui)
     return p
 
