@@ -49,6 +49,7 @@ def method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--rrf-k", type=int, dest="bridge_rrf_k", help="k of the fusion: a list adds w / (k + rank) (default 30)")
     g.add_argument("--dense-weight", type=float, dest="bridge_dense_weight", help="w_dense: weight of the dense list in the fusion (default 1.0)")
     g.add_argument("--bm25-weight", type=float, dest="bridge_bm25_weight", help="w_bm25: weight of the BM25 list in the fusion (default 0.5)")
+    g.add_argument("--dedup", type=float, dest="bridge_dedup", help="τ_dup: drop a passage this similar (cosine) to one ranked above it; 1 keeps all (default 0.9)")
     g = p.add_argument_group("graph methods (LightRAG)")
     g.add_argument("--lightrag-top-k", type=int, dest="lightrag_top_k", help="entities (local) / relations (global) matched (default 20)")
     g = p.add_argument_group("graph methods (TERAG)")

@@ -178,6 +178,11 @@ class Settings:
     """w_dense: weight of the dense ranking in the fusion (the bridge ranking weighs 1)."""
     bridge_bm25_weight: float = 0.5
     """w_bm25: weight of the BM25 ranking in the fusion (``dense+bm25`` only)."""
+    bridge_dedup: float = 0.9
+    """τ_dup: a passage whose cosine to one ranked above it is at least this is left out (1 =
+    keep all). Corpora hold the same paragraph more than once (revisions, copies), and a copy
+    spends the budget on nothing new; the price is that look-alike passages about different
+    things (two towns' census paragraphs) lose the lower one (both bridges)."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None
@@ -260,6 +265,8 @@ class Settings:
                              f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}")
         if self.lightrag_top_k < 1:
             raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
+        if not 0 < self.bridge_dedup <= 1:
+            raise ValueError(f"bridge_dedup must be in (0, 1] (1 keeps near-duplicates); got {self.bridge_dedup}")
         if self.bridge_rrf_k < 0 or self.bridge_dense_weight < 0 or self.bridge_bm25_weight < 0:
             raise ValueError(f"bridge_rrf_k, bridge_dense_weight and bridge_bm25_weight must be >= 0; "
                              f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}")

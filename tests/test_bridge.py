@@ -8,7 +8,7 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.graph.links import caps, load_links
-from edgerag.retrieve.bridge import bm25_scores, rrf
+from edgerag.retrieve.bridge import bm25_scores, drop_near_duplicates, rrf
 from edgerag.text.linkkeys import link_keys, spans
 from edgerag.types import Document
 
@@ -93,6 +93,29 @@ def test_fusions_and_bm25(bridge_rag):
         rag.settings.replace(bridge_fusion="max").validate()
     with pytest.raises(ValueError, match="bridge_bm25_weight"):
         rag.settings.replace(bridge_bm25_weight=-1.0).validate()
+
+
+def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
+    # synthetic: rows 0 and 2 are the same direction, row 3 is near row 1
+    v = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0.99, 0.14], [0, 0, 1]], dtype=np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    tokens = np.array([10, 10, 10, 10, 10])
+    order = np.arange(5)
+    assert drop_near_duplicates(order, v, tokens, 0.9, 100).tolist() == [0, 1, 4]
+    assert drop_near_duplicates(order, v, tokens, 0.999, 100).tolist() == [0, 1, 3, 4]  # 3 is only near 1
+    assert drop_near_duplicates(order, v, tokens, 0.9, 20).tolist() == [0, 1, 2, 3, 4]  # checked until 20 tokens kept
+    # through the API: a reworded copy of the answer passage, and twelve near-identical film notices
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    rag.insert_documents(DOCS + [Document("born-copy", "Edith Varga was born in Quillon Bay, a small fishing town, and she learned to sail there.")])
+    got = {}
+    for tau in (1.0, 0.9):
+        rag.settings = rag.settings.replace(bridge_dedup=tau)
+        got[tau] = [u.doc_id for u in rag.retrieve(QUESTION, method="bridge-ppr", budget=10_000).units]
+    assert {"born", "born-copy"} <= set(got[1.0]) and sum(d.startswith("film") for d in got[1.0]) == 12
+    assert len({"born", "born-copy"} & set(got[0.9])) == 1 and sum(d.startswith("film") for d in got[0.9]) < 12
+    assert set(got[1.0]) - set(got[0.9]) <= {"born", "born-copy"} | {f"film{i}" for i in range(12)}  # nothing else lost
+    with pytest.raises(ValueError, match="bridge_dedup"):
+        rag.settings.replace(bridge_dedup=0.0).validate()
 
 
 def test_the_cli_explains_a_bridge(bridge_rag, capsys):

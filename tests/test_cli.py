@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from edgerag.cli import main
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
@@ -47,3 +49,17 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 2
     assert "edgerag: error: no edgerag index" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_every_settings_flag_reaches_the_settings(tmp_path):
+    """A flag whose dest names a Settings field overrides it when the index opens; the rest
+    (question, method, …) do not, and a bad value is refused by Settings' own check."""
+    from edgerag.cli import _open, build_parser
+
+    args = build_parser().parse_args(["query", "q", "--index", str(tmp_path / "ix"), "--dedup", "0.95", "--beta", "0.3", "--rrf-k", "7"])
+    rag = _open(args)
+    assert (rag.settings.bridge_dedup, rag.settings.beta, rag.settings.bridge_rrf_k) == (0.95, 0.3, 7)
+    assert rag.settings.bridge_fusion == "dense+bm25"  # not given: the default
+    bad = build_parser().parse_args(["query", "q", "--index", str(tmp_path / "ix2"), "--dedup", "1.5"])
+    with pytest.raises(ValueError, match="bridge_dedup"):
+        _open(bad).settings.validate()

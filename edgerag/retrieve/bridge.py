@@ -15,6 +15,8 @@ the first hop; these find the second through the link keys of graph/links.py.
   dense (``dense``) or with dense and BM25 (``dense+bm25``), each list weighted
   (``bridge_dense_weight``, ``bridge_bm25_weight``; the bridge list weighs 1) at RRF
   constant ``bridge_rrf_k``.
+* ``bridge_dedup`` (τ_dup): in either, a passage whose cosine to one ranked above it is ≥ τ_dup
+  is dropped as a near-duplicate before the budget is filled.
 
 Everything is sparse-matrix work over arrays loaded once per process: a query costs one
 matrix–vector product for the cosines, one small sparse product for the links, and (for PPR)
@@ -116,8 +118,31 @@ def rrf(*scores: np.ndarray, weights: tuple[float, ...] | None = None, k: int = 
     return out
 
 
-def ranked_rows(g: dict, query: str, qv: np.ndarray, settings: Settings, method: str) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Passage rows best first, their scores, and what bridge scoring knew (for explanations)."""
+def drop_near_duplicates(order: np.ndarray, vectors: np.ndarray, tokens: np.ndarray, tau: float, head_tokens: int) -> np.ndarray:
+    """``order`` without each row whose cosine to a row kept above it is ≥ τ, checked until
+    the kept rows hold ``head_tokens`` tokens (the rest of ``order`` follows unchecked). Each
+    decision looks only upward, so cutting the result at fewer tokens gives the same prefix."""
+    head = order[: int(np.searchsorted(np.cumsum(tokens[order]), 2 * head_tokens)) + 1]
+    sims = vectors[head] @ vectors[head].T
+    near = np.full(len(head), -np.inf)  # each row's highest cosine to a kept row
+    keep, held, end = [], 0, len(head)
+    for i, row in enumerate(head):
+        if near[i] >= tau:
+            continue
+        keep.append(i)
+        np.maximum(near, sims[i], out=near)
+        held += int(tokens[row])
+        if held >= head_tokens:
+            end = i + 1
+            break
+    return np.concatenate([head[keep], order[end:]])
+
+
+def ranked_rows(
+    g: dict, query: str, qv: np.ndarray, settings: Settings, method: str, head_tokens: int = 0
+) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Passage rows best first, their scores, and what bridge scoring knew (for explanations);
+    near-duplicates are dropped from the head holding ``head_tokens`` (``bridge_dedup``)."""
     info: dict = {}
     if method == "bridge":
         score, cos, bonus, seeds = bridge_scores(g, qv, settings)
@@ -131,6 +156,8 @@ def ranked_rows(g: dict, query: str, qv: np.ndarray, settings: Settings, method:
     elif settings.bridge_fusion == "dense+bm25":
         score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = np.argsort(-score, kind="stable")
+    if settings.bridge_dedup < 1 and head_tokens > 0:
+        order = drop_near_duplicates(order, g["vectors"], g["tokens"], settings.bridge_dedup, head_tokens)
     return order, score, info
 
 
@@ -155,7 +182,7 @@ def bridge_units(index: Index, query: str, qv: np.ndarray, budget: int, settings
     g = load_links(index, settings)
     if "vectors" not in g or not len(g["ids"]):
         return []
-    order, score, info = ranked_rows(g, query, qv, settings, method)
+    order, score, info = ranked_rows(g, query, qv, settings, method, head_tokens=2 * budget)
     held = np.cumsum(g["tokens"][order])
     order = order[: int(np.searchsorted(held, 2 * budget)) + 1]  # enough to fill λ, with room for skips
     units = load_units(index, "chunks", [(str(g["ids"][r]), float(score[r])) for r in order], source=method)
