@@ -66,6 +66,20 @@ def test_vector_cache_is_rebuilt_from_lmdb(index_copy):
     assert PLANTED_ANSWER in ctx.units[0].text
 
 
+def test_vector_cache_is_rebuilt_a_slice_at_a_time(index_copy, monkeypatch):
+    """A rebuild reads LMDB in bounded slices; many small slices give the same cache."""
+    from edgerag.store import vectors
+
+    for f in (index_copy / "vectors").iterdir():
+        f.unlink()
+    monkeypatch.setattr(vectors, "TOP_UP_SLICE", 7)
+    rag = EdgeRAG(index_copy)
+    ctx = rag.retrieve(PLANTED_QUESTION, budget=200)
+    assert PLANTED_ANSWER in ctx.units[0].text
+    chunks = rag.index.vectors["chunks"]
+    assert len(chunks) > 7 and chunks._hnsw.get_current_count() == len(chunks)  # every slice added, once
+
+
 def test_stats_counts_match_vectors(built_index):
     stats = EdgeRAG(built_index).stats()
     assert stats["counts"]["docs"] == 43

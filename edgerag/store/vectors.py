@@ -31,6 +31,7 @@ import numpy as np
 from .tables import Tables, key
 
 _LABEL = struct.Struct(">Q")
+TOP_UP_SLICE = 8192
 log = logging.getLogger(__name__)
 
 
@@ -186,27 +187,37 @@ class VectorSet:
         return index
 
     def _top_up(self, index: hnswlib.Index) -> int:
-        """Add vectors committed to LMDB after the cache was written; returns how many."""
+        """Add vectors committed to LMDB after the cache was written; returns how many.
+
+        A slice of ``TOP_UP_SLICE`` vectors at a time: the first save of a long insert adds
+        hundreds of thousands, and reading them all before adding any held them twice
+        (1.4 GiB for 480k vectors, kept by the heap afterwards; benchmarks/big_file_memory.py)."""
         vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
         if ldb is None:
             return 0
-        labels, vecs = [], []
-        with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
-            if cur.set_range(_LABEL.pack(self._max_label + 1)):
-                for lk, uid in cur:
-                    raw = txn.get(bytes(uid), db=vdb)
-                    if raw is None:  # deleted since
-                        continue
-                    labels.append(_LABEL.unpack(bytes(lk))[0])
-                    vecs.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
-        if not labels:
-            return 0
-        need = index.get_current_count() + len(labels)
-        if need > index.get_max_elements():
-            index.resize_index(max(need, 2 * index.get_max_elements()))
-        index.add_items(np.stack(vecs), np.asarray(labels, dtype=np.int64))
-        self._max_label = max(labels)
-        return len(labels)
+        added = 0
+        while True:
+            labels, vecs = [], []
+            with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
+                if cur.set_range(_LABEL.pack(self._max_label + 1)):
+                    for lk, uid in cur:
+                        raw = txn.get(bytes(uid), db=vdb)
+                        if raw is None:  # deleted since
+                            continue
+                        labels.append(_LABEL.unpack(bytes(lk))[0])
+                        vecs.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
+                        if len(labels) == TOP_UP_SLICE:
+                            break
+            if not labels:
+                return added
+            need = index.get_current_count() + len(labels)
+            if need > index.get_max_elements():
+                index.resize_index(max(need, 2 * index.get_max_elements()))
+            index.add_items(np.stack(vecs), np.asarray(labels, dtype=np.int64))
+            self._max_label = max(labels)
+            added += len(labels)
+            if len(labels) < TOP_UP_SLICE:
+                return added
 
     def save(self) -> None:
         """Bring the cache up to date and write it atomically (file, then its sidecar).
