@@ -8,14 +8,18 @@ is deduplicated away) and measures, each in a fresh process (peak RSS from getru
   the whole file;
 * ``index N MB``: `edgerag index` (real embedder, LMDB, hnswlib) of the first N MB of it,
   for growing N: memory that did not depend on the file size stays flat, and what grows is
-  the hnswlib caches of the chunk and sub-chunk vectors (about 3 MB per MB of text);
-* with ``--full``, the whole file (about an hour per 100 MB on 2 cores: embedding);
+  the hnswlib caches of the chunk and sub-chunk vectors (about 4.5 MiB per MB of text);
+* with ``--full``, the whole file (about 2 h per 100 MB on 2 cores: embedding);
 * with ``--probe``, where indexing memory goes: resident memory after each round of
   embedding alone, with and without the embedder's ``malloc_trim``, then after each
   indexing batch with a stub embedder (the store path alone) or the real one.
 
     .venv/bin/python benchmarks/big_file_memory.py [--mb 200] [--index-mb 1,4,16] [--full] [--no-read]
     .venv/bin/python benchmarks/big_file_memory.py --probe --mb 8 --index-mb 8 --variants stub
+    .venv/bin/python benchmarks/big_file_memory.py --probe --no-embed --mb 200 --index-mb 200 --variants stub
+
+The probe's series also counts the vectors held in the nearest-neighbour caches after each
+batch, so growth can be set against hnswlib's 1.78 KB per vector.
 """
 
 from __future__ import annotations
@@ -127,16 +131,20 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
 
     def traced(index_, docs, splits, vectors):
         write(index_, docs, splits, vectors)
-        series.append({"chunks": sum(len(s.chunks) for s in splits.values()), "anon_mib": _rss_now()["anon_rss_mib_at_end"]})
+        cached = sum(v._hnsw.get_current_count() for v in index_.vectors.values() if v._hnsw is not None)
+        series.append({"chunks": sum(len(s.chunks) for s in splits.values()), "anon_mib": _rss_now()["anon_rss_mib_at_end"],
+                       "cached_vectors": cached, "seconds": time.perf_counter() - t0})  # fmt: skip
 
     indexing._write_batch = traced
+    t0 = time.perf_counter()
     r = rag.insert([path])
     done = 0
     for row in series:
         done += row["chunks"]
         row["chunks_so_far"] = done
+    cached = sum(v._hnsw.get_current_count() for v in rag.index.vectors.values() if v._hnsw is not None)
     return {"parts": r.docs_added, "chunks": r.chunks, "subchunks": r.subchunks, "sentences": r.sentences,
-            "stub_embedder": stub == "1", "malloc_trim": trim == "1", "series": series}  # fmt: skip
+            "stub_embedder": stub == "1", "malloc_trim": trim == "1", "series": series, "cached_vectors_at_end": cached}  # fmt: skip
 
 
 def child_embed(rounds: str, trim: str) -> dict:
@@ -182,7 +190,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=200, help="size of the single-line file (default 200 MB)")
     ap.add_argument("--index-mb", default="1,4,16", help="prefixes to index fully, in MB (default 1,4,16)")
-    ap.add_argument("--full", action="store_true", help="also index the whole file (about an hour per 100 MB)")
+    ap.add_argument("--full", action="store_true", help="also index the whole file (about 2 h per 100 MB on 2 cores)")
     ap.add_argument("--no-read", action="store_true", help="skip the read + chunk pass over the whole file")
     ap.add_argument("--dir", help="where the file and indexes go (default: a temporary folder)")
     ap.add_argument("--out", default="benchmarks/results/big_file_memory.json")
@@ -190,6 +198,7 @@ def main() -> int:
                     help="instead: RSS after each round of embedding alone, with and without malloc_trim, then after every "
                          "batch of indexing the first --index-mb MB with the --variants")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"with --probe: which of {', '.join(VARIANTS)}")
+    ap.add_argument("--no-embed", action="store_true", help="with --probe: skip the rounds of embedding alone")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -207,7 +216,7 @@ def main() -> int:
     with open(big, "rb") as f:
         assert b"\n" not in f.read(1 << 20)
     if args.probe:
-        return probe(big, work, float(args.index_mb.split(",")[0]), args.out, args.variants.split(","))
+        return probe(big, work, float(args.index_mb.split(",")[0]), args.out, args.variants.split(","), not args.no_embed)
     rows = [] if args.no_read else [("read + chunk", size, measure("read", str(big)))]
     sizes = [float(x) for x in args.index_mb.split(",") if x] + ([args.mb] if args.full else [])
     for mb in sizes:
@@ -230,10 +239,10 @@ def main() -> int:
 VARIANTS = {"stub": ("1", "0"), "stub-trim": ("1", "1"), "real": ("0", "0"), "real-trim": ("0", "1")}
 
 
-def probe(big: Path, work: Path, mb: float, out: str, variants: list[str]) -> int:
+def probe(big: Path, work: Path, mb: float, out: str, variants: list[str], embed_rounds: bool = True) -> int:
     src = prefix(big, mb, work / f"prefix-{mb:g}MB.txt")
     runs = {}
-    for trim in ("0", "1"):
+    for trim in ("0", "1") if embed_rounds else ():
         name = f"embedding only, {'with' if trim == '1' else 'without'} malloc_trim"
         runs[name] = measure("embed", "8", trim)
         print(f"{name:<36} anon MiB after each round: " + " ".join(f"{m:.0f}" for m in runs[name]["anon_mib_after_each"]), flush=True)
@@ -245,7 +254,8 @@ def probe(big: Path, work: Path, mb: float, out: str, variants: list[str]) -> in
         s = runs[name]["series"]
         marks = [s[int(f * (len(s) - 1))] for f in (0, 0.25, 0.5, 0.75, 1.0)]
         print(f"{name:<28} peak {runs[name]['peak_rss_mib']:>6.0f} MiB; anon MiB after batches: "
-              + "  ".join(f"{m['chunks_so_far']}ch:{m['anon_mib']:.0f}" for m in marks), flush=True)
+              + "  ".join(f"{m['chunks_so_far']}ch:{m['anon_mib']:.0f}" for m in marks)
+              + f"; {runs[name]['cached_vectors_at_end']:,} vectors in the nearest-neighbour caches at the end", flush=True)
     write_result(out.replace(".json", "_probe.json"), {"file_mb": mb, "runs": runs})
     return 0
 
