@@ -120,8 +120,9 @@ def rrf(*scores: np.ndarray, weights: tuple[float, ...] | None = None, k: int = 
 
 def drop_near_duplicates(order: np.ndarray, vectors: np.ndarray, tokens: np.ndarray, tau: float, head_tokens: int) -> np.ndarray:
     """``order`` without each row whose cosine to a row kept above it is ≥ τ, checked until
-    the kept rows hold ``head_tokens`` tokens (the rest of ``order`` follows unchecked). Each
-    decision looks only upward, so cutting the result at fewer tokens gives the same prefix."""
+    the kept rows hold ``head_tokens`` tokens or the rows checked hold twice that (the rest of
+    ``order`` follows unchecked). Each decision looks only upward, so cutting the result at
+    fewer tokens gives the same prefix."""
     head = order[: int(np.searchsorted(np.cumsum(tokens[order]), 2 * head_tokens)) + 1]
     sims = vectors[head] @ vectors[head].T
     near = np.full(len(head), -np.inf)  # each row's highest cosine to a kept row
