@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from .models import ModelError, check_gguf, model_sha256
 from .store.ledger import LLMCache, Ledger, LedgerRow, cache_key
@@ -43,6 +43,59 @@ class Completion:
 
 
 Messages = list[dict[str, str]]
+
+
+@dataclass
+class Call:
+    """One metered call, prepared but not run: what the model must compute (the formatted
+    prompt, stop strings, output cap, GBNF grammar text, halt rule) and the cache key it is
+    filed under. A local build runs it in this process (`MeteredLLM.run`), a distributed one
+    on a worker (distributed.py); either way `MeteredLLM.record` commits the outcome."""
+
+    prompt: str
+    stop: list[str]
+    max_tokens: int
+    grammar: str | None
+    halt: Callable[[str], bool] | None
+    key: str
+
+
+def run_call(llm: "LocalLLM", call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
+    """Compute ``call`` on ``llm``: the one place a prepared call meets a model."""
+    compiled = _grammar(call.grammar) if call.grammar else None
+    return llm.complete(call.prompt, call.stop, call.max_tokens, grammar=compiled, on_text=on_text, halt=call.halt)
+
+
+@dataclass
+class Done:
+    """A call that came back: the caller's ``tag`` (which chunk it was for), the call, and its
+    completion, or None with ``error`` saying why there is none (the prompt does not fit the
+    model's window). ``node`` names the machine that computed it ("" for this process)."""
+
+    tag: Any
+    call: Call
+    completion: Completion | None
+    error: str = ""
+    node: str = ""
+
+
+Runner = Callable[["MeteredLLM", Iterable[tuple[Any, Call]]], Iterator[Done]]
+"""Computes (tag, call) jobs and yields each as it finishes, committing nothing: the caller
+commits each `Done` (`MeteredLLM.record`) before it asks for the next. `run_here` is the
+local one; distributed.py has one that runs the calls on Ray workers."""
+
+
+def run_here(llm: "MeteredLLM", jobs: Iterable[tuple[Any, Call]]) -> Iterator[Done]:
+    """Each job in order in this process: from the cache when it is there, else on the model."""
+    for tag, call in jobs:
+        c = llm.cached(call)
+        if c is None:
+            try:
+                c = llm.run(call)
+            except PromptTooLongError as e:
+                yield Done(tag, call, None, error=str(e))
+                continue
+        yield Done(tag, call, c)
 
 
 def gpu_offload_available() -> bool:
@@ -187,6 +240,47 @@ class MeteredLLM:
         takes differences): fresh ``input``/``evaluated``/``output``, and ``cached_input``/
         ``cached_output`` served by the cache."""
 
+    def prepare(self, messages: Messages, *, max_tokens: int, grammar: str | None = None,
+                halt: Callable[[str], bool] | None = None) -> Call:  # fmt: skip
+        """The call ``messages`` make, formatted and keyed for the cache, not yet run."""
+        prompt, stop = self.llm.format(messages)
+        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
+        return Call(prompt=prompt, stop=stop, max_tokens=max_tokens, grammar=grammar, halt=halt,
+                    key=cache_key(self.llm.sha256, prompt, sampling))  # fmt: skip
+
+    def cached(self, call: Call) -> Completion | None:
+        """The cache's answer to ``call``, or None."""
+        hit = self.cache.get(call.key)
+        if hit is None:
+            return None
+        return Completion(text=hit["text"], prompt_tokens=hit["prompt_tokens"], evaluated_tokens=0,
+                          output_tokens=hit["output_tokens"], seconds=0.0, finish_reason=hit["finish_reason"], cached=True)  # fmt: skip
+
+    def run(self, call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
+        """Compute ``call`` on this process's model (a fresh call; nothing is recorded)."""
+        return run_call(self.llm, call, on_text=on_text)
+
+    def record(self, txn, call: Call, c: Completion, *, stage: str, method: str, ok: bool = True,
+               sources: list[str] | None = None, node: str = "") -> None:  # fmt: skip
+        """Commit a finished call inside the caller's write transaction: its cache entry (a
+        fresh call) and its ledger row, both or neither. Extraction stages put their parsed
+        result in the same transaction (graph/skeleton.py), so a chunk is committed whole or
+        not at all, whoever computed it; ``node`` names the machine that did (distributed
+        builds; empty for this process)."""
+        self._account(c)
+        if not c.cached:
+            self.cache.put(txn, call.key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
+                                           "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
+        self.ledger.record(txn, LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
+                                          output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
+                                          ok=ok, node=node))  # fmt: skip
+
+    def _account(self, c: Completion) -> None:
+        if c.cached:
+            self.spent.update(cached_input=c.prompt_tokens, cached_output=c.output_tokens)
+        else:
+            self.spent.update(input=c.prompt_tokens, evaluated=c.evaluated_tokens, output=c.output_tokens)
+
     def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
              on_text: Callable[[str], None] | None = None, use_cache: bool = True,
              validate: Callable[[str], bool] | None = None,
@@ -196,32 +290,19 @@ class MeteredLLM:
         ledger counts the unusable ones (their tokens were spent all the same). ``sources`` are
         the chunk ids whose text is in the prompt: the cache entry remembers them, so deleting
         a document deletes the calls that read it (deletion.py)."""
-        prompt, stop = self.llm.format(messages)
-        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
-        key = cache_key(self.llm.sha256, prompt, sampling)
-        hit = self.cache.get(key) if use_cache else None
-        if hit is not None:
+        call = self.prepare(messages, max_tokens=max_tokens, grammar=grammar, halt=halt)
+        c = self.cached(call) if use_cache else None
+        if c is not None:
             if on_text is not None:
-                on_text(hit["text"])
-            c = Completion(text=hit["text"], prompt_tokens=hit["prompt_tokens"], evaluated_tokens=0,
-                           output_tokens=hit["output_tokens"], seconds=0.0, finish_reason=hit["finish_reason"], cached=True)  # fmt: skip
+                on_text(c.text)
         else:
-            compiled = _grammar(grammar) if grammar else None
-            c = self.llm.complete(prompt, stop, max_tokens, grammar=compiled, on_text=on_text, halt=halt)
-        if c.cached:
-            self.spent.update(cached_input=c.prompt_tokens, cached_output=c.output_tokens)
-        else:
-            self.spent.update(input=c.prompt_tokens, evaluated=c.evaluated_tokens, output=c.output_tokens)
-        row = LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
-                        output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
-                        ok=validate(c.text) if validate else True)  # fmt: skip
+            c = self.run(call, on_text=on_text)
+        ok = validate(c.text) if validate else True
         if self.ledger.tables.readonly:  # a read-only index can answer, but keeps no record of it
+            self._account(c)
             return c
         with self.ledger.tables.write() as txn:  # the call's cache entry and its ledger row: both or neither
-            if not c.cached:
-                self.cache.put(txn, key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
-                                          "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
-            self.ledger.record(txn, row)
+            self.record(txn, call, c, stage=stage, method=method, ok=ok, sources=sources)
         return c
 
     def count(self, text: str) -> int:

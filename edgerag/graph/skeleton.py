@@ -31,7 +31,7 @@ import scipy.sparse as sp
 
 from ..embed import Embedder
 from ..extract import kg as kgx
-from ..llm import MeteredLLM, PromptTooLongError
+from ..llm import Call, Completion, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
 from ..store.stages import fingerprint, save_stage, stage_record
@@ -75,36 +75,57 @@ def stage_name(selection: str, beta: float) -> str:
     return f"kg:{selection}:{beta:g}"
 
 
+def extraction_call(llm: MeteredLLM, text: str, *, grammar: bool, max_tokens: int) -> Call:
+    """The KG extraction call for one chunk's text (not run)."""
+    return llm.prepare(kgx.messages(text), max_tokens=max_tokens, grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat)
+
+
+def commit_extraction(index: Index, llm: MeteredLLM, cid: str, text: str, call: Call, c: Completion, *,
+                      made_by: str, method: str, node: str = "") -> kgx.Extraction:  # fmt: skip
+    """Parse one chunk's completion and commit it in one write transaction: the call's cache
+    entry and ledger row (`MeteredLLM.record`) and the chunk's extraction. A build killed
+    before this commit redoes the chunk; one killed after it skips the chunk; either way the
+    ledger bills the chunk once. Local and distributed builds both commit through here."""
+    ex = kgx.parse(c.text, text)
+    with index.tables.write() as txn:
+        llm.record(txn, call, c, stage="extract", method=method, ok=bool(ex.entities), sources=[cid], node=node)
+        index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
+                                                    "output_tokens": c.output_tokens, "cached": c.cached,
+                                                    "seconds": c.seconds, "extractor": made_by})  # fmt: skip
+    return ex
+
+
 def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: str, *, grammar: bool = False,
-                   max_tokens: int = 400, progress: bool | None = None) -> ExtractionReport:  # fmt: skip
-    """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk)."""
+                   max_tokens: int = 400, progress: bool | None = None, runner: Runner | None = None) -> ExtractionReport:  # fmt: skip
+    """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk).
+
+    ``runner`` computes the calls: by default `run_here`, one after another in this process;
+    distributed.py's runs them on Ray workers and hands them back as they finish. Either way
+    this process commits each chunk the moment it is back (`commit_extraction`)."""
     report = ExtractionReport(chunks=len(chunk_ids))
     t0 = time.perf_counter()
     made_by = extractor_fingerprint(llm, grammar, max_tokens)
     todo = pending_chunks(index, chunk_ids, made_by)
     report.already = len(chunk_ids) - len(todo)
     pb = bar(total=len(todo), desc=f"extracting ({method})", unit="chunk", enabled=progress)
-    try:
+
+    def jobs():
         for cid in todo:
             chunk = index.get("chunks", cid)
             if chunk is None:  # deleted meanwhile
                 pb.update(1)
                 continue
-            text = chunk["text"]
-            try:
-                c = llm.chat(kgx.messages(text), stage="extract", method=method, max_tokens=max_tokens,
-                             grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat, sources=[cid],
-                             validate=lambda out, text=text: bool(kgx.parse(out, text).entities))  # fmt: skip
-            except PromptTooLongError as e:  # one oversized chunk must not stop the build
-                log.warning("chunk %s skipped: %s", cid, e)
+            yield (cid, chunk["text"]), extraction_call(llm, chunk["text"], grammar=grammar, max_tokens=max_tokens)
+
+    try:
+        for done in (runner or run_here)(llm, jobs()):
+            cid, text = done.tag
+            if done.completion is None:  # one oversized chunk must not stop the build
+                log.warning("chunk %s skipped: %s", cid, done.error)
                 report.too_long.append(cid)
                 pb.update(1)
                 continue
-            ex = kgx.parse(c.text, text)
-            with index.tables.write() as txn:
-                index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
-                                                            "output_tokens": c.output_tokens, "cached": c.cached,
-                                                            "seconds": c.seconds, "extractor": made_by})  # fmt: skip
+            ex = commit_extraction(index, llm, cid, text, done.call, done.completion, made_by=made_by, method=method, node=done.node)
             report.extracted += 1
             report.entities += len(ex.entities)
             report.relations += len(ex.relations)

@@ -38,6 +38,9 @@ class LedgerRow:
     ok: bool = True
     """False when the output was unusable (a parser rejected it); the tokens were still spent."""
     ts: float = 0.0
+    node: str = ""
+    """The machine that computed the call in a distributed build (``host (ray node id)``);
+    empty when the writing process did (every local call)."""
 
 
 def cache_key(model_sha256: str, prompt: str, sampling: dict[str, Any]) -> str:
