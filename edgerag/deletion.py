@@ -14,11 +14,17 @@ extractions and names, without the LLM: an entity that other chunks also name st
 description remade from their sentences; an entity only the deleted chunks named is gone.
 A KG core is not re-chosen here (that could need new extractions): the next
 `edgerag build` re-ranks it and extracts only the chunks it lacks.
+
+A file path (or a folder) names the documents read from the files under it (`resolve`);
+deleting them also drops those files' records, so indexing the file again reads it anew.
+The same transaction removes deleted ids from any file record that lists them, and may store
+new file records (an edited file's new version, indexing.py).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -48,13 +54,23 @@ class DeleteReport:
     seconds: float = 0.0
 
 
-def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder) -> DeleteReport:
+def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder,
+                     files: dict[str, dict | None] | None = None) -> DeleteReport:  # fmt: skip
+    """Delete ``doc_ids`` (document ids, or paths of indexed files or folders) and every
+    trace of them; ``files`` are file records to store (a dict) or drop (None) in the same
+    transaction."""
     t0 = time.perf_counter()
     report = DeleteReport()
+    files = dict(files or {})
+    doc_ids, named_files, report.missing = resolve(index, doc_ids)
+    files.update(dict.fromkeys(named_files))
     docs = dict(zip(doc_ids, index.get_many("docs", doc_ids)))
-    report.missing = [d for d, rec in docs.items() if rec is None]
+    report.missing += [d for d, rec in docs.items() if rec is None]
     docs = {d: rec for d, rec in docs.items() if rec is not None}
     if not docs:
+        if files:
+            with index.tables.write() as txn:
+                _write_files(index.tables, txn, files, set())
         report.seconds = time.perf_counter() - t0
         return report
     chunk_ids = [c for rec in docs.values() for c in rec["chunks"]]
@@ -83,6 +99,7 @@ def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder) -> De
         index.bump_generation(txn)
         for d in docs:
             txn.delete(key(d), db=t.db["docs"])
+        _write_files(t, txn, files, set(docs))
     for name, lbs in labels.items():
         index.vectors[name].forget(lbs)
     index.save_vectors()
@@ -133,11 +150,65 @@ def _forget_calls(t, txn, gone: set[str]) -> int:
     return len(doomed)
 
 
+def _write_files(t, txn, files: dict[str, dict | None], deleted: set[str]) -> None:
+    """Store or drop the given file records, and take ``deleted`` documents out of every
+    other file record that lists them (a record left with none is dropped)."""
+    if deleted and t.db["files"] is not None:
+        for path, rec in list(t.items(txn, "files")):
+            if path not in files and deleted & set(rec.get("docs", [])):
+                left = [d for d in rec["docs"] if d not in deleted]
+                files[path] = {**rec, "docs": left} if left else None
+    for path, rec in files.items():
+        if rec is None:
+            if t.db["files"] is not None:
+                txn.delete(key(path), db=t.db["files"])
+        else:
+            t.put(txn, "files", path, rec)
+
+
+def resolve(index: Index, names: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(document ids, file records to drop, names that are neither) for what a user asked to
+    delete: a document id, or the path of an indexed file, or a folder holding some. A
+    document another indexed file also holds is kept (only the named file's record goes)."""
+    with index.tables.read() as txn:
+        files = dict(index.tables.items(txn, "files"))
+        doc_ids, dropped, missing = [], [], []
+        for name in names:
+            if index.tables.has(txn, "docs", name):
+                doc_ids.append(name)
+                continue
+            real = os.path.realpath(name)
+            hits = [p for p in files if p == real or p.startswith(real.rstrip(os.sep) + os.sep)]
+            if not hits:
+                missing.append(name)
+                continue
+            dropped += hits
+    keep = {d for p, rec in files.items() if p not in set(dropped) for d in rec.get("docs", [])}
+    doc_ids += [d for p in dropped for d in files[p].get("docs", []) if d not in keep]
+    return list(dict.fromkeys(doc_ids)), dropped, missing
+
+
+def documents_of_other_files(index: Index, doc_ids: list[str], path: str) -> set[str]:
+    """Which of ``doc_ids`` a file other than ``path`` also holds (same content)."""
+    if not doc_ids:
+        return set()
+    wanted = set(doc_ids)
+    with index.tables.read() as txn:
+        return {d for p, rec in index.tables.items(txn, "files") if p != path for d in rec.get("docs", []) if d in wanted}
+
+
 def document_rows(index: Index) -> list[dict]:
-    """Every document with its id, title, source, chunk count (for `edgerag docs`)."""
+    """Every document with its id, title, source, chunk count, and for a PDF its pages and
+    the file's page count (for `edgerag docs`)."""
     ids = index.ids("docs")
     rows = []
     for d, rec in zip(ids, index.get_many("docs", ids)):
-        rows.append({"id": d, "title": rec.get("title", ""), "source": rec.get("source", ""), "chunks": len(rec.get("chunks", []))})
+        row = {"id": d, "title": rec.get("title", ""), "source": rec.get("source", ""), "chunks": len(rec.get("chunks", []))}
+        if rec.get("kind"):
+            row["kind"] = rec["kind"]
+        if rec.get("pages"):
+            row["pages"] = rec["pages"]
+            row["file_pages"] = rec.get("file_pages", rec["pages"][-1])
+        rows.append(row)
     return rows
 

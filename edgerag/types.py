@@ -7,12 +7,33 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Mark:
+    """Where a page or a section begins in a document's text (provenance.py reads them)."""
+
+    start: int
+    """Character offset in the document text."""
+    page: int = 0
+    """1-based page number (PDF); 0 for formats without pages."""
+    section: str = ""
+    """Heading path, outermost first, joined by " › " (DOCX, HTML, EPUB)."""
+
+
+@dataclass(frozen=True)
 class Document:
     id: str
     text: str
     title: str = ""
     source: str = ""
     """Where it came from: a file path, or ``path#line`` for a jsonl record."""
+    marks: tuple[Mark, ...] = ()
+    """Page or section starts, in text order; empty for plain text."""
+    path: str = ""
+    """The real path of the file it was read from (the key of in-place updates); set by
+    `iter_documents`, empty for documents made in code."""
+    kind: str = ""
+    """The reader that made it: txt, md, jsonl, pdf, docx, html, epub."""
+    pages: int = 0
+    """Pages of the whole file (PDF); 0 for formats without pages."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +65,9 @@ class Unit:
     source: str = ""
     """Which retriever or channel put it here."""
     meta: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """Where the text is in its file: ``file``, ``pages`` ([first, last], PDF), ``section``
+    (heading path) and ``label``, the line people read (``report.pdf p. 12–13``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,6 +124,14 @@ class InsertReport:
     embed_seconds: float = 0.0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     """(source, reason) for every file or record that was not indexed."""
+    files_unchanged: int = 0
+    """Files skipped unread: same path, size and mtime (or same bytes) as when indexed."""
+    files_replaced: list[str] = field(default_factory=list)
+    """Files whose content changed: their old documents were removed (in-place update)."""
+    docs_replaced: int = 0
+    """Old documents removed because their file changed."""
+    extractions_reused: int = 0
+    """KG extractions and TERAG name sets carried over to new chunks of unchanged text."""
 
     def summary(self) -> str:
         lines = [
@@ -107,6 +139,11 @@ class InsertReport:
             f"{self.chunks} chunks, {self.subchunks} sub-chunks, {self.sentences} sentences; "
             f"embedded {self.texts_embedded} texts in {self.seconds:.1f}s"
         ]
+        if self.files_unchanged:
+            lines.append(f"{self.files_unchanged} file(s) unchanged since they were indexed: not read again")
+        if self.files_replaced:
+            lines.append(f"updated in place: {', '.join(self.files_replaced)} ({self.docs_replaced} old document(s) removed, "
+                         f"{self.extractions_reused} LLM extraction(s) of unchanged text reused)")  # fmt: skip
         for source, reason in self.skipped:
             lines.append(f"skipped {source}: {reason}")
         return "\n".join(lines)

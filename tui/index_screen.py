@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DirectoryTree, Footer, Header, Input, Label, ProgressBar, Select, Static
 
 from edgerag import EdgeRAG
+from edgerag.ingest import SUPPORTED_SUFFIXES
 from edgerag.progress import Progress
 
 PARAMS = (  # (setting, label, kind, fixed once the index exists)
@@ -28,6 +29,14 @@ PARAMS = (  # (setting, label, kind, fixed once the index exists)
     ("beta", "β", float, False),
     ("kappa", "κ", float, False),
 )
+
+
+class FileTree(DirectoryTree):
+    """The file picker: folders, and the files edgerag reads (.txt, .md, .jsonl, .pdf, .docx,
+    .html, .epub); other files and hidden entries are left out."""
+
+    def filter_paths(self, paths):
+        return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() in SUPPORTED_SUFFIXES)]
 
 
 class IndexScreen(Screen):
@@ -47,7 +56,7 @@ class IndexScreen(Screen):
         app = self.app
         yield Header()
         with Horizontal(id="index-main"):
-            tree = DirectoryTree(app.root, id="tree")
+            tree = FileTree(app.root, id="tree")
             tree.border_title = "files (a: add)"
             yield tree
             with Vertical(id="form"):

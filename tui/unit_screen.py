@@ -36,7 +36,9 @@ class UnitScreen(ModalScreen):
             box.border_title = f"{u.doc_id} / {u.chunk_id}"
             box.border_subtitle = "escape: close"
             why = explain(u.meta)
-            yield Static(f"{u.title or u.doc_id}  score {u.score:.3f}, {u.tokens} tokens" + (f"\n← {why}" if why else ""), id="unit-head", markup=False)
+            where = (u.provenance or {}).get("label", "")
+            yield Static(f"{u.title or u.doc_id}  score {u.score:.3f}, {u.tokens} tokens" + (f"\nfrom {where}" if where else "")
+                         + (f"\n← {why}" if why else ""), id="unit-head", markup=False)  # fmt: skip
             with VerticalScroll():
                 yield Static(u.text, id="unit-text", markup=False)
             names = peekable(u.meta)

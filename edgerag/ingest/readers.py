@@ -1,4 +1,5 @@
-"""Read ``.txt``, ``.md`` and benchmark ``corpus.jsonl`` files, alone or from folders.
+"""Read files and folders: ``.txt``, ``.md``, benchmark ``corpus.jsonl`` here; PDF, DOCX,
+HTML and EPUB through their own modules beside this one (pdf.py, docx.py, html.py, epub.py).
 
 Every input is either a `Document` or a `Skipped` record naming the file (or ``file:line``)
 and the reason: empty, binary, not UTF-8, unreadable, too large, malformed JSON. A bad file
@@ -24,14 +25,19 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..types import Document
+from .files import FileDone, FileState, Known, Unchanged, check, real_path
+from .sniff import kind_of
 
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".jsonl")
+STRUCTURED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub"}
+"""Suffix → reader for the formats with pages or sections."""
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".jsonl", *STRUCTURED)
+_SUPPORTED_HINT = "use .txt, .md, .jsonl, .pdf, .docx, .html or .epub"
 _SNIFF = 8192
 PART_CHARS = 1_000_000
 """Text files longer than this are indexed as parts of about this many characters."""
@@ -52,26 +58,97 @@ def content_id(text: str) -> str:
 
 
 def iter_documents(paths: Iterable[str | os.PathLike], max_bytes: int = 1 << 30,
-                   part_chars: int = PART_CHARS) -> Iterator[Document | Skipped]:  # fmt: skip
-    """Every document of ``paths`` (files or folders, recursively; hidden entries skipped)."""
+                   part_chars: int = PART_CHARS, known: Known | None = None) -> Iterator[Document | Skipped]:  # fmt: skip
+    """Every document of ``paths`` (files or folders, recursively; hidden entries skipped).
+
+    With ``known`` (the index's stored record of a real path, files.py), a file the index
+    already holds unchanged yields an `Unchanged` instead of being read, and every file read
+    ends with a `FileDone` carrying its new state; without it, only documents and skips."""
     for p in paths:
         path = Path(p)
         if path.is_dir():
             for f in sorted(path.rglob("*")):
                 if f.is_file() and not any(part.startswith(".") for part in f.relative_to(path).parts):
                     if f.suffix.lower() in SUPPORTED_SUFFIXES:
-                        yield from _read_file(f, max_bytes, part_chars)
+                        yield from _read_any(f, max_bytes, part_chars, known)
                     else:
                         yield Skipped(str(f), f"unsupported file type {f.suffix or '(none)'!r}")
         elif path.is_file():
             if path.suffix.lower() in SUPPORTED_SUFFIXES:
-                yield from _read_file(path, max_bytes, part_chars)
+                yield from _read_any(path, max_bytes, part_chars, known)
             else:
-                yield Skipped(str(path), f"unsupported file type {path.suffix or '(none)'!r}; use .txt, .md or .jsonl")
+                yield Skipped(str(path), f"unsupported file type {path.suffix or '(none)'!r}; {_SUPPORTED_HINT}")
         elif path.exists():
             yield Skipped(str(path), "not a regular file")
         else:
             yield Skipped(str(path), "no such file or directory")
+
+
+def _read_any(path: Path, max_bytes: int, part_chars: int, known: Known | None) -> Iterator:
+    """One file through the reader its suffix names, each document stamped with the file's
+    real path and kind; with ``known``, the unchanged-file check first and a `FileDone` last
+    (only when the whole file was read: a reader that fails part way leaves the index's
+    record as it was, so the next run tries again)."""
+    try:
+        st = path.stat()
+        digest = ""
+        if known is not None:
+            seen = check(path, st, known)
+            if isinstance(seen, Unchanged):
+                yield seen
+                return
+            digest = seen
+    except OSError as e:
+        yield Skipped(str(path), f"unreadable: {e.strerror or e}")
+        return
+    kind = STRUCTURED.get(path.suffix.lower()) or {".jsonl": "jsonl", ".txt": "txt"}.get(path.suffix.lower(), "md")
+    where = real_path(path)
+    ids: list[str] = []
+    pages = 0
+    try:
+        for item in _read_kind(path, kind, st.st_size, max_bytes, part_chars):
+            if isinstance(item, Document):
+                item = replace(item, path=where, kind=item.kind or kind)
+                ids.append(item.id)
+                pages = item.pages or pages
+            yield item
+    except Exception as e:  # a reader's bug or a library's surprise must not stop the run
+        yield Skipped(str(path), f"could not be read ({type(e).__name__}: {e})")
+        return
+    if known is not None and ids:
+        yield FileDone(FileState(where, st.st_size, st.st_mtime_ns, digest, kind, pages, tuple(dict.fromkeys(ids))))
+
+
+def _read_kind(path: Path, kind: str, size: int, max_bytes: int, part_chars: int) -> Iterator:
+    if kind in ("txt", "md", "jsonl"):
+        yield from _read_file(path, max_bytes, part_chars)
+        return
+    if size > max_bytes:
+        yield Skipped(str(path), f"too large ({size / 2**20:.1f} MiB > limit {max_bytes / 2**20:.0f} MiB)")
+        return
+    if size == 0:
+        yield Skipped(str(path), "empty file")
+        return
+    if kind == "pdf":
+        from .pdf import read_pdf
+
+        yield from read_pdf(path, part_chars)
+    elif kind == "docx":
+        from .docx import read_docx
+
+        yield from read_docx(path, part_chars)
+    elif kind == "epub":
+        from .epub import read_epub
+
+        yield from read_epub(path, part_chars)
+    else:
+        from .html import read_html
+
+        data = _read_bytes(path, max_bytes)
+        if isinstance(data, Skipped):
+            yield data
+        else:
+            yield from read_html(path, data, part_chars)
 
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes | Skipped:
@@ -86,8 +163,11 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes | Skipped:
         return Skipped(str(path), f"unreadable: {e.strerror or e}")
     if not data.strip():
         return Skipped(str(path), "empty file")
+    what, ext = kind_of(data[:1024])
+    if ext in (".pdf", ".docx or .epub"):
+        return Skipped(str(path), f"binary file: it is {what}, not {path.suffix or 'text'}: wrong extension? name it {ext}")
     if b"\x00" in data[:_SNIFF]:
-        return Skipped(str(path), "binary file (contains NUL bytes)")
+        return Skipped(str(path), f"binary file (contains NUL bytes; it looks like {what})")
     return data
 
 

@@ -7,8 +7,10 @@ those in `QUERY_LLM` also take ``llm=`` (the metered local model).
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Callable
 
+from ..provenance import attach
 from ..types import Context
 from . import bridge, concept, g2cons, hybrid, ket, keyword, knng, lightrag, skeleton, terag, text
 
@@ -32,6 +34,22 @@ METHODS: dict[str, Retriever] = {
     "lightrag-global": lightrag.retrieve_global,
     "lightrag-hybrid": lightrag.retrieve_hybrid,
 }
+
+
+
+def _with_provenance(retriever: Retriever) -> Retriever:
+    """Every method's units carry where their text is in its file (provenance.py)."""
+
+    @wraps(retriever)
+    def run(index, *args, **kwargs) -> Context:
+        ctx = retriever(index, *args, **kwargs)
+        attach(index, ctx.units)
+        return ctx
+
+    return run
+
+
+METHODS = {name: _with_provenance(fn) for name, fn in METHODS.items()}
 
 # Methods that call the local model at query time (they take ``llm=`` as well).
 QUERY_LLM = frozenset({"terag", "lightrag-local", "lightrag-global", "lightrag-hybrid"})

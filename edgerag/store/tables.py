@@ -32,7 +32,7 @@ def _write_failed(e: BaseException) -> bool:
 
 TABLES = (
     "meta", "docs", "chunks", "subchunks", "sentences", "ledger", "llm_cache",
-    "stages", "arrays", "extractions", "names", "entities", "relations",
+    "stages", "arrays", "extractions", "names", "entities", "relations", "files",
     "vec.chunks", "vec.subchunks", "vec.sentences",
     "lbl.chunks", "lbl.subchunks", "lbl.sentences",
 )  # fmt: skip

@@ -1,0 +1,72 @@
+"""Blocks of text with their page or section → `Document`s with `Mark`s, in bounded parts.
+
+Every structured reader (PDF, DOCX, HTML, EPUB) yields `Block`s: a paragraph, a table row,
+a heading, or a PDF page, each with the page it is on or the heading path it sits under.
+`pack` joins them with blank lines into documents of at most about ``part_chars``
+characters (the same bound as plain text files, readers.py), recording a `Mark` wherever the
+page or section changes, so a 2,000-page PDF is never held whole and each chunk later knows
+its page range (provenance.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..types import Document, Mark
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str
+    page: int = 0
+    section: str = ""
+
+
+def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars: int, pages: int = 0) -> Iterator[Document]:
+    """Documents of ``blocks`` (blank blocks dropped); one if the text fits ``part_chars``,
+    else consecutive parts titled ``<title> (part n)`` with source ``<path>#part<n>``.
+    ``pages`` may be a callable giving the file's page count once the blocks are read."""
+    from .readers import content_id
+
+    parts: list[tuple[str, tuple[Mark, ...]]] = []
+    pieces: list[str] = []
+    marks: list[Mark] = []
+    size = 0
+    where: tuple[int, str] | None = None
+
+    def flush() -> None:
+        nonlocal pieces, marks, size, where
+        if pieces:
+            parts.append(("\n\n".join(pieces), tuple(marks)))
+        pieces, marks, size, where = [], [], 0, None
+
+    def emit(n: int, text: str, mk: tuple[Mark, ...], many: bool) -> Document:
+        return Document(
+            id=content_id(text), text=text, title=f"{title} (part {n})" if many else title,
+            source=f"{path}#part{n}" if many else str(path), marks=mk, kind=kind,
+            pages=pages() if callable(pages) else pages,
+        )  # fmt: skip
+
+    n = 0
+    for b in blocks:
+        text = b.text.strip()
+        if not text:
+            continue
+        if pieces and size + len(text) > part_chars:
+            flush()
+            if len(parts) == 2:  # more than one part: the first can go now
+                n += 1
+                yield emit(n, *parts.pop(0), True)
+        start = size + (2 if pieces else 0)
+        if (b.page, b.section) != where:
+            marks.append(Mark(start=start, page=b.page, section=b.section))
+            where = (b.page, b.section)
+        pieces.append(text)
+        size = start + len(text)
+    flush()
+    many = n > 0 or len(parts) > 1
+    for text, mk in parts:
+        n += 1
+        yield emit(n, text, mk, many)

@@ -1,0 +1,91 @@
+"""What the index remembers of each file, so an edited file replaces its old version and an
+unchanged one is not read again.
+
+The index's ``files`` table maps a file's real path to a `FileState` record: size, mtime
+(ns), sha1 of the bytes, page count and the ids of the documents read from it. Before a
+file is read, `iter_documents` asks the indexer for that record (``known``):
+
+* same size and mtime → `Unchanged` (the text is not read);
+* otherwise the bytes are hashed: same sha1 → `Unchanged` with the new mtime to store (a
+  ``touch`` or a copy costs one hash, no parsing, no embedding);
+* otherwise the file is read, its documents yielded, then a `FileDone` with the new state;
+  the indexer stores it and removes the file's old documents that the new version no longer
+  has (indexing.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+_BLOCK = 1 << 20
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    """The file's real path (symlinks resolved): the key of the ``files`` table."""
+    size: int
+    mtime_ns: int
+    sha1: str
+    kind: str = ""
+    pages: int = 0
+    docs: tuple[str, ...] = field(default_factory=tuple)
+
+    def record(self) -> dict[str, Any]:
+        rec = asdict(self)
+        rec["docs"] = list(self.docs)
+        del rec["path"]
+        return rec
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """A file indexed before and not changed since: skipped without reading its text."""
+
+    source: str
+    path: str
+    docs: int
+    """How many documents the index holds from it (counted as already indexed)."""
+    touched: FileState | None = None
+    """Set when only the mtime changed (same bytes): the record to store instead."""
+
+
+@dataclass(frozen=True)
+class FileDone:
+    """Every document of a file has been yielded; ``state`` is what to remember of it."""
+
+    state: FileState
+
+
+Known = Callable[[str], "dict[str, Any] | None"]
+"""Looks up the stored record of a real path (None when the file was never indexed)."""
+
+
+def real_path(path: str | os.PathLike) -> str:
+    return os.path.realpath(path)
+
+
+def file_sha1(path: Path) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        while block := f.read(_BLOCK):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check(path: Path, st: os.stat_result, known: Known) -> Unchanged | str:
+    """`Unchanged` when the index already holds this file's current bytes, else the sha1 of
+    those bytes (to store once the file is read)."""
+    key = real_path(path)
+    rec = known(key)
+    if rec and rec.get("size") == st.st_size and rec.get("mtime_ns") == st.st_mtime_ns:
+        return Unchanged(str(path), key, len(rec.get("docs", [])))
+    digest = file_sha1(path)
+    if rec and rec.get("sha1") == digest:
+        state = FileState(key, st.st_size, st.st_mtime_ns, digest, rec.get("kind", ""), rec.get("pages", 0), tuple(rec.get("docs", [])))
+        return Unchanged(str(path), key, len(state.docs), touched=state)
+    return digest

@@ -1,0 +1,81 @@
+"""Where a piece of text is in its file: page range (PDF) or section path (DOCX, HTML, EPUB).
+
+Readers record `Mark`s (the offset where each page or section begins) on a `Document`;
+indexing stores, on every chunk, sub-chunk and sentence record, the location of its
+character range (`locate`): ``{"pages": [12, 13]}`` for a chunk that spans a page break,
+``{"section": "Methods › Setup"}`` for one under that heading. Retrieval copies it onto each
+`Unit` as ``provenance`` with the file and a readable ``label`` (`describe`), which
+``query --json``, answer citations, the TUI and ``edgerag docs`` show:
+``report.pdf p. 12–13``, ``notes.docx § Methods › Setup``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from pathlib import PurePath
+from typing import Any, Iterable, Sequence
+
+from .types import Mark, Unit
+
+SECTION_SEP = " › "
+
+
+def locate(marks: Sequence[Mark], start: int, end: int) -> dict[str, Any]:
+    """The location of text ``[start, end)`` of a document with these marks: the pages it
+    touches (first and last) when the marks carry pages, else the section it starts in."""
+    if not marks:
+        return {}
+    starts = [m.start for m in marks]
+    first = max(bisect_right(starts, start) - 1, 0)
+    last = max(bisect_right(starts, max(end - 1, start)) - 1, first)
+    if marks[first].page:
+        return {"pages": [marks[first].page, marks[last].page]}
+    return {"section": marks[first].section} if marks[first].section else {}
+
+
+def describe(file: str, loc: dict[str, Any]) -> dict[str, Any]:
+    """Provenance for a unit: the file, its location and the label people read."""
+    name = PurePath(file).name if file else ""
+    out: dict[str, Any] = {"file": file, **loc}
+    label = name
+    if loc.get("pages"):
+        a, b = loc["pages"]
+        label += f" p. {a}" if a == b else f" p. {a}–{b}"
+    elif loc.get("section"):
+        label += f" § {loc['section']}"
+    out["label"] = label.strip()
+    return out
+
+
+def page_label(pages: Sequence[int] | None) -> str:
+    """``p. 3`` or ``p. 3–7`` (empty when there are no pages)."""
+    if not pages:
+        return ""
+    a, b = pages[0], pages[-1]
+    return f"p. {a}" if a == b else f"p. {a}–{b}"
+
+
+def attach(index, units: Iterable[Unit]) -> None:
+    """Fill ``provenance`` on units that have none, from the stored records: a chunk,
+    sub-chunk or sentence unit reads its own record, an entity or relation unit the chunk it
+    came from. Costs two batched LMDB reads."""
+    todo = [u for u in units if not u.provenance]
+    if not todo:
+        return
+    sets = {"chunk": "chunks", "subchunk": "subchunks", "sentence": "sentences"}
+    by_set: dict[str, list[str]] = {}
+    for u in todo:
+        table, rid = (sets[u.kind], u.id) if u.kind in sets else ("chunks", u.chunk_id)
+        by_set.setdefault(table, []).append(rid)
+    recs: dict[tuple[str, str], Any] = {}
+    for table, ids in by_set.items():
+        ids = list(dict.fromkeys(ids))
+        recs.update(((table, i), r) for i, r in zip(ids, index.get_many(table, ids)))
+    doc_ids = list({u.doc_id for u in todo})
+    docs = dict(zip(doc_ids, index.get_many("docs", doc_ids)))
+    for u in todo:
+        table, rid = (sets[u.kind], u.id) if u.kind in sets else ("chunks", u.chunk_id)
+        rec = recs.get((table, rid)) or {}
+        doc = docs.get(u.doc_id) or {}
+        file = (doc.get("source") or doc.get("path", "")).split("#part", 1)[0]  # as the user named it
+        u.provenance = describe(file, rec.get("loc") or {})

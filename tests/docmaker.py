@@ -1,0 +1,127 @@
+"""Small PDF, DOCX, HTML and EPUB files made on the spot, for the reader tests and the
+ingest benchmark: nothing is downloaded and no binary fixture is committed.
+
+PDFs are drawn with pypdfium2 (PDFium's text objects, standard Helvetica font), encrypted
+with pypdf's RC4-128 (pure Python, no `cryptography` needed); DOCX files are written by
+python-docx; an EPUB is a zip written with zipfile (mimetype, container.xml, OPF, nav, one
+XHTML file a chapter).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import textwrap
+import zipfile
+from pathlib import Path
+
+
+def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (), width: int = 95) -> Path:
+    """A PDF with one page per string (wrapped at ``width`` characters a line); the 1-based
+    pages in ``image_pages`` hold only an image (a "scanned" page, no text)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument.new()
+    for n, text in enumerate(pages, 1):
+        page = pdf.new_page(612, 792)
+        if n in image_pages:
+            bitmap = pdfium.PdfBitmap.new_native(40, 40, raw.FPDFBitmap_BGR)
+            bitmap.fill_rect((90, 90, 90, 255), 0, 0, 40, 40)
+            img = pdfium.PdfImage.new(pdf)
+            img.set_bitmap(bitmap)
+            img.set_matrix(pdfium.PdfMatrix().scale(400, 400).translate(100, 200))
+            page.insert_obj(img)
+        else:
+            y = 740.0
+            for line in textwrap.wrap(text, width) or [""]:
+                obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", 10.0)
+                ws = (line + "\x00").encode("utf-16-le")
+                buf = ctypes.create_string_buffer(ws, len(ws))
+                raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 50, y)
+                raw.FPDFPage_InsertObject(page.raw, obj)
+                y -= 13
+        page.gen_content()
+        page.close()
+    pdf.save(str(path))
+    pdf.close()
+    return path
+
+
+def encrypt_pdf(src: Path, dst: Path, password: str = "secret") -> Path:
+    import pypdf
+
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(str(src)))
+    writer.encrypt(password, algorithm="RC4-128")
+    writer.write(str(dst))
+    return dst
+
+
+def make_docx(path: Path, items: list[tuple]) -> Path:
+    """``items``: ("h", level, text) headings, ("p", text) paragraphs, ("t", [[cell, …], …]) tables."""
+    import docx
+
+    d = docx.Document()
+    for item in items:
+        if item[0] == "h":
+            d.add_heading(item[2], level=item[1])
+        elif item[0] == "p":
+            d.add_paragraph(item[1])
+        else:
+            rows = item[1]
+            table = d.add_table(rows=len(rows), cols=len(rows[0]))
+            for r, row in enumerate(rows):
+                for c, cell in enumerate(row):
+                    table.cell(r, c).text = cell
+    d.save(str(path))
+    return path
+
+
+def html_page(title: str, body: str, *, chrome: bool = True) -> str:
+    """A saved-page-like document: ``body`` inside <main>, with navigation, a cookie
+    banner, a sidebar, a footer and scripts around it when ``chrome``."""
+    head = f"<head><meta charset='utf-8'><title>{title}</title><script>var tracking = 'do not index me';</script><style>p {{color: red}}</style></head>"
+    if not chrome:
+        return f"<!DOCTYPE html><html>{head}<body>{body}</body></html>"
+    return f"""<!DOCTYPE html><html>{head}<body>
+<header class="site-header"><a href="/">Home</a> <a href="/blog">Blog</a> Site-wide header text</header>
+<nav><ul><li><a href="/a">Menu entry alpha</a></li><li><a href="/b">Menu entry beta</a></li></ul></nav>
+<div class="cookie-banner">We use cookies to improve your experience. Accept all cookies?</div>
+<main>{body}</main>
+<aside class="sidebar"><h3>Related posts</h3><p>Sidebar teaser text about something else.</p></aside>
+<footer>Copyright 2026 Example Corp. All rights reserved. Privacy policy.</footer>
+<script>document.write('script text must not be indexed');</script>
+</body></html>"""
+
+
+def make_epub(path: Path, title: str, chapters: list[tuple[str, str]], *, nav: bool = True) -> Path:
+    """An EPUB 3 with one XHTML file per (chapter title, body HTML); ``nav=False`` leaves
+    out the table of contents (chapters are then named by their first heading)."""
+    manifest = "".join(f'<item id="c{i}" href="text/ch{i}.xhtml" media-type="application/xhtml+xml"/>' for i in range(len(chapters)))
+    if nav:
+        manifest += '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+    spine = "".join(f'<itemref idref="c{i}"/>' for i in range(len(chapters)))
+    opf = f"""<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">test-book</dc:identifier><dc:title>{title}</dc:title><dc:language>en</dc:language></metadata>
+<manifest>{manifest}</manifest><spine>{spine}</spine></package>"""
+    links = "".join(f'<li><a href="text/ch{i}.xhtml">{t}</a></li>' for i, (t, _) in enumerate(chapters))
+    navdoc = f'<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body><nav epub:type="toc"><ol>{links}</ol></nav></body></html>'
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+        z.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+                   '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
+        z.writestr("OEBPS/content.opf", opf)
+        if nav:
+            z.writestr("OEBPS/nav.xhtml", navdoc)
+        for i, (_, body) in enumerate(chapters):
+            z.writestr(f"OEBPS/text/ch{i}.xhtml", f'<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>{title}</title></head><body>{body}</body></html>')
+    return path
+
+
+def zip_bomb(path: Path, member: str = "word/document.xml", mib: int = 8) -> Path:
+    """A zip whose one member expands to ``mib`` MiB of zeros from a few KiB."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr(member, b"\0" * (mib << 20))
+    return path
