@@ -52,6 +52,8 @@ class Citation:
     how: str
     """``cited`` (the model named it), ``matched`` (contains the short answer, not cited) or
     ``unverified`` (cited, but the short answer is not in it)."""
+    where: str = ""
+    """The file and page or section of the passage (``report.pdf p. 12–13``), provenance.py."""
 
 
 @dataclass
@@ -160,4 +162,4 @@ def _citations(cited: list[int], units: list[Unit], short_answer: str | None) ->
 
 
 def _citation(n: int, u: Unit, how: str) -> Citation:
-    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how)
+    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how, where=u.provenance.get("label", ""))

@@ -104,8 +104,10 @@ class EdgeRAG:
 
     # ---- writing ---------------------------------------------------------------------------
     def insert(self, paths: Iterable[str | os.PathLike]) -> InsertReport:
-        """Index files and folders (.txt, .md, corpus .jsonl); bad files are reported and skipped."""
-        return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes))
+        """Index files and folders (.txt, .md, corpus .jsonl, .pdf, .docx, .html, .epub); bad
+        files are reported and skipped, unchanged ones not read again, edited ones replaced."""
+        known = lambda path: self._index.get("files", path) if self._index is not None else None  # noqa: E731
+        return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes, known=known))
 
     def insert_documents(self, docs: Iterable[Document]) -> InsertReport:
         # An existing index is locked before the embedder loads, so a second writer is told at once.
@@ -120,7 +122,8 @@ class EdgeRAG:
     def delete(self, doc_ids: Iterable[str]) -> "DeleteReport":
         """Remove documents and every trace of them: chunks, vectors, links, extractions,
         names, cached LLM calls; KG and TERAG stages are rebuilt over what remains
-        (deletion.py). Unknown ids are listed in the report's ``missing``."""
+        (deletion.py). A file or folder path names the documents read from it. Unknown ids
+        are listed in the report's ``missing``."""
         from .deletion import delete_documents
 
         index = self.index

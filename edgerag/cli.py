@@ -47,7 +47,7 @@ def cmd_delete(args) -> int:
         if r.stages_rebuilt:
             print("rebuilt over what remains, without the LLM: " + ", ".join(r.stages_rebuilt))
     for d in r.missing:
-        print(f"edgerag: no document {d!r} in {args.index} (`edgerag docs` lists them)", file=sys.stderr)
+        print(f"edgerag: no document or indexed file {d!r} in {args.index} (`edgerag docs` lists them)", file=sys.stderr)
     return 0 if not r.missing else 1
 
 
@@ -58,8 +58,11 @@ def cmd_docs(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
+    from .provenance import page_label
+
     for r in rows:
-        print(f"{r['id']}\t{r['chunks']} chunk(s)\t{r['title'] or '-'}\t{r['source']}")
+        pages = f"{page_label(r['pages'])} of {r['file_pages']}" if r.get("pages") else "-"
+        print(f"{r['id']}\t{r['chunks']} chunk(s)\t{pages}\t{r['title'] or '-'}\t{r['source']}")
     print(f"{len(rows)} document(s)", file=sys.stderr)
     return 0
 
@@ -237,7 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--index", default=default, help=f"index directory (default {default}; env EDGERAG_INDEX)")
         sp.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
-    sp = sub.add_parser("index", help="add files/folders (.txt, .md, corpus .jsonl) to an index")
+    sp = sub.add_parser("index", help="add files/folders (.txt, .md, corpus .jsonl, .pdf, .docx, .html, .epub) to an index; "
+                                      "edited files replace their old version, unchanged ones are skipped")
     sp.add_argument("paths", nargs="+")
     with_index(sp)
     sp.add_argument("--docs-per-batch", type=int, dest="docs_per_batch",
@@ -245,12 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     settings_args(sp)
     sp.set_defaults(func=cmd_index)
 
-    sp = sub.add_parser("delete", help="remove documents and every trace of them (see `edgerag docs` for ids)")
-    sp.add_argument("doc_ids", nargs="+", metavar="DOC_ID")
+    sp = sub.add_parser("delete", help="remove documents and every trace of them, by id (see `edgerag docs`) or by file path")
+    sp.add_argument("doc_ids", nargs="+", metavar="DOC_ID_OR_PATH")
     with_index(sp)
     sp.set_defaults(func=cmd_delete)
 
-    sp = sub.add_parser("docs", help="list the documents of an index: id, chunks, title, source")
+    sp = sub.add_parser("docs", help="list the documents of an index: id, chunks, pages (PDF), title, source")
     with_index(sp)
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_docs)

@@ -26,7 +26,8 @@ def answer_footer(ans) -> list[str]:
         for c in ans.citations:
             note = {"cited": "", "matched": "  (contains the answer; not cited by the model)",
                     "unverified": "  (cited by the model, but the answer is not in it)"}[c.how]  # fmt: skip
-            lines.append(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + note)
+            where = f"  ({c.where})" if getattr(c, "where", "") else ""
+            lines.append(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + where + note)
     else:
         lines.append("citations: none (the model cited no passage)")
     if ans.dropped_units:
@@ -52,7 +53,7 @@ def print_context(ctx, width: int = 100, max_units: int | None = None) -> None:
         print(keywords_line(ctx))
     for i, u in enumerate(ctx.units[:max_units], 1):
         head = f"[{i}] {u.score:.3f}  {u.doc_id} / {u.chunk_id}  ({u.tokens} tokens)"
-        print(head + (f"  {u.title}" if u.title else ""))
+        print(head + (f"  {u.title}" if u.title else "") + (f"  ({u.provenance['label']})" if u.provenance.get("label") else ""))
         why = explain(u.meta)
         if why:
             print(f"    ← {why}")
@@ -92,6 +93,17 @@ def format_ledger(totals: dict) -> str:
     if not totals["all"]["calls"]:
         lines.append("(no LLM calls yet)")
     return "\n".join(lines)
+
+
+def unit_source(u, width: int = 32) -> str:
+    """A unit's source in a narrow column: the file and page or section when the reader
+    recorded one (``report.pdf p. 12–13``), else the title and chunk number."""
+    prov = u.provenance or {}
+    if prov.get("pages") or prov.get("section"):
+        text = prov["label"]
+    else:
+        text = f"{u.title} ({u.chunk_id.rsplit(':', 1)[-1]})" if u.title else u.chunk_id
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def index_sizes(stats: dict) -> list[tuple[str, int]]:

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, ListItem, ListView, Select, Static
 
 from edgerag import EdgeRAG
-from edgerag.display import answer_footer, explain, keywords_line
+from edgerag.display import answer_footer, explain, keywords_line, unit_source
 from edgerag.retrieve import QUERY_LLM
 from edgerag.types import Context
 
@@ -127,8 +127,7 @@ class QueryScreen(Screen):
         ctx = asked.context
         if ctx is not None:
             for i, u in enumerate(ctx.units, 1):
-                source = f"{u.title} ({u.chunk_id.rsplit(':', 1)[-1]})" if u.title else u.chunk_id
-                source = source if len(source) <= 32 else source[:31] + "…"
+                source = unit_source(u)
                 table.add_row(str(i), f"{u.score:.3f}", str(u.tokens), Text(source), Text(explain(u.meta)), key=str(i - 1))
             table.border_subtitle = f"{len(ctx.units)} units, {ctx.tokens}/{ctx.budget} tokens ({ctx.method})"
         self.query_one("#answer", Static).update(asked.answer)
