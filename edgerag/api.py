@@ -103,19 +103,26 @@ class EdgeRAG:
         return self._open(create=False)
 
     # ---- writing ---------------------------------------------------------------------------
-    def insert(self, paths: Iterable[str | os.PathLike]) -> InsertReport:
+    def insert(self, paths: Iterable[str | os.PathLike], *, ray=None) -> InsertReport:
         """Index files and folders (.txt, .md, corpus .jsonl, .pdf, .docx, .html, .epub); bad
-        files are reported and skipped, unchanged ones not read again, edited ones replaced."""
+        files are reported and skipped, unchanged ones not read again, edited ones replaced.
+        ``ray`` (`distributed.RayOptions`, an address, or True for a local instance) embeds on
+        Ray workers; this process still writes every batch."""
         known = lambda path: self._index.get("files", path) if self._index is not None else None  # noqa: E731
-        return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes, known=known))
+        return self.insert_documents(iter_documents(paths, max_bytes=self.settings.max_file_bytes, known=known), ray=ray)
 
-    def insert_documents(self, docs: Iterable[Document]) -> InsertReport:
+    def insert_documents(self, docs: Iterable[Document], *, ray=None) -> InsertReport:
         # An existing index is locked before the embedder loads, so a second writer is told at once.
         index = self._open(create=not (self.path / "manifest.json").exists())
         index.lock()
         try:
             self.check_embedder()
-            return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
+            if not ray:
+                return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
+            from .distributed import RayOptions, embed_pool
+
+            with embed_pool(self.embedder, RayOptions.of(ray)) as remote:
+                return insert_documents(index, docs, remote, self.tokenizer, self.settings)
         finally:
             index.unlock()
 
@@ -175,12 +182,13 @@ class EdgeRAG:
         """Retrieve, then answer: the whole RAG round trip."""
         return self.answer(question, self.retrieve(question, method=method, budget=budget), short=short, on_text=on_text)
 
-    def build(self, method: str, *, limit: int | None = None) -> dict[str, Any]:
-        """Build the stages ``method`` reads (LLM extraction included: see `plan` first)."""
+    def build(self, method: str, *, limit: int | None = None, ray=None) -> dict[str, Any]:
+        """Build the stages ``method`` reads (LLM extraction included: see `plan` first).
+        ``ray`` runs the KG extraction calls on Ray workers (distributed.py)."""
         from .build import build
 
         self.check_embedder()
-        return build(self, method, limit=limit)
+        return build(self, method, limit=limit, ray=ray)
 
     def plan(self, method: str):
         """What building ``method`` will cost: chunks to extract, tokens, time."""

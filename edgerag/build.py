@@ -11,8 +11,9 @@ model has shown in the ledger (or, before any call, at an assumed speed it names
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -203,18 +204,39 @@ def model_speeds(rag) -> tuple[float, float, str]:
     )
 
 
-def build(rag, method: str, limit: int | None = None) -> dict[str, Any]:
+def build(rag, method: str, limit: int | None = None, ray=None) -> dict[str, Any]:
     """Build every stage ``method`` reads; ``limit`` caps how many chunks are extracted now
-    (the rest resume on the next build). Holds the index's writer lock throughout."""
+    (the rest resume on the next build). Holds the index's writer lock throughout.
+    ``ray`` (`distributed.RayOptions`, an address, or True for a local instance) computes the
+    KG extraction calls on Ray workers; this process still commits every chunk."""
     index = rag.index
     index.lock()
     try:
-        return _build(rag, method, limit)
+        return _build(rag, method, limit, ray)
     finally:
         index.unlock()
 
 
-def _build(rag, method: str, limit: int | None) -> dict[str, Any]:
+@contextmanager
+def _runner(rag, ray, todo: list[str], out: dict[str, Any]) -> Iterator[Any]:
+    """The `llm.Runner` of this build: None (this process) unless Ray was asked for and there
+    is something to extract; the pool's report lands in ``out["ray"]``."""
+    from .distributed import RayOptions
+
+    opts = RayOptions.of(ray)
+    if opts is None or not todo:
+        yield None
+        return
+    from .distributed import llm_pool, llm_runner
+
+    with llm_pool(rag, opts) as pool:
+        try:
+            yield llm_runner(pool)
+        finally:
+            out["ray"] = pool.report.to_dict()
+
+
+def _build(rag, method: str, limit: int | None, ray=None) -> dict[str, Any]:
     index = rag.index
     s = rag.settings
     out: dict[str, Any] = _run_steps("building graphs", graph_steps(rag, method), s.progress)
@@ -223,10 +245,14 @@ def _build(rag, method: str, limit: int | None) -> dict[str, Any]:
         return out
     todo = job.todo if limit is None else job.todo[: max(0, limit)]
     if job.table == "names":
+        if ray:
+            raise ValueError("--ray distributes embedding and KG extraction (kg, skeleton, ket, hybrid, g2cons, lightrag-*); "
+                             "TERAG's naming runs on this machine for now: build terag without --ray")  # fmt: skip
         report = extract_names(index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress)
     else:
-        report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
-                                max_tokens=s.extract_max_tokens, progress=s.progress)  # fmt: skip
+        with _runner(rag, ray, todo, out) as runner:
+            report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
+                                    max_tokens=s.extract_max_tokens, progress=s.progress, runner=runner)  # fmt: skip
     out["extraction"] = asdict(report)
     out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
     missing = len(pending_chunks(index, job.chunks, job.made_by, table=job.table))

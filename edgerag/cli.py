@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import offline  # noqa: F401
-from .cli_options import llm_args, method_args, setting_overrides, settings_args
+from .cli_options import llm_args, method_args, ray_args, ray_options, setting_overrides, settings_args
 from .display import format_ledger, print_answer_footer, print_context, stream_answer
 
 DEFAULT_INDEX = os.environ.get("EDGERAG_INDEX", ".edgerag/index")
@@ -30,7 +30,7 @@ def _open(args, **extra):
 
 def cmd_index(args) -> int:
     rag = _open(args, docs_per_batch=args.docs_per_batch)
-    report = rag.insert(args.paths)
+    report = rag.insert(args.paths, ray=ray_options(args))
     print(report.summary())
     if report.docs_added == 0 and report.docs_present == 0:
         print("edgerag: nothing indexable was found", file=sys.stderr)
@@ -94,9 +94,13 @@ def cmd_build(args) -> int:
     rag.index.lock()  # before the plan, which may build the KNN graph: a second build is refused at once
     try:
         print(rag.plan(args.method).summary())
-        result = rag.build(args.method, limit=args.limit)
+        result = rag.build(args.method, limit=args.limit, ray=ray_options(args))
     finally:
         rag.index.unlock()
+    if result.get("ray"):
+        r = result["ray"]
+        print(f"ray: {len(r['workers'])} workers; results per node: " + ", ".join(f"{n} {k}" for k, n in r["by_node"].items())
+              + (f"; {r['resent']} calls resent" if r["resent"] else "") + "".join(f"\nWARNING: worker {x}" for x in r["refused"] + r["retired"]))
     ex = result.get("extraction")
     if ex:
         found = f"{ex['entities']} entities, " + (f"{ex['concepts']} concepts in {ex['calls']} calls ({ex['retried']} passages retried alone)"
@@ -247,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--docs-per-batch", type=int, dest="docs_per_batch",
                     help="documents embedded and committed together (default 64); a stopped run resumes at the last batch")
     settings_args(sp)
+    ray_args(sp, "embed")
     sp.set_defaults(func=cmd_index)
 
     sp = sub.add_parser("delete", help="remove documents and every trace of them, by id (see `edgerag docs`) or by file path")
@@ -280,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--limit", type=int, help="extract at most N chunks now (build again to resume)")
     sp.add_argument("--grammar", action="store_true", dest="extract_grammar", default=None, help="GBNF-constrained extraction output")
     settings_args(sp)
+    ray_args(sp, "run the KG extraction calls")
     method_args(sp)
     llm_args(sp)
     sp.set_defaults(func=cmd_build)
@@ -338,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .distributed import DistributedError, RayUnavailableError
     from .embed import EmbedderError
     from .models import ModelError
     from .progress import Cancelled, stop_on_interrupt
@@ -349,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stop_on_interrupt() if steps else nullcontext():
             return args.func(args)
-    except (IndexError_, EmbedderError, ModelError, ValueError, FileNotFoundError) as e:
+    except (IndexError_, EmbedderError, ModelError, ValueError, FileNotFoundError, RayUnavailableError, DistributedError) as e:
         print(f"edgerag: error: {e}", file=sys.stderr)
         return 2
     except Cancelled:

@@ -57,6 +57,30 @@ def method_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--terag-damping", type=float, dest="terag_damping", help="PPR damping (default 0.5)")
 
 
+def ray_args(p: argparse.ArgumentParser, what: str) -> None:
+    """``--ray [ADDRESS]`` and its width (docs/distributed.md; needs ``edgerag[ray]``)."""
+    g = p.add_argument_group("distributed (Ray; pip install 'edgerag[ray]')")
+    g.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help=f"{what} on Ray workers; this process still writes the index. "
+                        "No ADDRESS: a Ray instance on this machine; 'auto': the cluster this machine joined; HOST:PORT: that head")
+    g.add_argument("--ray-workers", type=int, dest="ray_workers", help="model workers (default: the cluster's CPUs / --ray-threads)")
+    g.add_argument("--ray-threads", type=int, dest="ray_threads", help="CPU threads per worker (default 1)")
+
+
+def ray_options(args: argparse.Namespace):
+    """`distributed.RayOptions` from ``--ray…``, or None without ``--ray``."""
+    if getattr(args, "ray", None) is None:
+        return None
+    from .distributed import RayOptions
+
+    opts = RayOptions(address=None if args.ray == "local" else args.ray)
+    if args.ray_workers:
+        opts.workers = args.ray_workers
+    if args.ray_threads:
+        opts.threads = args.ray_threads
+    return opts
+
+
 def llm_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local model")
     g.add_argument("--model", help="GGUF file or known model name (default: EDGERAG_MODEL, else Qwen2.5-Coder-0.5B-Instruct)")
