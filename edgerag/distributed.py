@@ -147,7 +147,11 @@ def ray_session(opts: RayOptions) -> Iterator[Any]:
             ray.init(num_cpus=opts.num_cpus or os.cpu_count() or 1, object_store_memory=opts.object_store_memory,
                      include_dashboard=False, log_to_driver=False, configure_logging=False)  # fmt: skip
         else:
-            ray.init(address=opts.address, log_to_driver=False, configure_logging=False)
+            try:
+                ray.init(address=opts.address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                raise DistributedError(f"cannot reach the Ray cluster at {opts.address!r}: {_reason(e)} "
+                                       "(is `ray start` running there? see docs/distributed.md)") from e  # fmt: skip
         started = True
     try:
         yield ray
