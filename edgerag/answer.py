@@ -1,14 +1,33 @@
-"""Context + question → an answer with citations, from the local model.
+"""Context + question → an answer with citations, from the local model: the reader.
+
+Reading happens in two steps, so nothing is dropped silently:
+
+1. `plan_answer` decides what the model reads: the context's best units up to the answer
+   budget (``answer_budget``, tokens; retrieval keeps λ for ``--json`` and eval, the model reads
+   what it can use), then cut again, if need be, to the model's window in its own tokens. The
+   plan says how many units were left out and why, the prompt's length, and the expected
+   seconds to the first word (prompt tokens ÷ the prefill speed the ledger has measured), so
+   the CLI and the TUI can say so *before* the call.
+2. `answer_question` runs the plan.
+
+Modes (``answer_mode``):
+
+* ``choose`` — the answer is one of the candidate strings of the passages (candidates.py:
+  names, dates, numbers, yes/no), enforced token by token (llm.ChoiceTrie). A 0.5B model picks
+  far better than it composes (docs/benchmarks.md, "Answers").
+* ``short`` — a free short phrase with a passage number, e.g. "Springfield [4]".
+* ``long`` — a free answer citing passages as [n].
+* ``auto`` (default) — ``choose`` for questions that ask for a name, place, date, number or
+  yes/no (`asks_for_fact`), ``long`` for the rest ("Summarise …", "Why …", "How does …").
+
+Citations are verified: in short answers (any mode, or any answer of at most 8 words) a cited
+passage that contains the answer is ``cited``; passages that contain it without being cited are
+``matched``; a cited passage that does not contain it is ``unverified`` (small models copy the
+passage number of the prompt's example). A chosen answer cites no number: the passages that
+hold it are its ``matched`` citations.
 
 The prompt keeps its fixed instruction first and the variable text (passages, question) last,
-so llama.cpp reuses the evaluated instruction from call to call. Passages are numbered; the
-model is asked to cite them as [n]. In long answers, citations are the numbers it cites that
-exist. Short answers (short mode, or any answer of at most 8 words) can be checked: a cited passage that contains the answer is ``cited``;
-passages that contain it without being cited are ``matched``; a cited passage that does not
-contain it is ``unverified`` (small models copy the passage number of the prompt's example).
-
-The context is cut to what fits the model's window in the model's own tokens, dropping the
-lowest-ranked units first; nothing is ever truncated silently by llama.cpp.
+so llama.cpp reuses the evaluated instruction from call to call.
 """
 
 from __future__ import annotations
@@ -18,9 +37,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from .candidates import candidates
 from .eval.metrics import normalize
 from .llm import MeteredLLM, PromptTooLongError
 from .types import Context, Unit
+
+MODES = ("auto", "choose", "short", "long")
 
 INSTRUCTION = (
     "You answer questions using only the numbered passages the user gives. "
@@ -37,10 +59,36 @@ SHORT_INSTRUCTION = (
 # with a "Paris [2]"-style example or a bare format description made it reply "[1]" alone in
 # up to 6 of 10; this one always gave an answer (EM 0.4, F1 0.44). Small models copy the
 # example's passage number, which is why short-mode citations are verified (see below).
+CHOOSE_INSTRUCTION = (
+    "Answer the question using only the numbered passages the user gives. Many questions need two "
+    "passages: one names a person or thing, another tells the fact about it. Reply with only the "
+    "answer: a name, place, date, number, or yes or no, copied from the passages."
+)
 SHORT_WORDS = 8
 """An answer of at most this many words (in either mode) is checked against the passages."""
 _CITE = re.compile(r"\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]")
 _CITE_ALL = re.compile(r"\d{1,3}")
+_FACT = re.compile(
+    r"^\s*(?:who|whom|whose|when|where|which|what|how (?:many|much|old|long|far|tall|big)|in (?:what|which)|"
+    r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|was|were|do|does|did|has|have|had|can|could|will)\b",
+    re.I,
+)
+_OPEN = re.compile(r"^\s*(?:what (?:is|are|was|were) (?:a |an |the )?\S+\??$|what (?:do|does|did)\b.*\b(?:mean|say|do)\b)", re.I)
+
+
+def asks_for_fact(question: str) -> bool:
+    """True for a question whose answer is a name, place, date, number or yes/no ("Where was
+    …", "Who directed …", "Is X older than Y?"); False for requests and open questions
+    ("Summarise …", "Why …", "How does …", "What is X?"), which get a long answer."""
+    return bool(_FACT.match(question)) and not _OPEN.match(question.strip())
+
+
+def resolve_mode(mode: str, question: str) -> str:
+    if mode not in MODES:
+        raise ValueError(f"answer_mode must be one of {', '.join(MODES)}; got {mode!r}")
+    if mode == "auto":
+        return "choose" if asks_for_fact(question) else "long"
+    return mode
 
 
 @dataclass
@@ -57,6 +105,45 @@ class Citation:
 
 
 @dataclass
+class ReadPlan:
+    """What the model will read for one question, decided before the call (`plan_answer`)."""
+
+    question: str
+    mode: str
+    """``choose``, ``short`` or ``long`` (``auto`` resolved)."""
+    units: list[Unit]
+    """The units the model reads, best first, as numbered in the prompt."""
+    left_out: int
+    """Units of the retrieved context the model does not read."""
+    budget: int
+    """The answer budget that applied (tokens of the context's own unit)."""
+    window_cut: int
+    """Of ``left_out``, the units the budget admitted but the model's window did not."""
+    messages: list[dict[str, str]]
+    prompt_tokens: int
+    """The prompt's length in the model's own tokens."""
+    choices: list[str] | None
+    """The allowed answers (``choose``), else None."""
+    expected_seconds: float | None
+    """Prompt tokens ÷ the measured prefill speed: the wait for the first word (None until
+    the ledger has timed a call of this model)."""
+
+    def summary(self) -> str:
+        """One line for a person: what is read, what is not, how long until the first word."""
+        total = len(self.units) + self.left_out
+        parts = [f"the model reads {len(self.units)} of {total} units ({self.prompt_tokens:,} prompt tokens"]
+        if self.left_out:
+            why = f"answer budget {self.budget:,} tokens" + (f"; {self.window_cut} more did not fit the window" if self.window_cut else "")
+            parts.append(f"; {self.left_out} left out: {why}")
+        parts.append(")")
+        if self.mode == "choose":
+            parts.append(f", choosing among {len(self.choices or [])} candidate answers")
+        if self.expected_seconds is not None:
+            parts.append(f"; first word in about {self.expected_seconds:.0f}s")
+        return "".join(parts)
+
+
+@dataclass
 class Answer:
     question: str
     text: str
@@ -65,11 +152,13 @@ class Answer:
     """The answer with citation marks and trailing punctuation removed (what EM/F1 score)."""
     citations: list[Citation]
     context: Context
-    """The units the model saw (the retrieved context cut to the window)."""
+    """The units the model saw (the retrieved context cut to the answer budget and window)."""
     dropped_units: int
+    """Units of the retrieved context the model did not read (said before the call)."""
     tokens: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     cached: bool = False
+    mode: str = "long"
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -85,24 +174,58 @@ def passages_block(units: list[Unit]) -> str:
     return "\n".join(lines)
 
 
-def build_messages(question: str, units: list[Unit], short: bool) -> list[dict[str, str]]:
+_INSTRUCTIONS = {"choose": CHOOSE_INSTRUCTION, "short": SHORT_INSTRUCTION, "long": INSTRUCTION}
+
+
+def build_messages(question: str, units: list[Unit], mode: str | bool) -> list[dict[str, str]]:
+    """The chat for ``mode`` (``True``/``False`` stand for ``short``/``long``)."""
+    mode = {True: "short", False: "long"}.get(mode, mode)  # type: ignore[arg-type]
     user = f"Passages:\n{passages_block(units)}\n\nQuestion: {question.strip()}"
-    return [{"role": "system", "content": SHORT_INSTRUCTION if short else INSTRUCTION}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": _INSTRUCTIONS[mode]}, {"role": "user", "content": user}]
 
 
-def fit_to_window(llm: MeteredLLM, question: str, units: list[Unit], short: bool, max_tokens: int) -> list[Unit]:
+def within_budget(units: list[Unit], budget: int) -> list[Unit]:
+    """The longest rank-order prefix of ``units`` holding at most ``budget`` tokens (at least
+    the first unit, so a long best unit is read rather than nothing)."""
+    held, out = 0, []
+    for u in units:
+        if out and held + u.tokens > budget:
+            break
+        out.append(u)
+        held += u.tokens
+    return out
+
+
+def fit_to_window(llm: MeteredLLM, question: str, units: list[Unit], mode: str | bool, max_tokens: int) -> list[Unit]:
     """The longest rank-order prefix of ``units`` whose prompt fits the model's window."""
     window = llm.llm.n_ctx - max_tokens
-    if llm.prompt_tokens(build_messages(question, [], short)) > window:
+    if llm.prompt_tokens(build_messages(question, [], mode)) > window:
         raise PromptTooLongError(f"the question alone does not fit the model's window ({llm.llm.n_ctx} tokens)")
     lo, hi = 0, len(units)
     while lo < hi:  # binary search: prompt length grows with the number of units
         mid = (lo + hi + 1) // 2
-        if llm.prompt_tokens(build_messages(question, units[:mid], short)) <= window:
+        if llm.prompt_tokens(build_messages(question, units[:mid], mode)) <= window:
             lo = mid
         else:
             hi = mid - 1
     return units[:lo]
+
+
+def plan_answer(llm: MeteredLLM, question: str, context: Context, *, mode: str = "auto", budget: int | None = None,
+                max_tokens: int = 256) -> ReadPlan:  # fmt: skip
+    """What the model will read (see the module doc); no model call is made."""
+    mode = resolve_mode(mode, question)
+    limit = max_tokens if mode == "long" else min(max_tokens, 48)
+    budget = budget or context.budget
+    admitted = within_budget(context.units, budget)
+    units = fit_to_window(llm, question, admitted, mode, limit)
+    messages = build_messages(question, units, mode)
+    n = llm.prompt_tokens(messages)
+    choices = candidates([u.text for u in units], question) if mode == "choose" else None
+    rate = llm.prefill_rate()
+    return ReadPlan(question=question, mode=mode, units=units, left_out=len(context.units) - len(units), budget=budget,
+                    window_cut=len(admitted) - len(units), messages=messages, prompt_tokens=n, choices=choices,
+                    expected_seconds=n / rate if rate else None)  # fmt: skip
 
 
 def parse_citations(text: str, units: list[Unit]) -> list[int]:
@@ -127,27 +250,33 @@ def answer_question(
     question: str,
     context: Context,
     *,
+    mode: str = "auto",
     short: bool = False,
+    budget: int | None = None,
     max_tokens: int = 256,
     on_text: Callable[[str], None] | None = None,
+    plan: ReadPlan | None = None,
 ) -> Answer:
+    """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
+    callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it."""
     t0 = time.perf_counter()
-    if short:
-        max_tokens = min(max_tokens, 48)
-    units = fit_to_window(llm, question, context.units, short, max_tokens)
-    used = Context(query=context.query, method=context.method, budget=context.budget, units=units)
-    c = llm.chat(build_messages(question, units, short), stage="answer", method=context.method, max_tokens=max_tokens,
-                 on_text=on_text, validate=lambda t: bool(t.strip()), sources=[u.chunk_id for u in units])  # fmt: skip
+    if plan is None:
+        plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
+    limit = max_tokens if plan.mode == "long" else min(max_tokens, 48)
+    units = plan.units
+    used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
+    c = llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, on_text=on_text,
+                 validate=lambda t: bool(t.strip()), sources=[u.chunk_id for u in units], choices=plan.choices)  # fmt: skip
     text = c.text.strip()
     short_text = clean_answer(text)
-    checkable = short or len(short_text.split()) <= SHORT_WORDS
+    checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = _citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {"input": 0 if c.cached else c.prompt_tokens, "output": 0 if c.cached else c.output_tokens,
               "evaluated": c.evaluated_tokens, "cached_input": c.prompt_tokens if c.cached else 0,
               "cached_output": c.output_tokens if c.cached else 0}  # fmt: skip
     return Answer(question=question, text=text, short=short_text, citations=citations, context=used,
-                  dropped_units=len(context.units) - len(units), tokens=tokens,
-                  seconds=time.perf_counter() - t0, cached=c.cached)  # fmt: skip
+                  dropped_units=plan.left_out, tokens=tokens, seconds=time.perf_counter() - t0, cached=c.cached,
+                  mode=plan.mode)  # fmt: skip
 
 
 def _citations(cited: list[int], units: list[Unit], short_answer: str | None) -> list[Citation]:

@@ -12,6 +12,7 @@ is recorded with its stage and method; a repeated call costs no fresh tokens.
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import time
@@ -58,12 +59,15 @@ class Call:
     grammar: str | None
     halt: Callable[[str], bool] | None
     key: str
+    choices: list[str] | None = None
+    """The only outputs allowed (`ChoiceTrie`), or None for free text."""
 
 
 def run_call(llm: "LocalLLM", call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
     """Compute ``call`` on ``llm``: the one place a prepared call meets a model."""
     compiled = _grammar(call.grammar) if call.grammar else None
-    return llm.complete(call.prompt, call.stop, call.max_tokens, grammar=compiled, on_text=on_text, halt=call.halt)
+    extra = {"choices": call.choices} if call.choices else {}  # stand-in models need not know choices
+    return llm.complete(call.prompt, call.stop, call.max_tokens, grammar=compiled, on_text=on_text, halt=call.halt, **extra)
 
 
 @dataclass
@@ -109,11 +113,26 @@ def _load(path: str, n_ctx: int, n_threads: int, n_gpu_layers: int):
     from llama_cpp import Llama
 
     try:
-        return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
-                     n_gpu_layers=n_gpu_layers, seed=0, verbose=False)  # fmt: skip
+        llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
+                      n_gpu_layers=n_gpu_layers, seed=0, verbose=False)  # fmt: skip
+        _LOADED.append(llama)
+        return llama
     except (ValueError, RuntimeError, OSError) as e:
         size = os.path.getsize(path)
         raise ModelError(f"llama.cpp could not load {path} ({size:,} bytes): {e}; the file may be truncated or corrupt") from e
+
+
+_LOADED: list = []
+
+
+@atexit.register
+def close_models() -> None:
+    """Free every loaded model while the interpreter is still whole. Left to the garbage
+    collector at exit, llama.cpp's ``Llama.__del__`` runs after the modules it needs are torn
+    down and prints "Exception ignored in: <function Llama.__del__>" and a traceback."""
+    while _LOADED:
+        _LOADED.pop().close()
+    _load.cache_clear()
 
 
 class LocalLLM:
@@ -164,6 +183,20 @@ class LocalLLM:
     def count(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)) if text else 0
 
+    def count_tokens(self, text: str) -> list[int]:
+        """``text`` in the model's tokens, as the start of an output (no BOS, no specials)."""
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+
+    def end_tokens(self) -> list[int]:
+        """Tokens that end a turn: the model's EOS and the chat template's end-of-turn marks."""
+        llama = self.llama
+        ends = {llama.token_eos()}
+        for mark in ("<|im_end|>", "<|eot_id|>", "<|end|>", "<end_of_turn>"):
+            ids = llama.tokenize(mark.encode(), add_bos=False, special=True)
+            if len(ids) == 1:
+                ends.add(ids[0])
+        return sorted(t for t in ends if t >= 0)
+
     def check_fits(self, prompt_tokens: int, max_tokens: int) -> None:
         if prompt_tokens + max_tokens > self.n_ctx:
             raise PromptTooLongError(
@@ -174,18 +207,26 @@ class LocalLLM:
     # ---- generation ------------------------------------------------------------------------
     def complete(self, prompt: str, stop: list[str], max_tokens: int, grammar=None,
                  on_text: Callable[[str], None] | None = None,
-                 halt: Callable[[str], bool] | None = None) -> Completion:  # fmt: skip
+                 halt: Callable[[str], bool] | None = None, choices: list[str] | None = None) -> Completion:  # fmt: skip
         """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come;
         ``halt(text_so_far)``, checked at each line end and every ``HALT_EVERY`` characters of
         one long line, may end generation early (small models loop, or copy their input: a
-        repeated or runaway line is a good reason to stop)."""
+        repeated or runaway line is a good reason to stop). With ``choices``, the output is
+        one of those strings and nothing else (`ChoiceTrie`)."""
         tokens = self.tokenize(prompt)
+        if choices:
+            trie = ChoiceTrie([self.count_tokens(c) for c in choices], self.end_tokens(), start=len(tokens))
+            max_tokens = min(max_tokens, trie.depth + 1)
         self.check_fits(len(tokens), max_tokens)
         with self._lock:
             llama = self.llama
             reused = _common_prefix(llama.input_ids[: llama.n_tokens], tokens[:-1])
             t0 = time.perf_counter()
             params = dict(max_tokens=max_tokens, temperature=0.0, top_k=1, top_p=1.0, repeat_penalty=1.0, stop=stop, grammar=grammar)
+            if choices:
+                from llama_cpp import LogitsProcessorList
+
+                params["logits_processor"] = LogitsProcessorList([trie])
             text, finish, n_out, checked = "", "stop", 0, 0
             if on_text is None and halt is None:
                 out = llama.create_completion(tokens, **params)
@@ -211,6 +252,46 @@ class LocalLLM:
 
 
 HALT_EVERY = 160
+
+
+class ChoiceTrie:
+    """A llama.cpp logits processor that lets the model write only one of a list of token
+    sequences, then end its turn: at each step every token that does not continue some
+    allowed sequence gets −∞. Greedy decoding under it walks the trie of the choices, taking
+    the likeliest allowed token each time, so the model picks among the strings it was
+    offered (the candidate answers of candidates.py) at the cost of a few output tokens."""
+
+    def __init__(self, sequences: list[list[int]], end: list[int], start: int) -> None:
+        self.root: dict = {}
+        self.start = start
+        """Prompt length: tokens from here on are the output so far."""
+        self.end = end
+        self.depth = 0
+        for seq in sequences:
+            if not seq:
+                continue
+            node = self.root
+            for t in seq:
+                node = node.setdefault(t, {})
+            node[None] = {}  # a choice may end here
+            self.depth = max(self.depth, len(seq))
+
+    def allowed(self, output: list[int]) -> list[int]:
+        node = self.root
+        for t in output:
+            node = node.get(t)
+            if node is None:
+                return self.end
+        nxt = [t for t in node if t is not None]
+        return nxt + self.end if None in node or not nxt else nxt
+
+    def __call__(self, input_ids, scores):
+        import numpy as np
+
+        keep = self.allowed([int(t) for t in input_ids[self.start :]])
+        out = np.full_like(scores, -np.inf)
+        out[keep] = scores[keep]
+        return out
 
 
 @lru_cache(maxsize=8)
@@ -241,12 +322,14 @@ class MeteredLLM:
         ``cached_output`` served by the cache."""
 
     def prepare(self, messages: Messages, *, max_tokens: int, grammar: str | None = None,
-                halt: Callable[[str], bool] | None = None) -> Call:  # fmt: skip
+                halt: Callable[[str], bool] | None = None, choices: list[str] | None = None) -> Call:  # fmt: skip
         """The call ``messages`` make, formatted and keyed for the cache, not yet run."""
         prompt, stop = self.llm.format(messages)
         sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
+        if choices:
+            sampling["choices"] = choices
         return Call(prompt=prompt, stop=stop, max_tokens=max_tokens, grammar=grammar, halt=halt,
-                    key=cache_key(self.llm.sha256, prompt, sampling))  # fmt: skip
+                    key=cache_key(self.llm.sha256, prompt, sampling), choices=choices or None)  # fmt: skip
 
     def cached(self, call: Call) -> Completion | None:
         """The cache's answer to ``call``, or None."""
@@ -284,13 +367,15 @@ class MeteredLLM:
     def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
              on_text: Callable[[str], None] | None = None, use_cache: bool = True,
              validate: Callable[[str], bool] | None = None,
-             halt: Callable[[str], bool] | None = None, sources: list[str] | None = None) -> Completion:  # fmt: skip
+             halt: Callable[[str], bool] | None = None, sources: list[str] | None = None,
+             choices: list[str] | None = None) -> Completion:  # fmt: skip
         """One metered call. ``grammar`` is GBNF text (compiled by llama.cpp) for extractors
         that want constrained output; ``validate`` says whether the output was usable, and the
         ledger counts the unusable ones (their tokens were spent all the same). ``sources`` are
         the chunk ids whose text is in the prompt: the cache entry remembers them, so deleting
-        a document deletes the calls that read it (deletion.py)."""
-        call = self.prepare(messages, max_tokens=max_tokens, grammar=grammar, halt=halt)
+        a document deletes the calls that read it (deletion.py). ``choices`` limits the output
+        to one of those strings (`ChoiceTrie`)."""
+        call = self.prepare(messages, max_tokens=max_tokens, grammar=grammar, halt=halt, choices=choices)
         c = self.cached(call) if use_cache else None
         if c is not None:
             if on_text is not None:
@@ -307,6 +392,19 @@ class MeteredLLM:
 
     def count(self, text: str) -> int:
         return self.llm.count(text)
+
+    PREFILL_MIN_TOKENS = 200
+    """Calls that evaluated fewer prompt tokens say little about prefill speed."""
+
+    def prefill_rate(self) -> float | None:
+        """Prompt tokens per second this model evaluates here: Σ evaluated ÷ Σ seconds over the
+        last 20 fresh calls of this model in the ledger that evaluated at least
+        `PREFILL_MIN_TOKENS` (their seconds include a few output tokens, so the figure errs on
+        the slow side); None before any such call."""
+        name = self.llm.path.name
+        rows = [r for r in self.ledger.rows() if r.model == name and not r.cached and r.evaluated_tokens >= self.PREFILL_MIN_TOKENS and r.seconds > 0]
+        rows = sorted(rows, key=lambda r: r.ts)[-20:]
+        return sum(r.evaluated_tokens for r in rows) / sum(r.seconds for r in rows) if rows else None
 
     def prompt_tokens(self, messages: Messages) -> int:
         prompt, _ = self.llm.format(messages)

@@ -69,7 +69,7 @@ def test_default_model_is_assembled_and_verified():
 def test_answer_cites_the_planted_fact_streams_and_caches(index_copy):
     rag = EdgeRAG(index_copy)
     pieces: list[str] = []
-    ctx = rag.retrieve(PLANTED_QUESTION, budget=400)
+    ctx = rag.retrieve(PLANTED_QUESTION, method="text", budget=400)
     ans = rag.answer(PLANTED_QUESTION, ctx, on_text=pieces.append)
     assert "tangerine" in ans.text.lower(), ans.text
     assert "".join(pieces).strip() == ans.text
