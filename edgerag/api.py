@@ -3,7 +3,7 @@
     rag = EdgeRAG("my-index")
     report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
     rag.delete(["<doc id>"])              # every trace of a document (rag.documents() lists them)
-    ctx = rag.retrieve("Who …?", method="text", budget=4000)
+    ctx = rag.retrieve("Who …?")            # method: settings.method (bridge-ppr); budget: λ
     answer = rag.answer("Who …?", ctx)      # or rag.query(...) for both; answer.citations
     rag.stats()                           # counts, and the token ledger per stage and method
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import offline  # noqa: F401
-from .answer import Answer, answer_question
+from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .embed import Embedder
 from .llm import LocalLLM, MeteredLLM
 from .models import resolve_model
@@ -148,8 +148,10 @@ class EdgeRAG:
         return document_rows(self.index)
 
     # ---- reading ---------------------------------------------------------------------------
-    def retrieve(self, query: str, method: str = "text", budget: int | None = None) -> Context:
-        """Rank context for ``query`` with ``method``, cut to ``budget`` tokens (default λ)."""
+    def retrieve(self, query: str, method: str | None = None, budget: int | None = None) -> Context:
+        """Rank context for ``query`` with ``method`` (default ``settings.method``), cut to
+        ``budget`` tokens (default λ)."""
+        method = method or self.settings.method
         if not query or not query.strip():
             raise ValueError("the query is empty")
         if len(query) > self.settings.max_query_chars:
@@ -172,15 +174,26 @@ class EdgeRAG:
                 f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder, or index into a new directory"
             )
 
-    def answer(self, question: str, context: Context, *, short: bool = False,
-               on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
-        """Answer from a retrieved context, with citations; ``on_text`` streams the tokens."""
-        return answer_question(self.llm, question, context, short=short, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+    def plan_answer(self, question: str, context: Context, *, mode: str | None = None) -> ReadPlan:
+        """What `answer` will have the model read: units kept and left out (answer budget,
+        window), prompt tokens, the expected wait for the first word. No model call."""
+        s = self.settings
+        return plan_answer(self.llm, question, context, mode=mode or s.answer_mode, budget=s.answer_budget, max_tokens=s.answer_max_tokens)
 
-    def query(self, question: str, method: str = "text", budget: int | None = None, *, short: bool = False,
-              on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
+    def answer(self, question: str, context: Context, *, mode: str | None = None, short: bool = False,
+               on_text: Callable[[str], None] | None = None, plan: ReadPlan | None = None) -> Answer:  # fmt: skip
+        """Answer from a retrieved context, with citations; ``on_text`` streams the tokens.
+        ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer.py);
+        ``short=True`` is ``mode="short"``. The model reads the context's best units up to
+        ``settings.answer_budget`` tokens (`plan_answer` says which, before the call)."""
+        mode = "short" if short else mode
+        plan = plan or self.plan_answer(question, context, mode=mode)
+        return answer_question(self.llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+
+    def query(self, question: str, method: str | None = None, budget: int | None = None, *, mode: str | None = None,
+              short: bool = False, on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
         """Retrieve, then answer: the whole RAG round trip."""
-        return self.answer(question, self.retrieve(question, method=method, budget=budget), short=short, on_text=on_text)
+        return self.answer(question, self.retrieve(question, method=method, budget=budget), mode=mode, short=short, on_text=on_text)
 
     def build(self, method: str, *, limit: int | None = None, ray=None) -> dict[str, Any]:
         """Build the stages ``method`` reads (LLM extraction included: see `plan` first).

@@ -76,12 +76,14 @@ def cmd_query(args) -> int:
         else:
             print_context(ctx)
         return 0
+    mode = "short" if args.short else None
+    plan = rag.plan_answer(args.question, ctx, mode=mode)
     if args.json:
-        ans = rag.answer(args.question, ctx, short=args.short)
+        ans = rag.answer(args.question, ctx, plan=plan)
         print(json.dumps(ans.to_dict(), indent=2, ensure_ascii=False))
         return 0
     print_context(ctx, max_units=args.show)
-    ans = stream_answer(rag, args.question, ctx, short=args.short)
+    ans = stream_answer(rag, args.question, ctx, plan)
     print_answer_footer(ans)
     return 0
 
@@ -221,7 +223,7 @@ def cmd_demo(args) -> int:
     if args.no_answer:
         return 0
     print(f"\nloading the local model ({rag.settings.model or 'default'}) …", flush=True)
-    ans = stream_answer(rag, question, ctx, short=True)
+    ans = stream_answer(rag, question, ctx, rag.plan_answer(question, ctx))
     print_answer_footer(ans)
     return 0
 
@@ -268,11 +270,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("query", help="retrieve context for a question")
     sp.add_argument("question")
     with_index(sp)
-    sp.add_argument("--method", default="text", choices=methods)
+    sp.add_argument("--method", choices=methods, help="retriever (default bridge-ppr, the best LLM-free one measured)")
     sp.add_argument("--budget", type=int, help="λ: context budget in tokens (default 12000)")
     sp.add_argument("--json", action="store_true", help="print the context (or, with --answer, the answer) as JSON")
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
-    sp.add_argument("--short", action="store_true", help="a few-word answer, as multi-hop QA benchmarks expect")
+    sp.add_argument("--answer-mode", dest="answer_mode", choices=["auto", "choose", "short", "long"],
+                    help="auto (default: choose for a question asking a fact, long otherwise), choose (one of the passages' "
+                         "names, dates, numbers or yes/no), short (a free short phrase) or long")
+    sp.add_argument("--answer-budget", type=int, dest="answer_budget",
+                    help="tokens of the context the model reads to answer, best units first (default 1000)")
+    sp.add_argument("--short", action="store_true", help="same as --answer-mode short")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
     method_args(sp)
     llm_args(sp)
@@ -323,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("demo", help="index the bundled sample corpus and answer a sample question")
     with_index(sp, default=".edgerag/demo")
     sp.add_argument("--question")
-    sp.add_argument("--method", default="text", choices=methods)
+    sp.add_argument("--method", choices=methods, help="retriever (default bridge-ppr)")
     sp.add_argument("--budget", type=int, default=2000)
     sp.add_argument("--no-answer", action="store_true", help="stop after retrieval (no LLM)")
     llm_args(sp)

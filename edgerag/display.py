@@ -7,9 +7,11 @@ from __future__ import annotations
 import textwrap
 
 
-def stream_answer(rag, question, ctx, short: bool):
-    print("\nanswer: ", end="", flush=True)
-    ans = rag.answer(question, ctx, short=short, on_text=lambda piece: print(piece, end="", flush=True))
+def stream_answer(rag, question, ctx, plan):
+    """Say what the model will read (and what it will not) before the call, then stream."""
+    print(f"\n{plan.summary()}")
+    print("answer: ", end="", flush=True)
+    ans = rag.answer(question, ctx, plan=plan, on_text=lambda piece: print(piece, end="", flush=True))
     print()
     return ans
 
@@ -30,8 +32,6 @@ def answer_footer(ans) -> list[str]:
             lines.append(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + where + note)
     else:
         lines.append("citations: none (the model cited no passage)")
-    if ans.dropped_units:
-        lines.append(f"note: {ans.dropped_units} lowest-ranked units did not fit the model's window and were left out")
     t = ans.tokens
     how = "answered from the LLM cache: 0 fresh tokens" if ans.cached else f"{t['evaluated']} evaluated, the rest reused from the previous prompt"
     lines.append(f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s")
@@ -95,17 +95,6 @@ def format_ledger(totals: dict) -> str:
     return "\n".join(lines)
 
 
-def unit_source(u, width: int = 32) -> str:
-    """A unit's source in a narrow column: the file and page or section when the reader
-    recorded one (``report.pdf p. 12–13``), else the title and chunk number."""
-    prov = u.provenance or {}
-    if prov.get("pages") or prov.get("section"):
-        text = prov["label"]
-    else:
-        text = f"{u.title} ({u.chunk_id.rsplit(':', 1)[-1]})" if u.title else u.chunk_id
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def index_sizes(stats: dict) -> list[tuple[str, int]]:
     """The index's size as (what, how many) rows: stored pieces, then the nodes and edges of
     each built graph (a KG's entities and relations, keywords, concepts, TERAG names, links)."""
@@ -136,3 +125,14 @@ def token_bars(totals: dict, width: int = 30) -> list[tuple[str, int, str]]:
     rows.sort(key=lambda r: -r[1])
     top = max((n for _, n in rows), default=0) or 1
     return [(label, n, "█" * max(1 if n else 0, round(width * n / top))) for label, n in rows]
+
+
+def unit_source(u, width: int = 32) -> str:
+    """A unit's source in a narrow column: the file and page or section when the reader
+    recorded one (``report.pdf p. 12–13``), else the title and chunk number."""
+    prov = u.provenance or {}
+    if prov.get("pages") or prov.get("section"):
+        text = prov["label"]
+    else:
+        text = f"{u.title} ({u.chunk_id.rsplit(':', 1)[-1]})" if u.title else u.chunk_id
+    return text if len(text) <= width else text[: width - 1] + "…"

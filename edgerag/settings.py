@@ -60,6 +60,10 @@ class Settings:
     """LMDB's address-space reservation (sparse on disk: the file grows only as data does)."""
 
     # --- retrieval --------------------------------------------------------------------------
+    method: str = "bridge-ppr"
+    """The retriever `query`, the TUI and `EdgeRAG.retrieve` use when none is named: the best
+    LLM-free one measured (``bridge-ppr``: above ``text`` on every dev split and on the KET-RAG
+    paper's corpus, at zero LLM tokens; README, "Which method")."""
     budget: int = 12_000
     """λ: context budget in tokens (KET-RAG §5.2 uses 12,000)."""
     max_query_chars: int = 8_000
@@ -197,6 +201,17 @@ class Settings:
     """CPU threads for llama.cpp: None = all cores."""
     answer_max_tokens: int = 256
     """Hard cap on an answer's output tokens (short answers: 48)."""
+    answer_budget: int = 1_000
+    """Tokens of context the model reads to answer: the best units of the retrieved context up
+    to this many (retrieval itself keeps λ). Chosen for the default 0.5B model on 2 cores
+    (benchmarks/answers.py, first 10 dev questions of each split, bridge-ppr, choose): 1,000
+    gave EM 10 / 30 / 20 at p50 6–7 s, 2,000 gave 0 / 30 / 20 at 13–16 s. More context costs
+    prefill time (about 140 tokens/s here) and does not help a 0.5B model; a larger model on a
+    faster machine may read more."""
+    answer_mode: str = "auto"
+    """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
+    (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``choose`` for a
+    question that asks for a fact, ``long`` otherwise; answer.py)."""
 
     # --- output -----------------------------------------------------------------------------
     progress: bool | None = None
@@ -272,6 +287,10 @@ class Settings:
                              f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}")
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
+        if self.answer_budget < 1 or self.answer_max_tokens < 1:
+            raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
+        if self.answer_mode not in ("auto", "choose", "short", "long"):
+            raise ValueError(f"answer_mode must be auto, choose, short or long; got {self.answer_mode!r}")
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self

@@ -24,7 +24,7 @@ def test_index_query_stats(tmp_path, capsys):
 
     assert main(["query", PLANTED_QUESTION, "--index", ix, "--budget", "200", "--json"]) == 0
     ctx = json.loads(capsys.readouterr().out)
-    assert ctx["method"] == "text" and ctx["tokens"] <= 200
+    assert ctx["method"] == "bridge-ppr" and ctx["tokens"] <= 200  # the default retriever
     unit = ctx["units"][0]
     assert {"doc_id", "chunk_id", "score", "tokens", "text"} <= set(unit)
     assert PLANTED_ANSWER in unit["text"]

@@ -31,9 +31,14 @@ class Asked:
     context: Context | None = None
     answer: str = ""
     footer: tuple[str, ...] = ()
+    plan: str = ""
+    """`ReadPlan.summary()`: shown while the model reads, before the first word."""
 
 
 class QueryScreen(Screen):
+    AUTO_FOCUS = "#question"
+    """Type a question as soon as the screen shows, no Tab first (Textual's default focuses the
+    first focusable widget, the history list)."""
     BINDINGS = [
         Binding("ctrl+r", "ask", "Ask"),
     ]
@@ -53,7 +58,7 @@ class QueryScreen(Screen):
             with Vertical(id="query-body"):
                 yield Input(placeholder="Ask a question and press enter", id="question")
                 with Horizontal(classes="row"):
-                    yield Select([(m, m) for m in EdgeRAG.methods()], value="text", allow_blank=False, compact=True, id="qmethod")
+                    yield Select([(m, m) for m in EdgeRAG.methods()], value=s.method, allow_blank=False, compact=True, id="qmethod")
                     yield Label(" budget ")
                     yield Input(str(s.budget), id="budget", compact=True, classes="param")
                     yield Checkbox("answer", value=True, id="with-answer", compact=True)
@@ -99,8 +104,11 @@ class QueryScreen(Screen):
             self.app.call_from_thread(self.show, asked)
             if not with_answer:
                 return None
-            self.app.call_from_thread(self.query_one("#answer", Static).update, "")
-            return rag.answer(question, asked.context, on_text=lambda piece: self.app.call_from_thread(self.stream, asked, piece))
+            plan = rag.plan_answer(question, asked.context)
+            asked.plan = plan.summary()  # what the model reads, what it leaves out, the expected wait
+            self.app.call_from_thread(self.show, asked)
+            return rag.answer(question, asked.context, plan=plan,
+                              on_text=lambda piece: self.app.call_from_thread(self.stream, asked, piece))  # fmt: skip
 
         if self.app.run_job("answering" if with_answer else "retrieving", work, lambda ans: self.answered(asked, ans)):
             self.history.append(asked)
@@ -130,8 +138,11 @@ class QueryScreen(Screen):
                 source = unit_source(u)
                 table.add_row(str(i), f"{u.score:.3f}", str(u.tokens), Text(source), Text(explain(u.meta)), key=str(i - 1))
             table.border_subtitle = f"{len(ctx.units)} units, {ctx.tokens}/{ctx.budget} tokens ({ctx.method})"
-        self.query_one("#answer", Static).update(asked.answer)
+        waiting = asked.plan and not asked.answer and not asked.footer
+        self.query_one("#answer", Static).update(f"{asked.plan} …" if waiting else asked.answer)
         lines = list(asked.footer)
+        if asked.plan and asked.footer:
+            lines.insert(0, asked.plan)
         if ctx is not None and keywords_line(ctx):
             lines.insert(0, keywords_line(ctx))
         self.query_one("#footer", Static).update("\n".join(lines))

@@ -1,0 +1,142 @@
+"""Answers on an edge CPU: EM, F1, Coverage, latency and prompt tokens of the reader, per
+retriever, answer budget and answer mode, on the three dev splits. Writes JSON and prints a
+Markdown table.
+
+    .venv/bin/python benchmarks/answers.py                       # the defaults: bridge-ppr, 2,000, choose
+    .venv/bin/python benchmarks/answers.py --methods text,bridge,bridge-ppr --budgets 1000,2000,4000 \
+        --modes choose,short --limit 100
+
+For each question: retrieve with the method at λ = the budget, let the model read that
+context (answer budget = λ) and answer in the given mode. Reported per row:
+
+* EM, F1 — SQuAD-normalised, max over the gold answers;
+* Coverage — the gold answer is in what the model read;
+* EM | in context — EM over the questions whose answer the model had in front of it: the
+  reader's own share of the work (the target is ≥ 50 %);
+* choosable — ``choose`` only: the gold answer is one of the candidate strings offered
+  (an upper bound on what choosing can get right);
+* latency p50/p95 — seconds from the question to the finished answer (retrieval, prompt,
+  generation), fresh calls only; a rerun answered from the LLM cache reuses the seconds of the
+  run that computed it (kept in the JSON), so reruns are free and still report real latency;
+* prompt tokens — mean, in the model's own tokens.
+
+Run it on an idle machine: a llama.cpp call next to another job is 5–7× slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from common import write_result
+
+from edgerag import EdgeRAG, Settings
+from edgerag.eval.datasets import load_dataset
+from edgerag.eval.metrics import coverage, exact_match, f1, normalize
+from edgerag.eval.runner import ensure_indexed
+
+SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
+
+
+def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict[str, dict]) -> list[dict]:
+    rows = []
+    for q in dataset.questions:
+        t0 = time.perf_counter()
+        ctx = rag.retrieve(q.question, method=method, budget=budget)
+        plan = rag.plan_answer(q.question, ctx, mode=mode)
+        ans = rag.answer(q.question, ctx, plan=plan)
+        seconds = time.perf_counter() - t0
+        if ans.cached:  # the LLM cache answered: the latency is the one measured when it was computed
+            seconds = before.get(q.id, {}).get("seconds")
+        read = " ".join(u.text for u in plan.units)
+        row = {
+            "id": q.id, "question": q.question, "gold": q.answers[0], "answer": ans.short,
+            "em": exact_match(ans.short, q.answers), "f1": f1(ans.short, q.answers),
+            "in_context": coverage(q.answers, read), "prompt_tokens": plan.prompt_tokens,
+            "units": len(plan.units), "seconds": seconds, "cached": ans.cached,
+        }  # fmt: skip
+        if plan.choices is not None:
+            gold = {normalize(a) for a in q.answers}
+            row["choosable"] = any(normalize(c) in gold for c in plan.choices)
+            row["choices"] = len(plan.choices)
+        rows.append(row)
+    return rows
+
+
+def summarise(rows: list[dict]) -> dict:
+    n = len(rows)
+    inside = [r for r in rows if r["in_context"]]
+    secs = sorted(r["seconds"] for r in rows if r["seconds"] is not None)
+    out = {
+        "questions": n, "em": 100 * sum(r["em"] for r in rows) / n, "f1": 100 * sum(r["f1"] for r in rows) / n,
+        "coverage": 100 * len(inside) / n, "em_in_context": 100 * sum(r["em"] for r in inside) / max(len(inside), 1),
+        "prompt_tokens": statistics.mean(r["prompt_tokens"] for r in rows),
+        "latency_p50": statistics.median(secs) if secs else None,
+        "latency_p95": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else None, "timed": len(secs),
+    }  # fmt: skip
+    if rows and "choosable" in rows[0]:
+        out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--splits", default=",".join(SPLITS))
+    ap.add_argument("--methods", default="bridge-ppr")
+    ap.add_argument("--budgets", default="2000")
+    ap.add_argument("--modes", default="choose")
+    ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
+    ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")
+    ap.add_argument("--out", default="benchmarks/results/answers.json")
+    args = ap.parse_args()
+    out = Path(args.out)
+    previous = json.loads(out.read_text()) if out.exists() else {}
+    kept = {(r["split"], r["method"], r["budget"], r["mode"]): r for r in previous.get("runs", [])}
+    runs = []
+    for split in args.splits.split(","):
+        dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
+        rag = EdgeRAG(f".edgerag/bench/{split}-dev", Settings(progress=sys.stderr.isatty(), model=args.model))
+        ensure_indexed(rag, dataset)
+        for method in args.methods.split(","):
+            for budget in (int(b) for b in args.budgets.split(",")):
+                for mode in args.modes.split(","):
+                    key = (split, method, budget, mode)
+                    before = {r["id"]: r for r in kept.get(key, {}).get("rows", [])}
+                    rag.configure(answer_budget=budget)
+                    t0 = time.perf_counter()
+                    rows = run(rag, dataset, method, budget, mode, before)
+                    s = summarise(rows)
+                    print(f"{split:<16}{method:<12}{budget:>6} {mode:<7} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
+                          f"cov {s['coverage']:5.1f}  EM|ctx {s['em_in_context']:5.1f}  "
+                          f"p50 {s['latency_p50'] or 0:5.1f}s  ({time.perf_counter() - t0:.0f}s)", flush=True)  # fmt: skip
+                    kept[key] = {"split": split, "method": method, "budget": budget, "mode": mode, "model": rag.llm.llm.path.name,
+                                 "summary": s, "rows": rows}  # fmt: skip
+                    runs.append(kept[key])
+        rag.close()
+    print()
+    print(table(runs))
+    merged = [r for k, r in kept.items() if r not in runs] + runs
+    write_result(out, {"benchmark": "answers", "limit": args.limit, "runs": merged})
+    return 0
+
+
+def table(runs: list[dict]) -> str:
+    lines = ["| split | method | λ | mode | EM | F1 | Coverage | EM \\| in context | choosable | p50 s | p95 s | prompt tokens |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for r in runs:
+        s = r["summary"]
+        ch = f"{s['choosable']:.0f}" if "choosable" in s else "–"
+        p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
+        p95 = f"{s['latency_p95']:.1f}" if s["latency_p95"] is not None else "–"
+        lines.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {r['mode']} | {s['em']:.1f} | {s['f1']:.1f} | "
+                     f"{s['coverage']:.0f} | {s['em_in_context']:.0f} | {ch} | {p50} | {p95} | {s['prompt_tokens']:.0f} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
