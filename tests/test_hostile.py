@@ -26,7 +26,7 @@ from .test_llm import ScriptedLLM
 
 
 def _planted_first(rag) -> bool:
-    return PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, budget=300).units[0].text
+    return PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, method="text", budget=300).units[0].text
 
 
 # ---- bad files -----------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_non_english_text_is_chunked_within_limits_and_found(tmp_path):
     for c in chunks.values():
         assert c["tokens"] <= 128 + 40, (c["tokens"], c["text"][:40])
         assert all(len(k) <= 40 for k in c["keywords"])
-    ctx = rag.retrieve("Wer hat den Leuchtturm von Kettering gebaut?", budget=300)
+    ctx = rag.retrieve("Wer hat den Leuchtturm von Kettering gebaut?", method="text", budget=300)
     assert ctx.units[0].text.startswith("Der Leuchtturm")
     assert _planted_first(rag)
     for method in ("keyword", "bridge"):
@@ -202,7 +202,7 @@ def test_a_20000_character_query_is_refused_by_name(built_index):
     rag = EdgeRAG(built_index)
     with pytest.raises(ValueError, match="20,000 characters; the limit is 8,000"):
         rag.retrieve("why " * 5000)
-    assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION + " " + "please " * 1000, budget=300).units[0].text
+    assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION + " " + "please " * 1000, method="text", budget=300).units[0].text
     r = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", "x" * 20_000, "--index", str(built_index)],
                        capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 2 and "max_query_chars" in r.stderr and "Traceback" not in r.stderr

@@ -14,7 +14,7 @@ from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 
 def test_planted_fact_is_retrieved_first(built_index):
     rag = EdgeRAG(built_index)
-    ctx = rag.retrieve(PLANTED_QUESTION, budget=300)
+    ctx = rag.retrieve(PLANTED_QUESTION, method="text", budget=300)
     assert ctx.units, "no context returned"
     top = ctx.units[0]
     assert PLANTED_ANSWER in top.text
@@ -26,19 +26,19 @@ def test_planted_fact_is_retrieved_first(built_index):
 def test_budget_is_respected_and_filled(built_index):
     rag = EdgeRAG(built_index)
     for budget in (50, 500, 3000):
-        ctx = rag.retrieve("Which film director was born in Germany?", budget=budget)
+        ctx = rag.retrieve("Which film director was born in Germany?", method="text", budget=budget)
         assert 0 < ctx.tokens <= budget
         scores = [u.score for u in ctx.units]
         assert scores == sorted(scores, reverse=True)
-    big = rag.retrieve("film director", budget=3000)
-    assert len(big.units) > len(rag.retrieve("film director", budget=500).units)
+    big = rag.retrieve("film director", method="text", budget=3000)
+    assert len(big.units) > len(rag.retrieve("film director", method="text", budget=500).units)
     # filled: whatever was left out would not have fitted
     assert big.tokens > 3000 - max(u.tokens for u in big.units)
 
 
 def test_subchunk_units(built_index):
     rag = EdgeRAG(built_index, text_unit="subchunks")
-    ctx = rag.retrieve(PLANTED_QUESTION, budget=200)
+    ctx = rag.retrieve(PLANTED_QUESTION, method="text", budget=200)
     assert ctx.units[0].kind == "subchunk" and PLANTED_ANSWER in ctx.units[0].text
 
 
@@ -55,14 +55,14 @@ def test_second_insert_embeds_nothing_and_new_files_embed_only_new_text(index_co
     # one chunk = one sub-chunk (same text, embedded once) + two sentences
     assert report.texts_embedded == rag.embedder.texts_embedded == 3
     assert rag.stats()["counts"]["docs"] == 44
-    ctx = rag.retrieve("When was the Quillmoor bridge opened?", budget=100)
+    ctx = rag.retrieve("When was the Quillmoor bridge opened?", method="text", budget=100)
     assert "1888" in ctx.units[0].text
 
 
 def test_vector_cache_is_rebuilt_from_lmdb(index_copy):
     for f in (index_copy / "vectors").iterdir():
         f.unlink()
-    ctx = EdgeRAG(index_copy).retrieve(PLANTED_QUESTION, budget=200)
+    ctx = EdgeRAG(index_copy).retrieve(PLANTED_QUESTION, method="text", budget=200)
     assert PLANTED_ANSWER in ctx.units[0].text
 
 
@@ -74,7 +74,7 @@ def test_vector_cache_is_rebuilt_a_slice_at_a_time(index_copy, monkeypatch):
         f.unlink()
     monkeypatch.setattr(vectors, "TOP_UP_SLICE", 7)
     rag = EdgeRAG(index_copy)
-    ctx = rag.retrieve(PLANTED_QUESTION, budget=200)
+    ctx = rag.retrieve(PLANTED_QUESTION, method="text", budget=200)
     assert PLANTED_ANSWER in ctx.units[0].text
     chunks = rag.index.vectors["chunks"]
     assert len(chunks) > 7 and chunks._hnsw.get_current_count() == len(chunks)  # every slice added, once
@@ -118,7 +118,7 @@ def test_second_writer_is_refused(index_copy):
     with pytest.raises(IndexLockedError, match="being written by pid"):
         second.index.lock()
     # readers still work while the writer holds the lock
-    assert PLANTED_ANSWER in second.retrieve(PLANTED_QUESTION, budget=200).units[0].text
+    assert PLANTED_ANSWER in second.retrieve(PLANTED_QUESTION, method="text", budget=200).units[0].text
     first.index.unlock()
     second.index.lock()
     second.index.unlock()

@@ -53,7 +53,7 @@ def test_readers_see_whole_batches_while_another_process_writes_and_a_second_wri
         counts = _consistent(index_copy)  # opens, checks one snapshot, closes
         assert (counts["docs"] - before["docs"]) % 2 == 0
         seen.append(counts["docs"])
-        ctx = reader.retrieve(PLANTED_QUESTION, budget=400)  # the reader's cache tops up from LMDB
+        ctx = reader.retrieve(PLANTED_QUESTION, method="text", budget=400)  # the reader's cache tops up from LMDB
         assert PLANTED_ANSWER in ctx.units[0].text
         assert all(reader.index.get("chunks", u.id) is not None for u in ctx.units)
     assert writer.wait() == 0
@@ -86,7 +86,7 @@ def test_a_full_disk_is_a_clear_error_and_keeps_what_was_committed(index_copy, m
     assert before["docs"] <= after["docs"] < before["docs"] + 120 and (after["docs"] - before["docs"]) % 10 == 0
     assert data.stat().st_size <= limit
     rag = EdgeRAG(index_copy)
-    assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, budget=300).units[0].text
+    assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, method="text", budget=300).units[0].text
     rag.close()
     # with space again, the same command finishes the job
     done = subprocess.run(_cli("index", str(more_docs), "--index", str(index_copy)), capture_output=True, text=True, env=_env())
@@ -127,7 +127,7 @@ def test_a_read_only_index_answers_queries_and_refuses_writes_by_name(index_copy
 
             monkeypatch.setattr(store_index, "_writable", lambda path: False)
             rag = EdgeRAG(index_copy)
-            assert rag.index.read_only and PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, budget=300).units[0].text
+            assert rag.index.read_only and PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION, method="text", budget=300).units[0].text
             with pytest.raises(Exception, match="is read-only"):
                 rag.insert([DATA / "planted"])
             rag.close()
