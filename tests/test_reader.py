@@ -136,3 +136,34 @@ def test_the_real_model_answers_with_one_of_the_choices(index_copy):
     assert all(c.how == "matched" for c in ans.citations)
     assert rag.answer(plan.question, ctx, plan=plan).cached
     assert plan_answer(rag.llm, plan.question, ctx, mode="choose", budget=600).expected_seconds > 0  # the ledger timed one
+
+
+# ---- what a person meets ------------------------------------------------------------------
+def test_cli_answer_says_what_the_model_reads_and_exits_cleanly(index_copy):
+    """The real model answers through the CLI; the plan is printed before the answer, and the
+    model is closed before the interpreter exits (no "Exception ignored in Llama.__del__")."""
+    out = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(index_copy),
+                          "--budget", "3000", "--answer-budget", "300", "--answer", "-q"],
+                         capture_output=True, text=True, cwd=REPO, timeout=600)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Exception ignored" not in out.stderr and "Traceback" not in out.stderr, out.stderr
+    plan_line = next(line for line in out.stdout.splitlines() if line.startswith("the model reads"))
+    assert "left out: answer budget 300 tokens" in plan_line and "candidate answers" in plan_line
+    assert out.stdout.index("the model reads") < out.stdout.index("answer: ")
+    assert "tangerine-42" in out.stdout.split("answer: ", 1)[1].splitlines()[0]
+
+
+def test_the_tui_opens_with_the_cursor_in_the_question_box(index_copy):
+    import asyncio
+
+    from tui.app import EdgeRAGApp
+
+    async def run():
+        app = EdgeRAGApp(index_copy)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert app.focused is not None and app.focused.id == "question"
+            await pilot.press("h", "i")
+            assert app.focused.value == "hi"
+
+    asyncio.run(run())
