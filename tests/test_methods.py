@@ -99,7 +99,7 @@ def test_a_changed_extractor_is_planned_and_redone(planted_rag):
 def test_subchunk_units_from_the_cli(built_index, capsys):
     import json
 
-    assert main(["query", PLANTED_QUESTION, "--index", str(built_index), "--unit", "subchunks", "--budget", "200", "--json"]) == 0
+    assert main(["query", PLANTED_QUESTION, "--index", str(built_index), "--method", "text", "--unit", "subchunks", "--budget", "200", "--json"]) == 0
     ctx = json.loads(capsys.readouterr().out)
     assert ctx["units"][0]["kind"] == "subchunk" and PLANTED_ANSWER in ctx["units"][0]["text"]
 
