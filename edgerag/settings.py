@@ -210,7 +210,7 @@ class Settings:
     faster machine may read more."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
-    (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``choose`` for a
+    (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a
     question that asks for a fact, ``long`` otherwise; answer.py)."""
 
     # --- output -----------------------------------------------------------------------------

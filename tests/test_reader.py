@@ -47,8 +47,8 @@ def test_cli_query_uses_the_default_method(built_index):
     "Are both bands from the same country?", "How many people live in Cork?",
     "What is the place of birth of the director of film Seeta?",
 ])  # fmt: skip
-def test_fact_questions_are_answered_by_choosing(question):
-    assert asks_for_fact(question) and resolve_mode("auto", question) == "choose"
+def test_fact_questions_get_a_short_answer(question):
+    assert asks_for_fact(question) and resolve_mode("auto", question) == "short"
 
 
 @pytest.mark.parametrize("question", [
@@ -143,7 +143,7 @@ def test_cli_answer_says_what_the_model_reads_and_exits_cleanly(index_copy):
     """The real model answers through the CLI; the plan is printed before the answer, and the
     model is closed before the interpreter exits (no "Exception ignored in Llama.__del__")."""
     out = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(index_copy),
-                          "--budget", "3000", "--answer-budget", "300", "--answer", "-q"],
+                          "--budget", "3000", "--answer-budget", "300", "--answer", "--answer-mode", "choose", "-q"],
                          capture_output=True, text=True, cwd=REPO, timeout=600)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "Exception ignored" not in out.stderr and "Traceback" not in out.stderr, out.stderr
