@@ -28,8 +28,7 @@ from __future__ import annotations
 import re
 
 from .text.keywords import stop_words
-from .text.linkkeys import CONNECTORS
-from .text.sentences import sentence_spans
+from .text.linkkeys import capitalised_runs
 
 MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|"
           "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")  # fmt: skip
@@ -40,37 +39,9 @@ _NUMBER = re.compile(r"(?<![\w.])[$£€]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?:\s(?:mil
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_]+(?:[-/][^\W_]+)+(?![\w-])")
 """Codes and model names mixing letters and digits: "tangerine-42", "A-113", "COVID-19"."""
 _AFTER_NUMBER = re.compile(r"\s([a-z][a-z\-]{2,})")
-_TOKEN = re.compile(r"[^\W_]+(?:['’\-.][^\W_]+)*\.?|&|[^\w\s]")
 _MONTH = re.compile(rf"(?:{MONTHS})\.?")
 MAX_CANDIDATE_CHARS = 80
 YES_NO = ("yes", "no")
-
-
-def capitalised_runs(text: str) -> list[str]:
-    """Runs of capitalised words (connectors such as "of", "the", "de" may sit inside), as
-    written; a sentence's first word starts a run only when it is not a stop word."""
-    out: list[str] = []
-    stops = stop_words()
-    for s, e in sentence_spans(text):
-        sentence = text[s:e]
-        run: list[tuple[int, int]] = []  # (start, end) of the run's words in ``sentence``
-        pending: list[tuple[int, int]] = []
-        for i, m in enumerate(_TOKEN.finditer(sentence)):
-            word = m.group().rstrip(".")
-            at = (m.start(), m.start() + len(word))
-            if word[:1].isupper() and not (i == 0 and word.lower() in stops):
-                run.extend(pending)
-                pending = []
-                run.append(at)
-            elif run and word.lower() in CONNECTORS:
-                pending.append(at)
-            else:
-                if run:
-                    out.append(sentence[run[0][0] : run[-1][1]])
-                run, pending = [], []
-        if run:
-            out.append(sentence[run[0][0] : run[-1][1]])
-    return [x for x in out if len(x) > 1]
 
 
 def _comma_pairs(text: str, runs: list[str]) -> list[str]:

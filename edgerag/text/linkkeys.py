@@ -27,29 +27,37 @@ _TOKEN = re.compile(r"[^\W_]+(?:['’\-.][^\W_]+)*\.?|&|[^\w\s]")  # words, and 
 _NUMBER = re.compile(r"^\d{2,}$")
 
 
-def spans(text: str) -> list[str]:
-    """Capitalised runs of ``text``, sentence by sentence (see the module doc)."""
-    out = []
+def capitalised_runs(text: str) -> list[str]:
+    """Runs of capitalised words of ``text`` as written, sentence by sentence (see the module
+    doc): connectors may sit inside a run; a sentence's first word starts one only when it is
+    not a stop word. The reader's candidate answers (candidates.py) are these runs too."""
+    out: list[str] = []
     stops = stop_words()
     for s, e in sentence_spans(text):
-        toks = _TOKEN.findall(text[s:e])
-        run: list[str] = []
-        pending: list[str] = []  # connectors waiting for a capitalised word after them
-        for i, tok in enumerate(toks):
-            word = tok.rstrip(".")
+        sentence = text[s:e]
+        run: list[tuple[int, int]] = []  # (start, end) of the run's words in ``sentence``
+        pending: list[tuple[int, int]] = []  # connectors waiting for a capitalised word after them
+        for i, m in enumerate(_TOKEN.finditer(sentence)):
+            word = m.group().rstrip(".")
+            at = (m.start(), m.start() + len(word))
             if word[:1].isupper() and not (i == 0 and word.lower() in stops):
                 run.extend(pending)
                 pending = []
-                run.append(word)
+                run.append(at)
             elif run and word.lower() in CONNECTORS:
-                pending.append(word)
+                pending.append(at)
             else:
                 if run:
-                    out.append(" ".join(run))
+                    out.append(sentence[run[0][0] : run[-1][1]])
                 run, pending = [], []
         if run:
-            out.append(" ".join(run))
-    return [normalize(x) for x in out if len(x) > 1]
+            out.append(sentence[run[0][0] : run[-1][1]])
+    return [x for x in out if len(x) > 1]
+
+
+def spans(text: str) -> list[str]:
+    """Capitalised runs of ``text``, normalised as link keys."""
+    return [normalize(x) for x in capitalised_runs(text)]
 
 
 def normalize(key: str) -> str:
