@@ -1,7 +1,8 @@
 # The two commands a fresh machine needs:
 #   make demo   set up .venv, index the bundled sample corpus, answer a sample question
-#   make test   set up .venv (with pytest) and run the whole test suite
-#   make results  regenerate the README's Results table and plots from scratch (about an hour
+#   make test   set up .venv (with pytest and ruff), check lint and format, run the whole test suite
+#   make test-fast  while working: lint, then the tests that neither run the model nor start processes
+#   make results  regenerate docs/benchmarks.md's first table and plots from scratch (about an hour
 #                 on 2 cores, the default model doing the LLM work; reads ../shared/data)
 # Setup compiles llama-cpp-python from source the first time (about 10-20 minutes on 2 cores;
 # pip's wheel cache makes later setups fast).
@@ -11,7 +12,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.edgerag-installed
 
-.PHONY: demo test setup results clean-index
+.PHONY: demo test test-fast lint docs setup results clean-index
 
 setup: $(STAMP)
 
@@ -26,11 +27,24 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/edgerag demo
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest -q
 
+test-fast: lint
+	$(BIN)/python -m pytest -q -m "not model and not slow"
+
+# ruff: the format and the rule set in pyproject.toml; docs_gen: the generated docs match the code.
+lint: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/python -m edgerag.docs_gen --check
+
+# Rewrite the generated docs (docs/settings.md, docs/methods.md, the README's method table).
+docs: $(STAMP)
+	$(BIN)/python -m edgerag.docs_gen
+
 # Every method on one small benchmark split, β swept for the KET-RAG family, built from an empty
-# index (so the LLM cache is empty too), then the table and plots written into README.md.
+# index (so the LLM cache is empty too), then the table and plots written into docs/benchmarks.md.
 RESULTS_DATA    ?= ../shared/data/2wikimultihopqa/small
 RESULTS_METHODS ?= text,knng,keyword,concept,bridge,bridge-ppr,skeleton,ket,kg,hybrid,g2cons,terag,lightrag-hybrid
 RESULTS_INDEX   ?= .edgerag/results
@@ -38,7 +52,7 @@ results: $(STAMP)
 	rm -rf $(RESULTS_INDEX)
 	$(BIN)/edgerag eval --data $(RESULTS_DATA) --index $(RESULTS_INDEX) --methods $(RESULTS_METHODS) \
 		--sweep beta=0.2,0.5,1.0 --build --out benchmarks/results/readme.json
-	$(BIN)/edgerag report benchmarks/results/readme.json --out docs/report --readme README.md
+	$(BIN)/edgerag report benchmarks/results/readme.json --out docs/report --readme docs/benchmarks.md
 
 clean-index:
 	rm -rf .edgerag

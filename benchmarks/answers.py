@@ -54,11 +54,18 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             seconds = before.get(q.id, {}).get("seconds")
         read = " ".join(u.text for u in plan.units)
         row = {
-            "id": q.id, "question": q.question, "gold": q.answers[0], "answer": ans.short,
-            "em": exact_match(ans.short, q.answers), "f1": f1(ans.short, q.answers),
-            "in_context": coverage(q.answers, read), "prompt_tokens": plan.prompt_tokens,
-            "units": len(plan.units), "seconds": seconds, "cached": ans.cached,
-        }  # fmt: skip
+            "id": q.id,
+            "question": q.question,
+            "gold": q.answers[0],
+            "answer": ans.short,
+            "em": exact_match(ans.short, q.answers),
+            "f1": f1(ans.short, q.answers),
+            "in_context": coverage(q.answers, read),
+            "prompt_tokens": plan.prompt_tokens,
+            "units": len(plan.units),
+            "seconds": seconds,
+            "cached": ans.cached,
+        }
         if plan.choices is not None:
             gold = {normalize(a) for a in q.answers}
             row["choosable"] = any(normalize(c) in gold for c in plan.choices)
@@ -72,12 +79,16 @@ def summarise(rows: list[dict]) -> dict:
     inside = [r for r in rows if r["in_context"]]
     secs = sorted(r["seconds"] for r in rows if r["seconds"] is not None)
     out = {
-        "questions": n, "em": 100 * sum(r["em"] for r in rows) / n, "f1": 100 * sum(r["f1"] for r in rows) / n,
-        "coverage": 100 * len(inside) / n, "em_in_context": 100 * sum(r["em"] for r in inside) / max(len(inside), 1),
+        "questions": n,
+        "em": 100 * sum(r["em"] for r in rows) / n,
+        "f1": 100 * sum(r["f1"] for r in rows) / n,
+        "coverage": 100 * len(inside) / n,
+        "em_in_context": 100 * sum(r["em"] for r in inside) / max(len(inside), 1),
         "prompt_tokens": statistics.mean(r["prompt_tokens"] for r in rows),
         "latency_p50": statistics.median(secs) if secs else None,
-        "latency_p95": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else None, "timed": len(secs),
-    }  # fmt: skip
+        "latency_p95": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else None,
+        "timed": len(secs),
+    }
     if rows and "choosable" in rows[0]:
         out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
     return out
@@ -111,11 +122,21 @@ def main() -> int:
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
-                    print(f"{split:<16}{method:<12}{budget:>6} {mode:<7} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
-                          f"cov {s['coverage']:5.1f}  EM|ctx {s['em_in_context']:5.1f}  "
-                          f"p50 {s['latency_p50'] or 0:5.1f}s  ({time.perf_counter() - t0:.0f}s)", flush=True)  # fmt: skip
-                    kept[key] = {"split": split, "method": method, "budget": budget, "mode": mode, "model": rag.llm.llm.path.name,
-                                 "summary": s, "rows": rows}  # fmt: skip
+                    print(
+                        f"{split:<16}{method:<12}{budget:>6} {mode:<7} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
+                        f"cov {s['coverage']:5.1f}  EM|ctx {s['em_in_context']:5.1f}  "
+                        f"p50 {s['latency_p50'] or 0:5.1f}s  ({time.perf_counter() - t0:.0f}s)",
+                        flush=True,
+                    )
+                    kept[key] = {
+                        "split": split,
+                        "method": method,
+                        "budget": budget,
+                        "mode": mode,
+                        "model": rag.llm.llm.path.name,
+                        "summary": s,
+                        "rows": rows,
+                    }
                     runs.append(kept[key])
         rag.close()
     print()
@@ -126,15 +147,19 @@ def main() -> int:
 
 
 def table(runs: list[dict]) -> str:
-    lines = ["| split | method | λ | mode | EM | F1 | Coverage | EM \\| in context | choosable | p50 s | p95 s | prompt tokens |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    lines = [
+        "| split | method | λ | mode | EM | F1 | Coverage | EM \\| in context | choosable | p50 s | p95 s | prompt tokens |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in runs:
         s = r["summary"]
         ch = f"{s['choosable']:.0f}" if "choosable" in s else "–"
         p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
         p95 = f"{s['latency_p95']:.1f}" if s["latency_p95"] is not None else "–"
-        lines.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {r['mode']} | {s['em']:.1f} | {s['f1']:.1f} | "
-                     f"{s['coverage']:.0f} | {s['em_in_context']:.0f} | {ch} | {p50} | {p95} | {s['prompt_tokens']:.0f} |")  # fmt: skip
+        lines.append(
+            f"| {r['split']} | {r['method']} | {r['budget']:,} | {r['mode']} | {s['em']:.1f} | {s['f1']:.1f} | "
+            f"{s['coverage']:.0f} | {s['em_in_context']:.0f} | {ch} | {p50} | {p95} | {s['prompt_tokens']:.0f} |"
+        )
     return "\n".join(lines)
 
 

@@ -47,8 +47,10 @@ WORDS = {
 
 def sentence(rng: random.Random, i: int) -> str:
     w = {k: rng.choice(v) for k, v in WORDS.items()}
-    return (f"In {1700 + rng.randrange(300)} {w['who']} {w['name']} of {w['place']} {w['verb']} {w['what']} "
-            f"for {rng.randrange(10, 9999)} crowns (ledger {i}). ")  # fmt: skip
+    return (
+        f"In {1700 + rng.randrange(300)} {w['who']} {w['name']} of {w['place']} {w['verb']} {w['what']} "
+        f"for {rng.randrange(10, 9999)} crowns (ledger {i}). "
+    )
 
 
 def make_file(path: Path, mb: float) -> Path:
@@ -96,8 +98,14 @@ def child_index(path: str, index: str) -> dict:
 
     rag = EdgeRAG(index, progress=False)
     r = rag.insert([path])
-    return {"parts": r.docs_added, "chunks": r.chunks, "subchunks": r.subchunks, "sentences": r.sentences,
-            "texts_embedded": r.texts_embedded, "skipped": r.skipped}  # fmt: skip
+    return {
+        "parts": r.docs_added,
+        "chunks": r.chunks,
+        "subchunks": r.subchunks,
+        "sentences": r.sentences,
+        "texts_embedded": r.texts_embedded,
+        "skipped": r.skipped,
+    }
 
 
 def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
@@ -132,8 +140,14 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
     def traced(index_, docs, splits, vectors):
         write(index_, docs, splits, vectors)
         cached = sum(v._hnsw.get_current_count() for v in index_.vectors.values() if v._hnsw is not None)
-        series.append({"chunks": sum(len(s.chunks) for s in splits.values()), "anon_mib": _rss_now()["anon_rss_mib_at_end"],
-                       "cached_vectors": cached, "seconds": time.perf_counter() - t0})  # fmt: skip
+        series.append(
+            {
+                "chunks": sum(len(s.chunks) for s in splits.values()),
+                "anon_mib": _rss_now()["anon_rss_mib_at_end"],
+                "cached_vectors": cached,
+                "seconds": time.perf_counter() - t0,
+            }
+        )
 
     indexing._write_batch = traced
     t0 = time.perf_counter()
@@ -143,8 +157,16 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
         done += row["chunks"]
         row["chunks_so_far"] = done
     cached = sum(v._hnsw.get_current_count() for v in rag.index.vectors.values() if v._hnsw is not None)
-    return {"parts": r.docs_added, "chunks": r.chunks, "subchunks": r.subchunks, "sentences": r.sentences,
-            "stub_embedder": stub == "1", "malloc_trim": trim == "1", "series": series, "cached_vectors_at_end": cached}  # fmt: skip
+    return {
+        "parts": r.docs_added,
+        "chunks": r.chunks,
+        "subchunks": r.subchunks,
+        "sentences": r.sentences,
+        "stub_embedder": stub == "1",
+        "malloc_trim": trim == "1",
+        "series": series,
+        "cached_vectors_at_end": cached,
+    }
 
 
 def child_embed(rounds: str, trim: str) -> dict:
@@ -194,9 +216,12 @@ def main() -> int:
     ap.add_argument("--no-read", action="store_true", help="skip the read + chunk pass over the whole file")
     ap.add_argument("--dir", help="where the file and indexes go (default: a temporary folder)")
     ap.add_argument("--out", default="benchmarks/results/big_file_memory.json")
-    ap.add_argument("--probe", action="store_true",
-                    help="instead: RSS after each round of embedding alone, with and without malloc_trim, then after every "
-                         "batch of indexing the first --index-mb MB with the --variants")
+    ap.add_argument(
+        "--probe",
+        action="store_true",
+        help="instead: RSS after each round of embedding alone, with and without malloc_trim, then after every "
+        "batch of indexing the first --index-mb MB with the --variants",
+    )
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"with --probe: which of {', '.join(VARIANTS)}")
     ap.add_argument("--no-embed", action="store_true", help="with --probe: skip the rounds of embedding alone")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -227,11 +252,15 @@ def main() -> int:
         rows.append((f"index {mb:g} MB", src.stat().st_size, measure("index", str(src), str(index))))
 
     print(f"\nsingle-line file of {size / 1e6:.0f} MB ({work})")
-    print(f"{'run':<16}{'file MB':>9}{'parts':>7}{'chunks':>9}{'sentences':>11}{'seconds':>9}{'peak RSS MiB':>14}"
-          f"{'end: anon':>11}{'mapped':>8}")  # fmt: skip
+    print(
+        f"{'run':<16}{'file MB':>9}{'parts':>7}{'chunks':>9}{'sentences':>11}{'seconds':>9}{'peak RSS MiB':>14}"
+        f"{'end: anon':>11}{'mapped':>8}"
+    )
     for name, n, r in rows:
-        print(f"{name:<16}{n / 1e6:>9.1f}{r['parts']:>7}{r['chunks']:>9}{r['sentences']:>11}{r['seconds']:>9.0f}{r['peak_rss_mib']:>14.0f}"
-              f"{r.get('anon_rss_mib_at_end', 0):>11.0f}{r.get('file_rss_mib_at_end', 0):>8.0f}")  # fmt: skip
+        print(
+            f"{name:<16}{n / 1e6:>9.1f}{r['parts']:>7}{r['chunks']:>9}{r['sentences']:>11}{r['seconds']:>9.0f}{r['peak_rss_mib']:>14.0f}"
+            f"{r.get('anon_rss_mib_at_end', 0):>11.0f}{r.get('file_rss_mib_at_end', 0):>8.0f}"
+        )
     write_result(args.out, {"file_bytes": size, "runs": [{"run": name, "bytes": n, **r} for name, n, r in rows]})
     return 0
 
@@ -253,9 +282,12 @@ def probe(big: Path, work: Path, mb: float, out: str, variants: list[str], embed
         runs[name] = measure("probe", str(src), str(index), stub, trim)
         s = runs[name]["series"]
         marks = [s[int(f * (len(s) - 1))] for f in (0, 0.25, 0.5, 0.75, 1.0)]
-        print(f"{name:<28} peak {runs[name]['peak_rss_mib']:>6.0f} MiB; anon MiB after batches: "
-              + "  ".join(f"{m['chunks_so_far']}ch:{m['anon_mib']:.0f}" for m in marks)
-              + f"; {runs[name]['cached_vectors_at_end']:,} vectors in the nearest-neighbour caches at the end", flush=True)
+        print(
+            f"{name:<28} peak {runs[name]['peak_rss_mib']:>6.0f} MiB; anon MiB after batches: "
+            + "  ".join(f"{m['chunks_so_far']}ch:{m['anon_mib']:.0f}" for m in marks)
+            + f"; {runs[name]['cached_vectors_at_end']:,} vectors in the nearest-neighbour caches at the end",
+            flush=True,
+        )
     write_result(out.replace(".json", "_probe.json"), {"file_mb": mb, "runs": runs})
     return 0
 

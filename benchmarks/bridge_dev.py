@@ -50,8 +50,10 @@ def main() -> int:
                 r5.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 5))
                 r10.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 10))
             results.setdefault(name, {})[label] = {
-                "coverage": float(np.mean(cov)), "recall_at_5": float(np.mean(r5)), "recall_at_10": float(np.mean(r10)),
-            }  # fmt: skip
+                "coverage": float(np.mean(cov)),
+                "recall_at_5": float(np.mean(r5)),
+                "recall_at_10": float(np.mean(r10)),
+            }
         rag.close()
     print(f"{'dev split, λ=' + format(args.budget, ','):<22}{'method':<26}{'Recall@5':>9}{'Recall@10':>10}{'Coverage':>9}")
     for name, rows in results.items():

@@ -48,12 +48,15 @@ def main() -> int:
     chunks = len(rag.index.vectors["chunks"])
     print(f"{chunks:,} passages; LLM names for {covered['names']:,} (terag) and {covered['extractions']:,} (kg)")
     g = load_links(rag.index, rag.settings)
-    live = {k: int((g["kinds"] == k).sum()) for k in ("span", "num", "word", "terag", "kg")}
+    live = {k: int((g.kinds == k).sum()) for k in ("span", "num", "word", "terag", "kg")}
     print(f"live keys by kind: {live}")
     base = rag.settings
     results: dict[str, dict] = {}
     print(f"{'method · link keys':<44}{'R@5':>8}{'R@10':>8}" + "".join(f"{b:>8,}" for b in BUDGETS))
-    for label, (method, changes) in [("text", ("text", {})), *((f"{r} · {k}", (m, {**c, "link_kinds": k})) for r, (m, c) in RUNS.items() for k in KEY_SETS)]:
+    for label, (method, changes) in [
+        ("text", ("text", {})),
+        *((f"{r} · {k}", (m, {**c, "link_kinds": k})) for r, (m, c) in RUNS.items() for k in KEY_SETS),
+    ]:
         rag.settings = base.replace(**changes)
         cov = np.zeros((len(dataset.questions), len(BUDGETS)))
         r5, r10 = [], []
@@ -63,12 +66,29 @@ def main() -> int:
                 cov[i, j] = coverage(q.answers, ctx.text())
             r5.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 5))
             r10.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 10))
-        results[label] = {"recall_at_5": float(np.mean(r5)), "recall_at_10": float(np.mean(r10)),
-                          "coverage": dict(zip(map(str, BUDGETS), map(float, cov.mean(axis=0))))}  # fmt: skip
+        results[label] = {
+            "recall_at_5": float(np.mean(r5)),
+            "recall_at_10": float(np.mean(r10)),
+            "coverage": dict(zip(map(str, BUDGETS), map(float, cov.mean(axis=0)))),
+        }
         r = results[label]
-        print(f"{label:<44}{100 * r['recall_at_5']:>8.1f}{100 * r['recall_at_10']:>8.1f}" + "".join(f"{100 * v:>8.1f}" for v in r["coverage"].values()), flush=True)
-    write_result(args.out, {"benchmark": "bridge_llm_keys", "dataset": dataset.name, "questions": len(dataset.questions),
-                            "passages": chunks, "llm_names_for": covered, "live_keys": live, "results": results})  # fmt: skip
+        print(
+            f"{label:<44}{100 * r['recall_at_5']:>8.1f}{100 * r['recall_at_10']:>8.1f}"
+            + "".join(f"{100 * v:>8.1f}" for v in r["coverage"].values()),
+            flush=True,
+        )
+    write_result(
+        args.out,
+        {
+            "benchmark": "bridge_llm_keys",
+            "dataset": dataset.name,
+            "questions": len(dataset.questions),
+            "passages": chunks,
+            "llm_names_for": covered,
+            "live_keys": live,
+            "results": results,
+        },
+    )
     rag.close()
     return 0
 

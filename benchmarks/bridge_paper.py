@@ -36,18 +36,24 @@ DEDUP = (1.0, 0.95, 0.9)  # τ_dup; 1 keeps near-duplicate passages
 # bridge-ppr's walk once also tried T = 0 and seeds from dense+bm25: no fold of any fusion ever
 # chose either, so they left the grid (which cannot change what the folds chose then)
 GRIDS = {
-    "bridge": [dict(bridge_seeds=s, bridge_lambda=lam, link_kinds=k, bridge_link_cap=10.0, bridge_dedup=t)
-               for s, lam, k, t in itertools.product((2, 3), (0.02, 0.05, 0.1), KINDS, DEDUP)],
-    "bridge-ppr": [dict(bridge_ppr_seeds=m, bridge_ppr_temperature=t, bridge_ppr_damping=d, bridge_dedup=dd)
-                   for m, t, d, dd in itertools.product((10, 20), (0.05, 0.1), (0.7, 0.85), DEDUP)],
-}  # fmt: skip
+    "bridge": [
+        dict(bridge_seeds=s, bridge_lambda=lam, link_kinds=k, bridge_link_cap=10.0, bridge_dedup=t)
+        for s, lam, k, t in itertools.product((2, 3), (0.02, 0.05, 0.1), KINDS, DEDUP)
+    ],
+    "bridge-ppr": [
+        dict(bridge_ppr_seeds=m, bridge_ppr_temperature=t, bridge_ppr_damping=d, bridge_dedup=dd)
+        for m, t, d, dd in itertools.product((10, 20), (0.05, 0.1), (0.7, 0.85), DEDUP)
+    ],
+}
 # the fusion's own settings, crossed with each method's grid: RRF constant k and list weights
 FUSIONS = {
     "none": [{}],
     "dense": [dict(bridge_rrf_k=k, bridge_dense_weight=wd) for k, wd in itertools.product((30, 60), (0.75, 1.0))],
-    "dense+bm25": [dict(bridge_rrf_k=k, bridge_dense_weight=wd, bridge_bm25_weight=wb)
-                   for k, wd, wb in itertools.product((30, 60), (0.75, 1.0), (0.25, 0.5, 1.0))],
-}  # fmt: skip
+    "dense+bm25": [
+        dict(bridge_rrf_k=k, bridge_dense_weight=wd, bridge_bm25_weight=wb)
+        for k, wd, wb in itertools.product((30, 60), (0.75, 1.0), (0.25, 0.5, 1.0))
+    ],
+}
 BAR = {"dense passages (reference here)": (59.8, 69.0, 78.8)}
 
 
@@ -69,17 +75,21 @@ def main() -> int:
     t = time.perf_counter()
     rec = build_links(rag.index, rag.settings)
     build_s = time.perf_counter() - t
-    print(f"link graph: {rec['chunks']:,} passages, {rec['keys']:,} keys, {rec['live_keys']:,} live {rec['live_by_kind']}, "
-          f"caps {rec['caps']}, {rec['links']:,} links, built in {build_s:.1f}s")
+    print(
+        f"link graph: {rec['chunks']:,} passages, {rec['keys']:,} keys, {rec['live_keys']:,} live {rec['live_by_kind']}, "
+        f"caps {rec['caps']}, {rec['links']:,} links, built in {build_s:.1f}s"
+    )
     g = load_links(rag.index, rag.settings)
-    texts = [f" {normalize(c['text'])} " for c in rag.index.get_many("chunks", [str(i) for i in g["ids"]])]
+    texts = [f" {normalize(c['text'])} " for c in rag.index.get_many("chunks", [str(i) for i in g.ids])]
     qvs = rag.embedder.encode([q.question for q in dataset.questions])
     questions = dataset.questions
     # Coverage needs only which passages hold an answer: the metric's normalised substring
     # test, done once per passage here (an answer split across two passages would be missed,
     # in the text baseline as much as in the bridges)
-    holds = [np.asarray([any(a and f" {a} " in t for a in answers) for t in texts])
-             for answers in ([normalize(x) for x in q.answers] for q in questions)]
+    holds = [
+        np.asarray([any(a and f" {a} " in t for a in answers) for t in texts])
+        for answers in ([normalize(x) for x in q.answers] for q in questions)
+    ]
 
     def score(method: str, settings: Settings) -> tuple[np.ndarray, list[float]]:
         """Coverage (questions × budgets) and per-query latency in ms."""
@@ -88,13 +98,13 @@ def main() -> int:
         for i, q in enumerate(questions):
             t0 = time.perf_counter()
             if method == "text":
-                order = np.argsort(-(g["vectors"] @ qvs[i]))
+                order = np.argsort(-(g.vectors @ qvs[i]))
                 if settings.bridge_dedup < 1:  # the same near-duplicate filter, for reference
-                    order = drop_near_duplicates(order, g["vectors"], g["tokens"], settings.bridge_dedup, BUDGETS[-1])
+                    order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, BUDGETS[-1])
             else:
                 order, _, _ = ranked_rows(g, q.question, qvs[i], settings, method, head_tokens=BUDGETS[-1])
             lat.append(1000 * (time.perf_counter() - t0))
-            held = np.cumsum(g["tokens"][order])
+            held = np.cumsum(g.tokens[order])
             for j, b in enumerate(BUDGETS):
                 cov[i, j] = holds[i][order[: int(np.searchsorted(held, b, side="right"))]].any()
         return cov, lat
@@ -122,6 +132,7 @@ def main() -> int:
     def timed(method: str, settings: Settings, lat: list[float]) -> list[float]:
         """Per-query ranking latency of the chosen settings (re-timed for bridge-ppr)."""
         return fresh(method, settings)[1] if method == "bridge-ppr" else lat
+
     odd = np.arange(len(questions)) % 2 == 1
     results: dict[str, dict] = {}
     for name, dedup in (("text", 1.0), (f"text, τ_dup {rag.settings.bridge_dedup}", rag.settings.bridge_dedup)):
@@ -137,24 +148,41 @@ def main() -> int:
             folds = {}
             for fold, (tune, report) in {"tune odd → report even": (odd, ~odd), "tune even → report odd": (~odd, odd)}.items():
                 best = max(scored, key=lambda x: x[1][tune].mean())
-                folds[fold] = {"settings": best[0], "coverage": dict(zip(map(str, BUDGETS), 100 * best[1][report].mean(axis=0))),
-                               "latency_ms": _lat(timed(method, rag.settings.replace(bridge_fusion=fusion, **best[0]), best[2]))}  # fmt: skip
+                folds[fold] = {
+                    "settings": best[0],
+                    "coverage": dict(zip(map(str, BUDGETS), 100 * best[1][report].mean(axis=0))),
+                    "latency_ms": _lat(timed(method, rag.settings.replace(bridge_fusion=fusion, **best[0]), best[2])),
+                }
             held_out = np.mean([list(f["coverage"].values()) for f in folds.values()], axis=0)
             results[name] = {"cross_validated": dict(zip(map(str, BUDGETS), held_out)), "folds": folds, "configs": len(configs)}
-            print(f"{name:<22}" + "".join(f"{v:>8.1f}" for v in held_out) + f"   ({len(configs)} settings, {time.perf_counter() - t0:.0f}s)")
+            print(
+                f"{name:<22}" + "".join(f"{v:>8.1f}" for v in held_out) + f"   ({len(configs)} settings, {time.perf_counter() - t0:.0f}s)"
+            )
             for fold, f in folds.items():
-                print(f"    {fold}: " + " ".join(f"{v:.1f}" for v in f["coverage"].values()) + f"  {f['settings']}  median {f['latency_ms']['median']:.1f} ms")
+                print(
+                    f"    {fold}: "
+                    + " ".join(f"{v:.1f}" for v in f["coverage"].values())
+                    + f"  {f['settings']}  median {f['latency_ms']['median']:.1f} ms"
+                )
     # the library's defaults (chosen from the folds above; where the folds disagreed, the
     # earlier default stayed), on each half and on all questions
     for method in grids:
         cov, lat = fresh(method, rag.settings)
         results[f"{method} (defaults)"] = {
-            "coverage": dict(zip(map(str, BUDGETS), 100 * cov.mean(axis=0))), "latency_ms": _lat(lat),
-            "odd": dict(zip(map(str, BUDGETS), 100 * cov[odd].mean(axis=0))), "even": dict(zip(map(str, BUDGETS), 100 * cov[~odd].mean(axis=0))),
-        }  # fmt: skip
+            "coverage": dict(zip(map(str, BUDGETS), 100 * cov.mean(axis=0))),
+            "latency_ms": _lat(lat),
+            "odd": dict(zip(map(str, BUDGETS), 100 * cov[odd].mean(axis=0))),
+            "even": dict(zip(map(str, BUDGETS), 100 * cov[~odd].mean(axis=0))),
+        }
         r = results[f"{method} (defaults)"]
-        print(f"{method + ' (defaults)':<22}" + "".join(f"{v:>8.1f}" for v in r["coverage"].values())
-              + "   odd " + " ".join(f"{v:.1f}" for v in r["odd"].values()) + "   even " + " ".join(f"{v:.1f}" for v in r["even"].values()))
+        print(
+            f"{method + ' (defaults)':<22}"
+            + "".join(f"{v:>8.1f}" for v in r["coverage"].values())
+            + "   odd "
+            + " ".join(f"{v:.1f}" for v in r["odd"].values())
+            + "   even "
+            + " ".join(f"{v:.1f}" for v in r["even"].values())
+        )
     # end-to-end latency through the API (query embedding, ranking, units) with the settings
     # the first fold chose, at 12,000 tokens (every walk computed afresh)
     bridge_module.ppr_scores = ppr_scores
@@ -176,10 +204,17 @@ def main() -> int:
         print(f"{name:<30}" + "".join(f"{v:>8.1f}" for v in figs.values()))
     for ref, figs in BAR.items():
         print(f"{ref:<30}" + "".join(f"{v:>8.1f}" for v in figs))
-    write_result(args.out, {
-        "benchmark": "bridge_paper", "dataset": dataset.name, "questions": len(questions), "link_graph": {**rec, "wall_seconds": build_s},
-        "results": results, "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
-    })  # fmt: skip
+    write_result(
+        args.out,
+        {
+            "benchmark": "bridge_paper",
+            "dataset": dataset.name,
+            "questions": len(questions),
+            "link_graph": {**rec, "wall_seconds": build_s},
+            "results": results,
+            "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
+        },
+    )
     return 0
 
 

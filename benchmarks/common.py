@@ -24,7 +24,8 @@ def extraction_tokens(rag, chunk_ids: list[str]) -> dict[str, int]:
     paid for it), and how many of the output tokens were fresh model output."""
     recs = [r for r in rag.index.get_many("extractions", chunk_ids) if r]
     return {
-        "chunks": len(recs), "input": sum(r.get("prompt_tokens", 0) for r in recs),
+        "chunks": len(recs),
+        "input": sum(r.get("prompt_tokens", 0) for r in recs),
         "output": sum(r.get("output_tokens", 0) for r in recs),
         "fresh_output": sum(r.get("output_tokens", 0) for r in recs if not r.get("cached")),
-    }  # fmt: skip
+    }

@@ -42,8 +42,18 @@ def main() -> int:
         from llama_cpp import LlamaGrammar
 
         grammar = LlamaGrammar.from_string(kgx.GRAMMAR, verbose=False)
-    tot = {"entities": 0, "relations": 0, "invented": 0, "unparsed": 0, "zero_yield": 0,
-           "prompt": 0, "evaluated": 0, "output": 0, "seconds": 0.0, "halted": 0}  # fmt: skip
+    tot = {
+        "entities": 0,
+        "relations": 0,
+        "invented": 0,
+        "unparsed": 0,
+        "zero_yield": 0,
+        "prompt": 0,
+        "evaluated": 0,
+        "output": 0,
+        "seconds": 0.0,
+        "halted": 0,
+    }
     distinct = set()
     t0 = time.perf_counter()
     for i, r in enumerate(rows):
@@ -67,23 +77,42 @@ def main() -> int:
     n = len(rows)
     wall = time.perf_counter() - t0
     ours = {
-        "entities": tot["entities"], "distinct_entities": len(distinct), "relations": tot["relations"],
-        "prompt_per_passage": tot["prompt"] / n, "evaluated_per_passage": tot["evaluated"] / n,
-        "completion_per_passage": tot["output"] / n, "seconds_per_passage": tot["seconds"] / n,
-    }  # fmt: skip
+        "entities": tot["entities"],
+        "distinct_entities": len(distinct),
+        "relations": tot["relations"],
+        "prompt_per_passage": tot["prompt"] / n,
+        "evaluated_per_passage": tot["evaluated"] / n,
+        "completion_per_passage": tot["output"] / n,
+        "seconds_per_passage": tot["seconds"] / n,
+    }
     print(f"{'':<28}{'edgerag':>12}{'LightRAG':>12}{'ratio':>10}")
     print(f"{'valid entities':<28}{ours['entities']:>12}{LIGHTRAG['entities']:>12}{ours['entities'] / LIGHTRAG['entities']:>9.1f}×")
     print(f"{'  distinct (merged)':<28}{ours['distinct_entities']:>12}{'':>12}{ours['distinct_entities'] / LIGHTRAG['entities']:>9.1f}×")
     print(f"{'valid relations':<28}{ours['relations']:>12}{LIGHTRAG['relations']:>12}{ours['relations'] / LIGHTRAG['relations']:>9.1f}×")
-    print(f"{'prompt tokens / passage':<28}{ours['prompt_per_passage']:>12.0f}{LIGHTRAG['prompt_per_passage']:>12}{ours['prompt_per_passage'] / LIGHTRAG['prompt_per_passage']:>10.3f}")
-    print(f"{'  evaluated (prefix reuse)':<28}{ours['evaluated_per_passage']:>12.0f}{'':>12}{ours['evaluated_per_passage'] / LIGHTRAG['prompt_per_passage']:>10.3f}")
-    print(f"{'completion tokens / passage':<28}{ours['completion_per_passage']:>12.0f}{LIGHTRAG['completion_per_passage']:>12}{ours['completion_per_passage'] / LIGHTRAG['completion_per_passage']:>10.3f}")
-    print(f"{'seconds / passage':<28}{ours['seconds_per_passage']:>12.1f}{LIGHTRAG['seconds_per_passage']:>12.1f}{ours['seconds_per_passage'] / LIGHTRAG['seconds_per_passage']:>10.3f}")
-    print(f"zero-yield passages: {tot['zero_yield']} of {n}; dropped items (names not in the passage): {tot['invented']}; "
-          f"unparsed lines: {tot['unparsed']}; stopped at a repeated line: {tot['halted']}; wall {wall:.0f}s")
-    out = {"benchmark": "extraction_60", "passages": n, "grammar": args.grammar, "model": llm.path.name,
-           "edgerag": {**ours, **{k: tot[k] for k in ("zero_yield", "invented", "unparsed", "halted")}, "wall_seconds": wall},
-           "lightrag_1_5_7": LIGHTRAG}  # fmt: skip
+    print(
+        f"{'prompt tokens / passage':<28}{ours['prompt_per_passage']:>12.0f}{LIGHTRAG['prompt_per_passage']:>12}{ours['prompt_per_passage'] / LIGHTRAG['prompt_per_passage']:>10.3f}"
+    )
+    print(
+        f"{'  evaluated (prefix reuse)':<28}{ours['evaluated_per_passage']:>12.0f}{'':>12}{ours['evaluated_per_passage'] / LIGHTRAG['prompt_per_passage']:>10.3f}"
+    )
+    print(
+        f"{'completion tokens / passage':<28}{ours['completion_per_passage']:>12.0f}{LIGHTRAG['completion_per_passage']:>12}{ours['completion_per_passage'] / LIGHTRAG['completion_per_passage']:>10.3f}"
+    )
+    print(
+        f"{'seconds / passage':<28}{ours['seconds_per_passage']:>12.1f}{LIGHTRAG['seconds_per_passage']:>12.1f}{ours['seconds_per_passage'] / LIGHTRAG['seconds_per_passage']:>10.3f}"
+    )
+    print(
+        f"zero-yield passages: {tot['zero_yield']} of {n}; dropped items (names not in the passage): {tot['invented']}; "
+        f"unparsed lines: {tot['unparsed']}; stopped at a repeated line: {tot['halted']}; wall {wall:.0f}s"
+    )
+    out = {
+        "benchmark": "extraction_60",
+        "passages": n,
+        "grammar": args.grammar,
+        "model": llm.path.name,
+        "edgerag": {**ours, **{k: tot[k] for k in ("zero_yield", "invented", "unparsed", "halted")}, "wall_seconds": wall},
+        "lightrag_1_5_7": LIGHTRAG,
+    }
     write_result(args.out, out)
     return 0
 

@@ -23,7 +23,7 @@ from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.runner import evaluate
 from edgerag.graph.core_chunks import core_chunks
-from edgerag.graph.skeleton import stage_name
+from edgerag.graph.kg import stage_name
 from edgerag.store.stages import stage_record
 
 
@@ -48,9 +48,11 @@ def main() -> int:
     core = core_chunks(rag.index, args.kappa, "concept", base)
     ket_core = set(core_chunks(rag.index, args.kappa, "pagerank", base))
     spent = extraction_tokens(rag, core)
-    print(f"core: {len(core)} chunks, {len(set(core) & ket_core)} shared with the KET-RAG β={args.kappa:g} core; "
-          f"its extraction cost {spent['input']:,} input / {spent['output']:,} output tokens "
-          f"({spent['fresh_output']:,} of those output tokens fresh from the model, the rest cache hits)")
+    print(
+        f"core: {len(core)} chunks, {len(set(core) & ket_core)} shared with the KET-RAG β={args.kappa:g} core; "
+        f"its extraction cost {spent['input']:,} input / {spent['output']:,} output tokens "
+        f"({spent['fresh_output']:,} of those output tokens fresh from the model, the rest cache hits)"
+    )
 
     rows = {  # label → (method, settings, the core whose extraction tokens it reads)
         "text": ("text", base, None),
@@ -69,18 +71,41 @@ def main() -> int:
         rag.settings = settings
         r = evaluate(rag, dataset, method=method, budget=args.budget)
         tok = extraction_tokens(rag, reads) if reads else {"input": 0, "output": 0}
-        results[label] = {"method": method, "coverage": r.coverage, "recall_at_5": r.recall_at_5,
-                          "latency_ms": r.latency_ms, "index_llm_input": tok["input"], "index_llm_output": tok["output"]}  # fmt: skip
-    print(f"\n{'musique/dev, λ=' + format(args.budget, ','):<22}{'Coverage %':>11}{'Recall@5 %':>11}{'index LLM in':>14}{'index LLM out':>14}{'median ms':>10}")
+        results[label] = {
+            "method": method,
+            "coverage": r.coverage,
+            "recall_at_5": r.recall_at_5,
+            "latency_ms": r.latency_ms,
+            "index_llm_input": tok["input"],
+            "index_llm_output": tok["output"],
+        }
+    print(
+        f"\n{'musique/dev, λ=' + format(args.budget, ','):<22}{'Coverage %':>11}{'Recall@5 %':>11}{'index LLM in':>14}{'index LLM out':>14}{'median ms':>10}"
+    )
     for label, r in results.items():
-        print(f"{label:<22}{100 * r['coverage']:>11.1f}{100 * (r['recall_at_5'] or 0):>11.1f}"
-              f"{r['index_llm_input']:>14,}{r['index_llm_output']:>14,}{r['latency_ms']['median']:>10.0f}")
-    write_result(args.out, {
-        "benchmark": "g2cons_dev", "dataset": dataset.name, "kappa": args.kappa, "budget": args.budget,
-        "chunks": plan.chunks, "core_chunks": len(core), "shared_with_ket_core": len(set(core) & ket_core),
-        "core_extraction_tokens": spent, "plan": plan.to_dict(), "extraction": built.get("extraction"),
-        "kg": built.get("kg"), "concepts": built.get("concepts"), "build_seconds": build_s, "results": results,
-    })  # fmt: skip
+        print(
+            f"{label:<22}{100 * r['coverage']:>11.1f}{100 * (r['recall_at_5'] or 0):>11.1f}"
+            f"{r['index_llm_input']:>14,}{r['index_llm_output']:>14,}{r['latency_ms']['median']:>10.0f}"
+        )
+    write_result(
+        args.out,
+        {
+            "benchmark": "g2cons_dev",
+            "dataset": dataset.name,
+            "kappa": args.kappa,
+            "budget": args.budget,
+            "chunks": plan.chunks,
+            "core_chunks": len(core),
+            "shared_with_ket_core": len(set(core) & ket_core),
+            "core_extraction_tokens": spent,
+            "plan": plan.to_dict(),
+            "extraction": built.get("extraction"),
+            "kg": built.get("kg"),
+            "concepts": built.get("concepts"),
+            "build_seconds": build_s,
+            "results": results,
+        },
+    )
     return 0
 
 

@@ -88,15 +88,20 @@ def main() -> int:
         t = time.perf_counter()
         rec = build_concept_graph(rag.index, settings)
         graphs[name.strip()] = {**rec, "wall_seconds": time.perf_counter() - t, "settings": VARIANTS[name]}
-        print(f"{name.strip()}: {rec['concepts']:,} concepts, {rec['candidate_pairs']:,} pairs co-occurring ≥ θ_co, "
-              f"{rec['edges']:,} edges, built in {graphs[name.strip()]['wall_seconds']:.1f}s")
+        print(
+            f"{name.strip()}: {rec['concepts']:,} concepts, {rec['candidate_pairs']:,} pairs co-occurring ≥ θ_co, "
+            f"{rec['edges']:,} edges, built in {graphs[name.strip()]['wall_seconds']:.1f}s"
+        )
         for b in BUDGETS:
             r = evaluate(rag, dataset, method="concept", budget=b)
             coverage.setdefault(name.strip(), {})[str(b)] = r.coverage
             latency.setdefault(name.strip(), {})[str(b)] = r.latency_ms
         graphs[name.strip()]["paths_12000"] = _paths(rag, dataset)
-        print(f"{name:<36}" + "".join(f"{100 * coverage[name.strip()][str(b)]:>8.1f}" for b in BUDGETS)
-              + f"   median {latency[name.strip()]['12000']['median']:.0f} ms")
+        print(
+            f"{name:<36}"
+            + "".join(f"{100 * coverage[name.strip()][str(b)]:>8.1f}" for b in BUDGETS)
+            + f"   median {latency[name.strip()]['12000']['median']:.0f} ms"
+        )
     print()
     head = f"{'Coverage % (musique/paper, 500 q)':<36}" + "".join(f"{b:>8,}" for b in BUDGETS) + f"{'edges':>10}{'build s':>9}"
     print(head)
@@ -105,21 +110,35 @@ def main() -> int:
         print(f"{'edgerag ' + m:<36}" + "".join(f"{100 * coverage[m][str(b)]:>8.1f}" for b in BUDGETS))
     for name in names:
         g = graphs[name.strip()]
-        print(f"{name:<36}" + "".join(f"{100 * coverage[name.strip()][str(b)]:>8.1f}" for b in BUDGETS)
-              + f"{g['edges']:>10,}{g['wall_seconds']:>9.1f}")
+        print(
+            f"{name:<36}"
+            + "".join(f"{100 * coverage[name.strip()][str(b)]:>8.1f}" for b in BUDGETS)
+            + f"{g['edges']:>10,}{g['wall_seconds']:>9.1f}"
+        )
     for ref, figs in BAR.items():
         print(f"{ref:<36}" + "".join(f"{v:>8.1f}" for v in figs))
     print("\nWhere the 12,000-token contexts came from (share of units by path; queries that used the BFS):")
     for name in names:
         p = graphs[name.strip()]["paths_12000"]
-        print(f"{name:<36}" + "  ".join(f"{k} {100 * v:.1f}%" for k, v in p["unit_share"].items())
-              + f"  | BFS reached in {100 * p['queries_with_bfs']:.1f}% of queries")
+        print(
+            f"{name:<36}"
+            + "  ".join(f"{k} {100 * v:.1f}%" for k, v in p["unit_share"].items())
+            + f"  | BFS reached in {100 * p['queries_with_bfs']:.1f}% of queries"
+        )
     print(f"{'G2ConS paper, Concept CR (its sample)':<36}{'':>16}{PAPER_CONCEPT_CR:>8.1f}")
-    write_result(args.out, {
-        "benchmark": "g2cons_paper", "dataset": dataset.name, "questions": len(dataset.questions),
-        "coverage": coverage, "latency_ms": latency, "concept_graphs": graphs,
-        "paper_g2cons_concept_cr": PAPER_CONCEPT_CR, "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
-    })  # fmt: skip
+    write_result(
+        args.out,
+        {
+            "benchmark": "g2cons_paper",
+            "dataset": dataset.name,
+            "questions": len(dataset.questions),
+            "coverage": coverage,
+            "latency_ms": latency,
+            "concept_graphs": graphs,
+            "paper_g2cons_concept_cr": PAPER_CONCEPT_CR,
+            "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
+        },
+    )
     return 0
 
 

@@ -35,8 +35,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-WORDS = ("harbour lantern keeper ledger orchard pear tonnage ferry bridge ochre violet granite mill river "
-         "spring autumn survey council budget repair tide storm beacon signal archive record measure").split()  # fmt: skip
+WORDS = (
+    "harbour lantern keeper ledger orchard pear tonnage ferry bridge ochre violet granite mill river "
+    "spring autumn survey council budget repair tide storm beacon signal archive record measure"
+).split()
 
 
 def sentence(rng: random.Random, k: int) -> str:
@@ -62,20 +64,30 @@ def child_read(pdf: str) -> dict:
         if isinstance(item, Document):
             docs += 1
             chars += len(item.text)
-    return {"seconds": time.perf_counter() - t0, "docs": docs, "chars": chars,
-            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}  # fmt: skip
+    return {
+        "seconds": time.perf_counter() - t0,
+        "docs": docs,
+        "chars": chars,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def child_index(pdf: str, index: str) -> dict:
     from edgerag import EdgeRAG
 
     rag = EdgeRAG(index, progress=False)
-    rag.embedder  # loaded before the clock: model load is not reading
+    rag.embedder  # noqa: B018 (loaded before the clock: model load is not reading)
     t0 = time.perf_counter()
     report = rag.insert([pdf])
     secs = time.perf_counter() - t0
-    return {"seconds": secs, "docs": report.docs_added, "chunks": report.chunks, "texts_embedded": report.texts_embedded,
-            "embed_seconds": report.embed_seconds, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}  # fmt: skip
+    return {
+        "seconds": secs,
+        "docs": report.docs_added,
+        "chunks": report.chunks,
+        "texts_embedded": report.texts_embedded,
+        "embed_seconds": report.embed_seconds,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def run_child(*args: str) -> dict:
@@ -137,7 +149,9 @@ def formats_kept(tmp: Path) -> dict:
     files["docx"] = make_docx(tmp / "orig.docx", items)
     files["html"] = tmp / "orig.html"
     files["html"].write_text(html_page("Original", as_html_body(items)))
-    files["epub"] = make_epub(tmp / "orig.epub", "Original", [("Part one", as_html_body(items[:12])), ("Part two", as_html_body(items[12:]))])
+    files["epub"] = make_epub(
+        tmp / "orig.epub", "Original", [("Part one", as_html_body(items[:12])), ("Part two", as_html_body(items[12:]))]
+    )
     out = {}
     for kind, f in files.items():
         got = "\n\n".join(d.text for d in iter_documents([f]) if isinstance(d, Document))
@@ -146,9 +160,14 @@ def formats_kept(tmp: Path) -> dict:
 
 
 # ---- HTML: ours against trafilatura ------------------------------------------------------
-BOILER = ["Subscribe to our newsletter for weekly updates", "We use cookies to improve your experience",
-          "Copyright 2026 Example Media Group, all rights reserved", "Related: ten other stories you may like",
-          "Share this article on social media", "Menu Home News Sport Weather"]  # fmt: skip
+BOILER = [
+    "Subscribe to our newsletter for weekly updates",
+    "We use cookies to improve your experience",
+    "Copyright 2026 Example Media Group, all rights reserved",
+    "Related: ten other stories you may like",
+    "Share this article on social media",
+    "Menu Home News Sport Weather",
+]
 
 
 def saved_pages(rng: random.Random) -> list[tuple[str, str, list[str]]]:
@@ -156,11 +175,13 @@ def saved_pages(rng: random.Random) -> list[tuple[str, str, list[str]]]:
     and a documentation page without <main> or <article> (div soup)."""
     pages = []
     real = [sentence(rng, k) for k in range(12)]
-    body = f"<h1>A blog post</h1>" + "".join(f"<p>{s}</p>" for s in real[:8]) + "<ul>" + "".join(f"<li>{s}</li>" for s in real[8:]) + "</ul>"
+    body = "<h1>A blog post</h1>" + "".join(f"<p>{s}</p>" for s in real[:8]) + "<ul>" + "".join(f"<li>{s}</li>" for s in real[8:]) + "</ul>"
     pages.append(("blog", _chrome(f"<article>{body}</article>"), real))
     real = [sentence(rng, 100 + k) for k in range(10)]
     table = "<table>" + "".join(f"<tr><td>{s}</td></tr>" for s in real[6:]) + "</table>"
-    body = "<h1>News</h1>" + "".join(f"<p>{s}</p>" for s in real[:3]) + "<h2>Figures</h2>" + "".join(f"<p>{s}</p>" for s in real[3:6]) + table
+    body = (
+        "<h1>News</h1>" + "".join(f"<p>{s}</p>" for s in real[:3]) + "<h2>Figures</h2>" + "".join(f"<p>{s}</p>" for s in real[3:6]) + table
+    )
     pages.append(("news", _chrome(f"<main>{body}</main>"), real))
     real = [sentence(rng, 200 + k) for k in range(10)]
     body = "<div class='content'><div class='title'>Docs page</div>" + "".join(f"<div class='para'>{s}</div>" for s in real) + "</div>"
@@ -169,10 +190,12 @@ def saved_pages(rng: random.Random) -> list[tuple[str, str, list[str]]]:
 
 
 def _chrome(main: str) -> str:
-    return (f"<html><head><title>Saved page</title><script>var s = 'script';</script></head><body>"
-            f"<div id='top-menu' class='menu'>{BOILER[5]}</div><div class='cookie-banner'>{BOILER[1]}.</div>"
-            f"{main}<div class='related'>{BOILER[3]}.</div><div class='social-share'>{BOILER[4]}.</div>"
-            f"<div class='newsletter'>{BOILER[0]}.</div><div id='footer'>{BOILER[2]}.</div></body></html>")  # fmt: skip
+    return (
+        f"<html><head><title>Saved page</title><script>var s = 'script';</script></head><body>"
+        f"<div id='top-menu' class='menu'>{BOILER[5]}</div><div class='cookie-banner'>{BOILER[1]}.</div>"
+        f"{main}<div class='related'>{BOILER[3]}.</div><div class='social-share'>{BOILER[4]}.</div>"
+        f"<div class='newsletter'>{BOILER[0]}.</div><div id='footer'>{BOILER[2]}.</div></body></html>"
+    )
 
 
 def html_extractors() -> dict:
@@ -186,7 +209,9 @@ def html_extractors() -> dict:
         import trafilatura
 
         extractors["trafilatura"] = lambda html: trafilatura.extract(html, include_tables=True, include_comments=False) or ""
-        extractors["trafilatura favor_recall"] = lambda html: trafilatura.extract(html, include_tables=True, include_comments=False, favor_recall=True) or ""
+        extractors["trafilatura favor_recall"] = lambda html: (
+            trafilatura.extract(html, include_tables=True, include_comments=False, favor_recall=True) or ""
+        )
     except ImportError:
         pass
     out: dict = {}
@@ -194,10 +219,15 @@ def html_extractors() -> dict:
         per = {}
         for page, html, real in saved_pages(random.Random(3)):
             got = " ".join(fn(html).split())
-            per[page] = {"real_kept": sum(s in got for s in real) / len(real),
-                         "boilerplate_leaked": sum(b in got for b in BOILER) / len(BOILER)}  # fmt: skip
-        out[name] = {"pages": per, "real_kept": round(sum(p["real_kept"] for p in per.values()) / len(per), 4),
-                     "boilerplate_leaked": round(sum(p["boilerplate_leaked"] for p in per.values()) / len(per), 4)}  # fmt: skip
+            per[page] = {
+                "real_kept": sum(s in got for s in real) / len(real),
+                "boilerplate_leaked": sum(b in got for b in BOILER) / len(BOILER),
+            }
+        out[name] = {
+            "pages": per,
+            "real_kept": round(sum(p["real_kept"] for p in per.values()) / len(per), 4),
+            "boilerplate_leaked": round(sum(p["boilerplate_leaked"] for p in per.values()) / len(per), 4),
+        }
     return out
 
 
@@ -221,8 +251,12 @@ def main() -> None:
         texts = [page_text(rng, n) for n in range(1, args.pages + 1)]
         t0 = time.perf_counter()
         big = make_pdf(tmp / "big.pdf", texts)
-        result["pdf"] = {"pages": args.pages, "chars_per_page": round(sum(map(len, texts)) / len(texts)),
-                         "bytes": big.stat().st_size, "generate_seconds": round(time.perf_counter() - t0, 1)}  # fmt: skip
+        result["pdf"] = {
+            "pages": args.pages,
+            "chars_per_page": round(sum(map(len, texts)) / len(texts)),
+            "bytes": big.stat().st_size,
+            "generate_seconds": round(time.perf_counter() - t0, 1),
+        }
         r = run_child("read", str(big))
         result["read"] = {**r, "pages_per_s": round(args.pages / r["seconds"], 1)}
         small = big if args.index_pages >= args.pages else make_pdf(tmp / "part.pdf", texts[: args.index_pages])

@@ -21,7 +21,8 @@ from edgerag import EdgeRAG, Settings
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.runner import evaluate
 from edgerag.graph.bipartite import build_keyword_graph
-from edgerag.graph.knn import build_knn_graph, stage as knn_stage
+from edgerag.graph.knn import build_knn_graph
+from edgerag.graph.knn import stage as knn_stage
 from edgerag.store.stages import stage_record
 
 BUDGETS = (2_000, 4_000, 12_000)
@@ -46,43 +47,56 @@ def main() -> int:
     rag = EdgeRAG(args.index, Settings(progress=sys.stderr.isatty()))
     rag.insert([dataset.corpus])
     builds = {}
-    for name, stage, build in (("knn", knn_stage(rag.settings.knn_k), lambda: build_knn_graph(rag.index, k=rag.settings.knn_k)),
-                               ("bipartite", "bipartite", lambda: build_keyword_graph(rag.index))):  # fmt: skip
+    for name, stage, build in (
+        ("knn", knn_stage(rag.settings.knn_k), lambda: build_knn_graph(rag.index, k=rag.settings.knn_k)),
+        ("bipartite", "bipartite", lambda: build_keyword_graph(rag.index)),
+    ):
         if stage_record(rag.index.tables, stage) is not None:  # time a fresh build
             with rag.index.tables.write() as txn:
                 txn.delete(stage.encode(), db=rag.index.tables.db["stages"])
         t = time.perf_counter()
         rec = build()
         builds[name] = {**rec, "wall_seconds": time.perf_counter() - t}
-    print(f"KNN graph (K={rag.settings.knn_k}): {builds['knn']['chunks']} chunks, {builds['knn']['edges']} edges "
-          f"in {builds['knn']['wall_seconds']:.1f}s")
-    print(f"keyword bipartite graph: {builds['bipartite']['keywords']} keywords, {builds['bipartite']['links']} links "
-          f"in {builds['bipartite']['wall_seconds']:.1f}s")
+    print(
+        f"KNN graph (K={rag.settings.knn_k}): {builds['knn']['chunks']} chunks, {builds['knn']['edges']} edges "
+        f"in {builds['knn']['wall_seconds']:.1f}s"
+    )
+    print(
+        f"keyword bipartite graph: {builds['bipartite']['keywords']} keywords, {builds['bipartite']['links']} links "
+        f"in {builds['bipartite']['wall_seconds']:.1f}s"
+    )
 
     results = {}
     for m in methods:
         for b in BUDGETS:
             r = evaluate(rag, dataset, method=m, budget=b)
             results[(m, b)] = r
-            print(f"{m:<8} λ={b:>6}: coverage {100 * r.coverage:.1f}%  median {r.latency_ms['median']:.1f} ms, p95 {r.latency_ms['p95']:.1f} ms")
+            print(
+                f"{m:<8} λ={b:>6}: coverage {100 * r.coverage:.1f}%  median {r.latency_ms['median']:.1f} ms, p95 {r.latency_ms['p95']:.1f} ms"
+            )
     print()
     head = f"{'Coverage %':<34}" + "".join(f"{b:>8,}" for b in BUDGETS) + f"{'paper 1200/150 @12k':>22}"
     print(head)
     print("-" * len(head))
     for m in methods:
         paper = PAPER.get(m)
-        print(f"{'edgerag ' + m:<34}" + "".join(f"{100 * results[(m, b)].coverage:>8.1f}" for b in BUDGETS)
-              + (f"{paper[0]:>14.1f} / {paper[1]:.1f}" if paper else ""))
+        print(
+            f"{'edgerag ' + m:<34}"
+            + "".join(f"{100 * results[(m, b)].coverage:>8.1f}" for b in BUDGETS)
+            + (f"{paper[0]:>14.1f} / {paper[1]:.1f}" if paper else "")
+        )
     for name, figs in BAR.items():
         print(f"{name:<34}" + "".join(f"{v:>8.1f}" for v in figs))
     out = {
-        "benchmark": "ket_channels_paper", "dataset": dataset.name, "questions": len(dataset.questions),
+        "benchmark": "ket_channels_paper",
+        "dataset": dataset.name,
+        "questions": len(dataset.questions),
         "builds": builds,
         "coverage": {m: {str(b): results[(m, b)].coverage for b in BUDGETS} for m in methods},
         "latency_ms": {m: {str(b): results[(m, b)].latency_ms for b in BUDGETS} for m in methods},
         "paper_table2_12k": {m: {"chunk1200": v[0], "chunk150": v[1]} for m, v in PAPER.items()},
         "reference_here": {k: dict(zip(map(str, BUDGETS), v)) for k, v in BAR.items()},
-    }  # fmt: skip
+    }
     write_result(args.out, out)
     return 0
 

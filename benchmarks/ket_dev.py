@@ -48,13 +48,17 @@ def main() -> int:
     extract = ledger["by_stage"].get("extract", {})
     n_extracted = len([1 for _ in rag.index.get_many("extractions", [c for c in _all_chunks(rag)]) if _])
     expect = math.ceil(args.beta * n)
-    print(f"chunks {n}; ⌈β·n⌉ = {expect}; extractions stored {n_extracted}; ledger extract calls {extract.get('calls')} "
-          f"({extract.get('cached_calls')} cached)")
+    print(
+        f"chunks {n}; ⌈β·n⌉ = {expect}; extractions stored {n_extracted}; ledger extract calls {extract.get('calls')} "
+        f"({extract.get('cached_calls')} cached)"
+    )
     rows = {}
     for m in METHODS:
         r = evaluate(rag, dataset, method=m, budget=args.budget)
         rows[m] = r
-        print(f"{m:<9} coverage {100 * r.coverage:5.1f}%  recall@5 {100 * (r.recall_at_5 or 0):5.1f}%  median {r.latency_ms['median']:.0f} ms")
+        print(
+            f"{m:<9} coverage {100 * r.coverage:5.1f}%  recall@5 {100 * (r.recall_at_5 or 0):5.1f}%  median {r.latency_ms['median']:.0f} ms"
+        )
     llm_methods = {"skeleton", "ket"}
     print(f"\n{'method':<10}{'Coverage %':>11}{'Recall@5 %':>11}{'index LLM in':>14}{'index LLM out':>14}")
     for m in METHODS:
@@ -62,12 +66,23 @@ def main() -> int:
         tout = extract.get("output", 0) if m in llm_methods else 0
         print(f"{m:<10}{100 * rows[m].coverage:>11.1f}{100 * (rows[m].recall_at_5 or 0):>11.1f}{tin:>14,}{tout:>14,}")
     out = {
-        "benchmark": "ket_dev", "dataset": dataset.name, "beta": args.beta, "budget": args.budget, "chunks": n,
-        "expected_core": expect, "extractions": n_extracted, "plan": plan.to_dict(), "extraction": ex,
-        "kg": built.get("kg"), "ledger": ledger, "index_seconds": index_s, "build_seconds": build_s,
-        "coverage": {m: rows[m].coverage for m in METHODS}, "recall_at_5": {m: rows[m].recall_at_5 for m in METHODS},
+        "benchmark": "ket_dev",
+        "dataset": dataset.name,
+        "beta": args.beta,
+        "budget": args.budget,
+        "chunks": n,
+        "expected_core": expect,
+        "extractions": n_extracted,
+        "plan": plan.to_dict(),
+        "extraction": ex,
+        "kg": built.get("kg"),
+        "ledger": ledger,
+        "index_seconds": index_s,
+        "build_seconds": build_s,
+        "coverage": {m: rows[m].coverage for m in METHODS},
+        "recall_at_5": {m: rows[m].recall_at_5 for m in METHODS},
         "latency_ms": {m: rows[m].latency_ms for m in METHODS},
-    }  # fmt: skip
+    }
     write_result(args.out, out)
     return 0
 

@@ -47,22 +47,39 @@ def main() -> int:
         r = evaluate(rag, dataset, method=method, budget=args.budget)
         q = rag.ledger(since=t)["by_stage"].get("query-keywords", {})
         results[method] = {
-            "coverage": r.coverage, "recall_at_5": r.recall_at_5, "latency_ms": r.latency_ms,
+            "coverage": r.coverage,
+            "recall_at_5": r.recall_at_5,
+            "latency_ms": r.latency_ms,
             "index_llm_input": index_tok["input"] if method != "text" else 0,
             "index_llm_output": index_tok["output"] if method != "text" else 0,
-            "query_calls_fresh": q.get("calls", 0) - q.get("cached_calls", 0), "query_input": q.get("input", 0),
-            "query_output": q.get("output", 0), "query_seconds": q.get("seconds", 0.0),
-        }  # fmt: skip
-    head = (f"{'musique/dev, λ=' + format(args.budget, ','):<22}{'Cov %':>7}{'R@5 %':>7}{'index in':>10}{'index out':>10}"
-            f"{'query calls':>12}{'query in':>10}{'query out':>10}{'median ms':>10}")  # fmt: skip
+            "query_calls_fresh": q.get("calls", 0) - q.get("cached_calls", 0),
+            "query_input": q.get("input", 0),
+            "query_output": q.get("output", 0),
+            "query_seconds": q.get("seconds", 0.0),
+        }
+    head = (
+        f"{'musique/dev, λ=' + format(args.budget, ','):<22}{'Cov %':>7}{'R@5 %':>7}{'index in':>10}{'index out':>10}"
+        f"{'query calls':>12}{'query in':>10}{'query out':>10}{'median ms':>10}"
+    )
     print("\n" + head + "\n" + "-" * len(head))
     for m, r in results.items():
-        print(f"{m:<22}{100 * r['coverage']:>7.1f}{100 * (r['recall_at_5'] or 0):>7.1f}{r['index_llm_input']:>10,}{r['index_llm_output']:>10,}"
-              f"{r['query_calls_fresh']:>12}{r['query_input']:>10,}{r['query_output']:>10,}{r['latency_ms']['median']:>10.0f}")  # fmt: skip
-    write_result(args.out, {
-        "benchmark": "lightrag_dev", "dataset": dataset.name, "beta": args.beta, "budget": args.budget,
-        "core_chunks": len(core), "core_extraction_tokens": index_tok, "kg": built.get("kg"), "results": results,
-    })  # fmt: skip
+        print(
+            f"{m:<22}{100 * r['coverage']:>7.1f}{100 * (r['recall_at_5'] or 0):>7.1f}{r['index_llm_input']:>10,}{r['index_llm_output']:>10,}"
+            f"{r['query_calls_fresh']:>12}{r['query_input']:>10,}{r['query_output']:>10,}{r['latency_ms']['median']:>10.0f}"
+        )
+    write_result(
+        args.out,
+        {
+            "benchmark": "lightrag_dev",
+            "dataset": dataset.name,
+            "beta": args.beta,
+            "budget": args.budget,
+            "core_chunks": len(core),
+            "core_extraction_tokens": index_tok,
+            "kg": built.get("kg"),
+            "results": results,
+        },
+    )
     return 0
 
 

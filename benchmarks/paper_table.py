@@ -32,15 +32,20 @@ from common import write_result
 from edgerag import EdgeRAG, Settings
 from edgerag.build import hms
 from edgerag.eval.datasets import load_dataset
-from edgerag.eval.runner import evaluate_many, write_result as write_eval
+from edgerag.eval.runner import evaluate_many
+from edgerag.eval.runner import write_result as write_eval
 
 # KET-RAG Table 2, MuSiQue, Coverage % at 12,000 tokens, chunk size 1200 / 150 (GPT-4o-mini,
 # text-embedding-3-small). As listed in ../shared/data/README.md for this corpus.
 PAPER = {
-    "Text-RAG": ("text", 26.4, 76.8), "KNNG-RAG": ("knng", 21.2, 66.0), "KG-RAG": ("kg", 47.6, 69.6),
-    "Hybrid-RAG": ("hybrid", 49.2, 80.0), "Keyword-RAG": ("keyword", 50.8, 78.2),
-    "Skeleton-RAG": ("skeleton", 43.4, 69.6), "KET-RAG-P": ("ket", 77.0, 79.6),
-}  # fmt: skip
+    "Text-RAG": ("text", 26.4, 76.8),
+    "KNNG-RAG": ("knng", 21.2, 66.0),
+    "KG-RAG": ("kg", 47.6, 69.6),
+    "Hybrid-RAG": ("hybrid", 49.2, 80.0),
+    "Keyword-RAG": ("keyword", 50.8, 78.2),
+    "Skeleton-RAG": ("skeleton", 43.4, 69.6),
+    "KET-RAG-P": ("ket", 77.0, 79.6),
+}
 LLM_FREE = ("text", "knng", "keyword", "concept", "bridge", "bridge-ppr")
 
 
@@ -66,8 +71,10 @@ def main() -> int:
         not_run[m] = {"chunks": p.to_extract, "output_tokens": p.output_tokens, "seconds": p.seconds, "basis": p.basis}
 
     runs = {r["method"]: r for r in doc["runs"]}
-    lines = ["| Table 2 row | paper ℓ=1200 | paper ℓ=150 | edgerag (this run) | edgerag index LLM out tokens | note |",
-             "|---|---:|---:|---:|---:|---|"]  # fmt: skip
+    lines = [
+        "| Table 2 row | paper ℓ=1200 | paper ℓ=150 | edgerag (this run) | edgerag index LLM out tokens | note |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     rows = []
     for name, (method, p1200, p150) in PAPER.items():
         r = runs.get(method)
@@ -78,26 +85,45 @@ def main() -> int:
             nr = not_run.get(method)
             note = f"not run: β = 1 is {nr['chunks']:,} extractions, about {hms(nr['seconds'])} here" if nr else "not run"
             ours, tokens = "–", "–"
-        rows.append({"row": name, "method": method, "paper_1200": p1200, "paper_150": p150,
-                     "edgerag": None if r is None else r["coverage"], "note": note})  # fmt: skip
+        rows.append(
+            {
+                "row": name,
+                "method": method,
+                "paper_1200": p1200,
+                "paper_150": p150,
+                "edgerag": None if r is None else r["coverage"],
+                "note": note,
+            }
+        )
         lines.append(f"| {name} (`{method}`) | {p1200:.1f} | {p150:.1f} | {ours} | {tokens} | {note} |")
     for method in LLM_FREE:
         if method not in {m for m, *_ in PAPER.values()} and method in runs:
             r = runs[method]
             rows.append({"row": None, "method": method, "edgerag": r["coverage"], "note": "edgerag only"})
             lines.append(f"| – (`{method}`, edgerag only) | – | – | {100 * r['coverage']:.1f} | 0 | full size |")
-    head = (f"musique/paper: {doc['dataset']['questions']} questions, {doc['dataset']['chunks']:,} chunks, "
-            f"λ = {args.budget:,} cl100k tokens, Coverage %. The paper used GPT-4o-mini and text-embedding-3-small; "
-            f"edgerag used {doc['embedder'].split('@')[0]} and "
-            f"{doc['model']['file'] if doc.get('model') else 'no LLM'} on {doc['machine']['cpus']} CPU cores.")  # fmt: skip
+    head = (
+        f"musique/paper: {doc['dataset']['questions']} questions, {doc['dataset']['chunks']:,} chunks, "
+        f"λ = {args.budget:,} cl100k tokens, Coverage %. The paper used GPT-4o-mini and text-embedding-3-small; "
+        f"edgerag used {doc['embedder'].split('@')[0]} and "
+        f"{doc['model']['file'] if doc.get('model') else 'no LLM'} on {doc['machine']['cpus']} CPU cores."
+    )
     table = head + "\n\n" + "\n".join(lines) + "\n"
     print("\n" + table)
     md = Path(args.out).with_suffix(".md")
     md.write_text(table, encoding="utf-8")
     print(f"wrote {md} and {eval_path}")
-    write_result(args.out, {"benchmark": "paper_table", "dataset": doc["dataset"], "budget": args.budget,
-                            "llm_beta": None if args.no_llm else args.llm_beta, "rows": rows, "not_run": not_run,
-                            "eval_file": str(eval_path)})  # fmt: skip
+    write_result(
+        args.out,
+        {
+            "benchmark": "paper_table",
+            "dataset": doc["dataset"],
+            "budget": args.budget,
+            "llm_beta": None if args.no_llm else args.llm_beta,
+            "rows": rows,
+            "not_run": not_run,
+            "eval_file": str(eval_path),
+        },
+    )
     return 0
 
 

@@ -25,9 +25,10 @@ from pathlib import Path
 from common import write_result
 
 from edgerag import EdgeRAG, Settings
-from edgerag.distributed import RayOptions, embed_pool, llm_pool, llm_runner
-from edgerag.graph.skeleton import commit_extraction, extraction_call, extractor_fingerprint, extract_chunks
+from edgerag.distributed import embed_pool, llm_pool, llm_runner
+from edgerag.graph.kg import commit_extraction, extract_chunks, extraction_call, extractor_fingerprint
 from edgerag.llm import Completion
+from edgerag.ray_pool import RayOptions
 
 SAMPLE = Path(__file__).resolve().parent.parent / "edgerag" / "data" / "sample"
 LAYOUTS = [(1, 2), (2, 1)]  # (workers, threads each)
@@ -57,8 +58,17 @@ def extraction(tmp: Path, n_chunks: int) -> list[dict]:
             t1 = time.perf_counter()
             rep = extract_chunks(rag.index, rag.llm, cids, "kg", progress=False, runner=llm_runner(pool))
             secs = time.perf_counter() - t1
-        rows.append({"what": "extraction", "workers": workers, "threads": threads, "items": rep.extracted,
-                     "seconds": round(secs, 2), "per_s": round(rep.extracted / secs, 3), "startup_s": round(start, 1)})  # fmt: skip
+        rows.append(
+            {
+                "what": "extraction",
+                "workers": workers,
+                "threads": threads,
+                "items": rep.extracted,
+                "seconds": round(secs, 2),
+                "per_s": round(rep.extracted / secs, 3),
+                "startup_s": round(start, 1),
+            }
+        )
         print(rows[-1], flush=True)
         rag.close()
     return rows
@@ -82,8 +92,17 @@ def embedding(n_texts: int) -> list[dict]:
             t1 = time.perf_counter()
             remote.encode(texts)
             secs = time.perf_counter() - t1
-        rows.append({"what": "embedding", "workers": workers, "threads": threads, "items": len(texts),
-                     "seconds": round(secs, 2), "per_s": round(len(texts) / secs, 1), "startup_s": round(start, 1)})  # fmt: skip
+        rows.append(
+            {
+                "what": "embedding",
+                "workers": workers,
+                "threads": threads,
+                "items": len(texts),
+                "seconds": round(secs, 2),
+                "per_s": round(len(texts) / secs, 1),
+                "startup_s": round(start, 1),
+            }
+        )
         print(rows[-1], flush=True)
     return rows
 
@@ -112,7 +131,9 @@ def commit_rate(tmp: Path, n: int) -> list[dict]:
                 break
             call = extraction_call(llm, texts[cid] + f" {done}", grammar=False, max_tokens=200)
             llm.cached(call)
-            commit_extraction(rag.index, llm, cid, texts[cid], call, Completion(reply, 500, 100, 80, 4.0, "stop"), made_by=made_by, method="bench")
+            commit_extraction(
+                rag.index, llm, cid, texts[cid], call, Completion(reply, 500, 100, 80, 4.0, "stop"), made_by=made_by, method="bench"
+            )
             done += 1
     ex_rate = done / (time.perf_counter() - t0)
     # embedding results: one batch write of precomputed vectors per 64 documents
@@ -125,14 +146,18 @@ def commit_rate(tmp: Path, n: int) -> list[dict]:
     for start in range(0, len(docs), 64):
         part = {d.id: d for d in docs[start : start + 64]}
         sp = {k: splits[k] for k in part}
-        vecs = {kind: {x.id: np.ones(dim, dtype=np.float32) / np.sqrt(dim) for s_ in sp.values() for x in getattr(s_, kind)}
-                for kind in ("chunks", "subchunks", "sentences")}  # fmt: skip
+        vecs = {
+            kind: {x.id: np.ones(dim, dtype=np.float32) / np.sqrt(dim) for s_ in sp.values() for x in getattr(s_, kind)}
+            for kind in ("chunks", "subchunks", "sentences")
+        }
         n_texts += sum(len(v) for v in vecs.values())
         _write_batch(rag.index, part, sp, vecs)
     emb_rate = n_texts / (time.perf_counter() - t0)
     rag.close()
-    return [{"what": "driver commits, extraction", "per_s": round(ex_rate, 1), "items": done},
-            {"what": "driver commits, embedding (vectors written)", "per_s": round(emb_rate, 1), "items": n_texts}]
+    return [
+        {"what": "driver commits, extraction", "per_s": round(ex_rate, 1), "items": done},
+        {"what": "driver commits, embedding (vectors written)", "per_s": round(emb_rate, 1), "items": n_texts},
+    ]
 
 
 def main() -> int:

@@ -78,7 +78,9 @@ def main() -> int:
         "embedder": stats["embedder"],
         "counts": stats["counts"],
         "indexing": {
-            "built_now": built_now, "seconds": report.seconds, "embed_seconds": report.embed_seconds,
+            "built_now": built_now,
+            "seconds": report.seconds,
+            "embed_seconds": report.embed_seconds,
             "texts_embedded": report.texts_embedded,
             "texts_per_second": report.texts_embedded / report.embed_seconds if report.embed_seconds else None,
         },
@@ -86,7 +88,7 @@ def main() -> int:
         "recall_at_5": {str(b): rows[b].recall_at_5 for b in BUDGETS},
         "latency_ms": {str(b): rows[b].latency_ms for b in BUDGETS},
         "reference": {k: {str(b): v for b, v in f.items()} for k, f in REFERENCE.items()},
-    }  # fmt: skip
+    }
     write_result(args.out, out)
     return 0
 

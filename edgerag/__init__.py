@@ -5,5 +5,5 @@ from .api import EdgeRAG
 from .settings import Settings
 from .types import Context, Document, InsertReport, Unit
 
-__all__ = ["EdgeRAG", "Settings", "Context", "Document", "InsertReport", "Unit"]
+__all__ = ["Context", "Document", "EdgeRAG", "InsertReport", "Settings", "Unit"]
 __version__ = "0.1.0"

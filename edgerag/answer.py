@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .candidates import candidates
 from .eval.metrics import normalize
-from .llm import MeteredLLM, PromptTooLongError
+from .llm import PromptTooLongError
+from .metered import MeteredLLM
 from .types import Context, Unit
 
 MODES = ("auto", "choose", "short", "long")
@@ -214,8 +216,9 @@ def fit_to_window(llm: MeteredLLM, question: str, units: list[Unit], mode: str |
     return units[:lo]
 
 
-def plan_answer(llm: MeteredLLM, question: str, context: Context, *, mode: str = "auto", budget: int | None = None,
-                max_tokens: int = 256) -> ReadPlan:  # fmt: skip
+def plan_answer(
+    llm: MeteredLLM, question: str, context: Context, *, mode: str = "auto", budget: int | None = None, max_tokens: int = 256
+) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made."""
     mode = resolve_mode(mode, question)
     limit = max_tokens if mode == "long" else min(max_tokens, 48)
@@ -226,9 +229,18 @@ def plan_answer(llm: MeteredLLM, question: str, context: Context, *, mode: str =
     n = llm.prompt_tokens(messages)
     choices = candidates([u.text for u in units], question) if mode == "choose" else None
     rate = llm.prefill_rate()
-    return ReadPlan(question=question, mode=mode, units=units, left_out=len(context.units) - len(units), budget=budget,
-                    window_cut=len(admitted) - len(units), messages=messages, prompt_tokens=n, choices=choices,
-                    expected_seconds=n / rate if rate else None)  # fmt: skip
+    return ReadPlan(
+        question=question,
+        mode=mode,
+        units=units,
+        left_out=len(context.units) - len(units),
+        budget=budget,
+        window_cut=len(admitted) - len(units),
+        messages=messages,
+        prompt_tokens=n,
+        choices=choices,
+        expected_seconds=n / rate if rate else None,
+    )
 
 
 def parse_citations(text: str, units: list[Unit]) -> list[int]:
@@ -268,18 +280,39 @@ def answer_question(
     limit = max_tokens if plan.mode == "long" else min(max_tokens, 48)
     units = plan.units
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
-    c = llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, on_text=on_text,
-                 validate=lambda t: bool(t.strip()), sources=[u.chunk_id for u in units], choices=plan.choices)  # fmt: skip
+    c = llm.chat(
+        plan.messages,
+        stage="answer",
+        method=context.method,
+        max_tokens=limit,
+        on_text=on_text,
+        validate=lambda t: bool(t.strip()),
+        sources=[u.chunk_id for u in units],
+        choices=plan.choices,
+    )
     text = c.text.strip()
     short_text = clean_answer(text)
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = _citations(parse_citations(text, units), units, short_text if checkable else None)
-    tokens = {"input": 0 if c.cached else c.prompt_tokens, "output": 0 if c.cached else c.output_tokens,
-              "evaluated": c.evaluated_tokens, "cached_input": c.prompt_tokens if c.cached else 0,
-              "cached_output": c.output_tokens if c.cached else 0}  # fmt: skip
-    return Answer(question=question, text=text, short=short_text, citations=citations, context=used,
-                  dropped_units=plan.left_out, tokens=tokens, seconds=time.perf_counter() - t0, cached=c.cached,
-                  mode=plan.mode)  # fmt: skip
+    tokens = {
+        "input": 0 if c.cached else c.prompt_tokens,
+        "output": 0 if c.cached else c.output_tokens,
+        "evaluated": c.evaluated_tokens,
+        "cached_input": c.prompt_tokens if c.cached else 0,
+        "cached_output": c.output_tokens if c.cached else 0,
+    }
+    return Answer(
+        question=question,
+        text=text,
+        short=short_text,
+        citations=citations,
+        context=used,
+        dropped_units=plan.left_out,
+        tokens=tokens,
+        seconds=time.perf_counter() - t0,
+        cached=c.cached,
+        mode=plan.mode,
+    )
 
 
 def _citations(cited: list[int], units: list[Unit], short_answer: str | None) -> list[Citation]:

@@ -1,31 +1,33 @@
 """`EdgeRAG`: the one object the CLI, the TUI and Python users drive.
 
-    rag = EdgeRAG("my-index")
-    report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
-    rag.delete(["<doc id>"])              # every trace of a document (rag.documents() lists them)
-    ctx = rag.retrieve("Who …?")            # method: settings.method (bridge-ppr); budget: λ
-    answer = rag.answer("Who …?", ctx)      # or rag.query(...) for both; answer.citations
-    rag.stats()                           # counts, and the token ledger per stage and method
+rag = EdgeRAG("my-index")
+report = rag.insert(["docs/"])        # readers → chunks → vectors → LMDB + hnswlib
+rag.delete(["<doc id>"])              # every trace of a document (rag.documents() lists them)
+ctx = rag.retrieve("Who …?")            # method: settings.method (bridge-ppr); budget: λ
+answer = rag.answer("Who …?", ctx)      # or rag.query(...) for both; answer.citations
+rag.stats()                           # counts, and the token ledger per stage and method
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
+from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .embed import Embedder
-from .llm import LocalLLM, MeteredLLM
-from .models import resolve_model
-from .store.ledger import Ledger
 from .indexing import insert_documents
 from .ingest import iter_documents
-from .retrieve import METHODS, QUERY_LLM, get_retriever
+from .llm import LocalLLM
+from .metered import MeteredLLM
+from .models import resolve_model
 from .settings import STORED_FIELDS, Settings
-from .store import Index, IndexError_
+from .store import Index, IndexUnusableError
+from .store.ledger import Ledger
 from .text.tokens import get_tokenizer
 from .types import Context, Document, InsertReport
 
@@ -57,12 +59,19 @@ class EdgeRAG:
         exists = (self.path / "manifest.json").exists()
         fixed = [k for k in (*STORED_FIELDS, "embedder") if getattr(new, k) != getattr(self.settings, k)]
         if fixed and exists:
-            raise ValueError(f"{', '.join(fixed)} cannot change: {self.path} was built with "
-                             + ", ".join(f"{k}={getattr(self.settings, k)}" for k in fixed) + "; index into a new directory")  # fmt: skip
+            raise ValueError(
+                f"{', '.join(fixed)} cannot change: {self.path} was built with "
+                + ", ".join(f"{k}={getattr(self.settings, k)}" for k in fixed)
+                + "; index into a new directory"
+            )
         if "embedder" in fixed or new.device != self.settings.device:
             self.__dict__.pop("embedder", None)
-        if (new.model, new.n_ctx, new.llm_threads, new.n_gpu_layers) != (self.settings.model, self.settings.n_ctx,
-                                                                         self.settings.llm_threads, self.settings.n_gpu_layers):  # fmt: skip
+        if (new.model, new.n_ctx, new.llm_threads, new.n_gpu_layers) != (
+            self.settings.model,
+            self.settings.n_ctx,
+            self.settings.llm_threads,
+            self.settings.n_gpu_layers,
+        ):
             self.__dict__.pop("llm", None)
         if new.tokenizer != self.settings.tokenizer:
             self.__dict__.pop("tokenizer", None)
@@ -90,9 +99,13 @@ class EdgeRAG:
         if self._index is None:
             if create:
                 self._index = Index.open(
-                    self.path, embedder_id=self.embedder.model_id, dim=self.embedder.dim,
-                    stored=self.settings.stored(), map_size=self.settings.map_size, embedder_spec=self.settings.embedder,
-                )  # fmt: skip
+                    self.path,
+                    embedder_id=self.embedder.model_id,
+                    dim=self.embedder.dim,
+                    stored=self.settings.stored(),
+                    map_size=self.settings.map_size,
+                    embedder_spec=self.settings.embedder,
+                )
             else:
                 self._index = Index.open(self.path, create=False, stored=self.settings.stored(), map_size=self.settings.map_size)
         return self._index
@@ -119,14 +132,15 @@ class EdgeRAG:
             self.check_embedder()
             if not ray:
                 return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
-            from .distributed import RayOptions, embed_pool
+            from .distributed import embed_pool
+            from .ray_pool import RayOptions
 
             with embed_pool(self.embedder, RayOptions.of(ray)) as remote:
                 return insert_documents(index, docs, remote, self.tokenizer, self.settings)
         finally:
             index.unlock()
 
-    def delete(self, doc_ids: Iterable[str]) -> "DeleteReport":
+    def delete(self, doc_ids: Iterable[str]) -> DeleteReport:
         """Remove documents and every trace of them: chunks, vectors, links, extractions,
         names, cached LLM calls; KG and TERAG stages are rebuilt over what remains
         (deletion.py). A file or folder path names the documents read from it. Unknown ids
@@ -155,21 +169,23 @@ class EdgeRAG:
         if not query or not query.strip():
             raise ValueError("the query is empty")
         if len(query) > self.settings.max_query_chars:
-            raise ValueError(f"the query is {len(query):,} characters; the limit is {self.settings.max_query_chars:,} "
-                             "(max_query_chars): ask a question, and index long text as a document instead")  # fmt: skip
-        retriever = get_retriever(method)
+            raise ValueError(
+                f"the query is {len(query):,} characters; the limit is {self.settings.max_query_chars:,} "
+                "(max_query_chars): ask a question, and index long text as a document instead"
+            )
+        m = registry.get(method)
         self.check_embedder()
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be a positive number of tokens, got {budget}")
-        extra = {"llm": self.llm} if method in QUERY_LLM else {}
-        return retriever(self.index, self.embedder, query, budget or self.settings.budget, self.settings, **extra)
+        extra = {"llm": self.llm} if m.query_llm else {}
+        return m.retrieve(self.index, self.embedder, query, budget or self.settings.budget, self.settings, **extra)
 
     def check_embedder(self) -> None:
         """Refuse an embedder other than the one the index was built with (its vectors would
         live in another space)."""
         built = self.index.manifest["embedder"]
         if built["id"] != self.embedder.model_id:
-            raise IndexError_(
+            raise IndexUnusableError(
                 f"{self.path} was built with the embedder {built['id']} (dim {built['dim']}), not "
                 f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder, or index into a new directory"
             )
@@ -180,8 +196,16 @@ class EdgeRAG:
         s = self.settings
         return plan_answer(self.llm, question, context, mode=mode or s.answer_mode, budget=s.answer_budget, max_tokens=s.answer_max_tokens)
 
-    def answer(self, question: str, context: Context, *, mode: str | None = None, short: bool = False,
-               on_text: Callable[[str], None] | None = None, plan: ReadPlan | None = None) -> Answer:  # fmt: skip
+    def answer(
+        self,
+        question: str,
+        context: Context,
+        *,
+        mode: str | None = None,
+        short: bool = False,
+        on_text: Callable[[str], None] | None = None,
+        plan: ReadPlan | None = None,
+    ) -> Answer:
         """Answer from a retrieved context, with citations; ``on_text`` streams the tokens.
         ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer.py);
         ``short=True`` is ``mode="short"``. The model reads the context's best units up to
@@ -190,8 +214,16 @@ class EdgeRAG:
         plan = plan or self.plan_answer(question, context, mode=mode)
         return answer_question(self.llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
 
-    def query(self, question: str, method: str | None = None, budget: int | None = None, *, mode: str | None = None,
-              short: bool = False, on_text: Callable[[str], None] | None = None) -> Answer:  # fmt: skip
+    def query(
+        self,
+        question: str,
+        method: str | None = None,
+        budget: int | None = None,
+        *,
+        mode: str | None = None,
+        short: bool = False,
+        on_text: Callable[[str], None] | None = None,
+    ) -> Answer:
         """Retrieve, then answer: the whole RAG round trip."""
         return self.answer(question, self.retrieve(question, method=method, budget=budget), mode=mode, short=short, on_text=on_text)
 
@@ -208,6 +240,14 @@ class EdgeRAG:
         from .build import plan
 
         return plan(self, method)
+
+    def export_graph(self, graph: str, path: str | os.PathLike, format: str | None = None):
+        """Write a built graph (``kg``, ``links``, ``concepts``, ``terag`` or ``knn``) as GraphML
+        or node-link JSON (by ``format``, or the file's suffix) for Gephi, Cytoscape or networkx;
+        returns an `export.Exported` (nodes, edges, the stage it came from)."""
+        from .export import export_graph
+
+        return export_graph(self.index, self.settings, graph, path, format)
 
     def ledger_rows(self):
         return Ledger(self.index.tables).rows()
@@ -236,7 +276,7 @@ class EdgeRAG:
 
     @staticmethod
     def methods() -> list[str]:
-        return sorted(METHODS)
+        return registry.names()
 
     # ---- lifetime --------------------------------------------------------------------------
     def close(self) -> None:
@@ -244,7 +284,7 @@ class EdgeRAG:
             self._index.close()
             self._index = None
 
-    def __enter__(self) -> "EdgeRAG":
+    def __enter__(self) -> EdgeRAG:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -262,7 +302,7 @@ def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
     try:
         data = json.loads(manifest.read_text())
     except (OSError, ValueError) as e:
-        raise IndexError_(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
+        raise IndexUnusableError(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
     defaults = Settings()
     stored = dict(data.get("settings") or {})
     spec = (data.get("embedder") or {}).get("spec")

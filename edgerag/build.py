@@ -11,24 +11,26 @@ model has shown in the ledger (or, before any call, at an assumed speed it names
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from .extract import kg as kgx
-from .progress import bar
+from .extract import names as nm
 from .graph.bipartite import build_keyword_graph
 from .graph.concept_graph import build_concept_graph
 from .graph.core_chunks import core_chunks
+from .graph.kg import build_kg, extract_chunks, extractor_fingerprint, kg_current, pending_chunks, stage_name
 from .graph.knn import build_knn_graph
 from .graph.links import build_links
-from .graph.skeleton import build_kg, extract_chunks, extractor_fingerprint, kg_current, pending_chunks, stage_name
-from .extract import names as nm
-from .graph.terag import STAGE as TERAG_STAGE, build_names_graph, extract_names, names_graph_current
-from .graph.terag import extractor_fingerprint as names_fingerprint
-from .retrieve import KG_OF, METHODS, NAMES_OF
+from .graph.names_graph import STAGE as TERAG_STAGE
+from .graph.names_graph import build_names_graph, extract_names, names_graph_current
+from .graph.names_graph import extractor_fingerprint as names_fingerprint
+from .methods import get as get_method
+from .progress import bar
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
 # model on 2 CPU cores (benchmarks/llm_speed.py): ~120 prompt and ~24 generated tokens/s.
@@ -72,12 +74,7 @@ class Plan:
 
 def kg_target(rag, method: str) -> tuple[str, float] | None:
     """(core selection, β or κ) of the KG ``method`` reads, or None for LLM-free methods."""
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; available: {', '.join(sorted(METHODS))}")
-    if method not in KG_OF:
-        return None
-    sel, fraction = KG_OF[method]
-    return sel or rag.settings.core_selection, getattr(rag.settings, fraction) if isinstance(fraction, str) else fraction
+    return get_method(method).kg_core(rag.settings)
 
 
 @dataclass
@@ -101,7 +98,7 @@ class _Job:
 
 def _job(rag, method: str) -> _Job | None:
     index, s = rag.index, rag.settings
-    if method in NAMES_OF:  # TERAG names every passage, several per call
+    if get_method(method).names:  # TERAG names every passage, several per call
         chunks = index.ids("chunks")
         made_by = names_fingerprint(rag.llm, s.terag_batch, s.terag_max_tokens)
         return _Job("all", 1.0, chunks, "names", made_by, s.terag_batch, pending_chunks(index, chunks, made_by, table="names"))
@@ -131,8 +128,11 @@ def llm_work_left(rag, method: str) -> str | None:
         return None
     if job.todo:
         return f"{len(job.todo)} of {len(job.chunks)} chunks to extract"
-    current = (names_graph_current(rag.index, rag.embedder, job.chunks) if job.table == "names"
-               else kg_current(rag.index, rag.embedder, job.chunks, job.stage))  # fmt: skip
+    current = (
+        names_graph_current(rag.index, rag.embedder, job.chunks)
+        if job.table == "names"
+        else kg_current(rag.index, rag.embedder, job.chunks, job.stage)
+    )
     return None if current else f"its {job.stage} graph is not built over the {len(job.chunks)} extracted chunks"
 
 
@@ -140,25 +140,19 @@ def graph_steps(rag, method: str) -> list[tuple[str, Any]]:
     """The LLM-free stages ``method`` reads, as (name, builder) in build order; each builder
     returns at once when its stage is current."""
     index, s = rag.index, rag.settings
-    target = kg_target(rag, method)
-    steps = []
-    if method == "knng" or (target and target[0] in ("pagerank", "random")):  # KNN graph, or the PageRank core
-        steps.append(("knn", lambda: build_knn_graph(index, k=s.knn_k)))
-    if method in ("keyword", "ket", "ket-u", "concept", "g2cons"):
-        steps.append(("bipartite", lambda: build_keyword_graph(index)))
-    if method in ("concept", "g2cons") or (target and target[0] == "concept"):
-        steps.append(("concepts", lambda: build_concept_graph(index, s)))
-    if method in ("bridge", "bridge-ppr"):
-        steps.append(("links", lambda: build_links(index, s)))
-    return steps
+    builders = {
+        "knn": lambda: build_knn_graph(index, k=s.knn_k),
+        "bipartite": lambda: build_keyword_graph(index),
+        "concepts": lambda: build_concept_graph(index, s),
+        "links": lambda: build_links(index, s),
+    }
+    return [(name, builders[name]) for name in get_method(method).graph_stages(s.core_selection)]
 
 
 def plan(rag, method: str) -> Plan:
     index = rag.index
     n = index.counts()["chunks"]
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; available: {', '.join(sorted(METHODS))}")
-    if method not in KG_OF and method not in NAMES_OF:
+    if not get_method(method).llm_built:
         return Plan(method, "-", 0.0, n, 0, 0, 0, 0, 0, 0.0, "no LLM stage: built on first query in seconds")
     job = _job(rag, method)
     llm = rag.llm
@@ -177,7 +171,19 @@ def plan(rag, method: str) -> Plan:
     out_basis = f"{per_out:.0f} output tokens per chunk " + ("as measured on this index" if outs else "(assumed)")
     if job.per_call > 1:
         out_basis += f"; {job.per_call} passages per call ({calls} calls)"
-    return Plan(method, job.selection, job.fraction, n, len(job.chunks), len(job.todo), input_tokens, evaluated, output, seconds, f"{basis}; {out_basis}")
+    return Plan(
+        method,
+        job.selection,
+        job.fraction,
+        n,
+        len(job.chunks),
+        len(job.todo),
+        input_tokens,
+        evaluated,
+        output,
+        seconds,
+        f"{basis}; {out_basis}",
+    )
 
 
 def model_speeds(rag) -> tuple[float, float, str]:
@@ -191,16 +197,30 @@ def model_speeds(rag) -> tuple[float, float, str]:
         a = np.array([[r.evaluated_tokens, r.output_tokens] for r in rows], dtype=float)
         coef, *_ = np.linalg.lstsq(a, np.array([r.seconds for r in rows]), rcond=None)
         if coef[0] > 0 and coef[1] > 0:
-            return 1 / coef[0], 1 / coef[1], f"{1 / coef[0]:.0f} prompt and {1 / coef[1]:.1f} generated tokens/s measured on {len(rows)} calls in this ledger"
+            return (
+                1 / coef[0],
+                1 / coef[1],
+                f"{1 / coef[0]:.0f} prompt and {1 / coef[1]:.1f} generated tokens/s measured on {len(rows)} calls in this ledger",
+            )
     if rows:
         spent = sum(max(r.seconds - r.output_tokens / ASSUMED_GEN_TPS, 1e-3) for r in rows)
         p_tps = sum(r.evaluated_tokens for r in rows) / spent
         if p_tps > 0:
-            return p_tps, ASSUMED_GEN_TPS, (f"{p_tps:.0f} prompt tokens/s measured on {len(rows)} calls in this ledger, "
-                                            f"{ASSUMED_GEN_TPS:.0f} generated tokens/s assumed")
-    return ASSUMED_PROMPT_TPS, ASSUMED_GEN_TPS, (
-        f"assumed {ASSUMED_PROMPT_TPS:.0f} prompt / {ASSUMED_GEN_TPS:.0f} generated tokens/s "
-        "(the default model on 2 cores; no calls in this ledger to measure yet)"
+            return (
+                p_tps,
+                ASSUMED_GEN_TPS,
+                (
+                    f"{p_tps:.0f} prompt tokens/s measured on {len(rows)} calls in this ledger, "
+                    f"{ASSUMED_GEN_TPS:.0f} generated tokens/s assumed"
+                ),
+            )
+    return (
+        ASSUMED_PROMPT_TPS,
+        ASSUMED_GEN_TPS,
+        (
+            f"assumed {ASSUMED_PROMPT_TPS:.0f} prompt / {ASSUMED_GEN_TPS:.0f} generated tokens/s "
+            "(the default model on 2 cores; no calls in this ledger to measure yet)"
+        ),
     )
 
 
@@ -221,7 +241,7 @@ def build(rag, method: str, limit: int | None = None, ray=None) -> dict[str, Any
 def _runner(rag, ray, todo: list[str], out: dict[str, Any]) -> Iterator[Any]:
     """The `llm.Runner` of this build: None (this process) unless Ray was asked for and there
     is something to extract; the pool's report lands in ``out["ray"]``."""
-    from .distributed import RayOptions
+    from .ray_pool import RayOptions
 
     opts = RayOptions.of(ray)
     if opts is None or not todo:
@@ -244,15 +264,15 @@ def _build(rag, method: str, limit: int | None, ray=None) -> dict[str, Any]:
     if job is None:
         return out
     todo = job.todo if limit is None else job.todo[: max(0, limit)]
-    if job.table == "names":
-        if ray:
-            raise ValueError("--ray distributes embedding and KG extraction (kg, skeleton, ket, hybrid, g2cons, lightrag-*); "
-                             "TERAG's naming runs on this machine for now: build terag without --ray")  # fmt: skip
-        report = extract_names(index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress)
-    else:
-        with _runner(rag, ray, todo, out) as runner:
-            report = extract_chunks(index, rag.llm, todo, method, grammar=s.extract_grammar,
-                                    max_tokens=s.extract_max_tokens, progress=s.progress, runner=runner)  # fmt: skip
+    with _runner(rag, ray, todo, out) as runner:
+        if job.table == "names":
+            report = extract_names(
+                index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress, runner=runner
+            )
+        else:
+            report = extract_chunks(
+                index, rag.llm, todo, method, grammar=s.extract_grammar, max_tokens=s.extract_max_tokens, progress=s.progress, runner=runner
+            )
     out["extraction"] = asdict(report)
     out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
     missing = len(pending_chunks(index, job.chunks, job.made_by, table=job.table))
@@ -260,11 +280,12 @@ def _build(rag, method: str, limit: int | None, ray=None) -> dict[str, Any]:
     if missing:
         out[graph] = {"pending_chunks": missing, "note": "run build again to extract the rest; the graph is built when every chunk is done"}
         return out
-    if job.table == "names":
-        make = lambda: build_names_graph(index, rag.embedder, job.chunks, job.made_by)  # noqa: E731
-    else:
-        make = lambda: build_kg(index, rag.embedder, job.chunks, job.stage, llm=rag.llm,  # noqa: E731
-                                method=method, desc_limit=s.desc_limit)  # fmt: skip
+
+    def make() -> dict[str, Any]:
+        if job.table == "names":
+            return build_names_graph(index, rag.embedder, job.chunks, job.made_by)
+        return build_kg(index, rag.embedder, job.chunks, job.stage, llm=rag.llm, method=method, desc_limit=s.desc_limit)
+
     out.update(_run_steps(f"building the {graph} graph", [(graph, make)], s.progress))
     return out
 

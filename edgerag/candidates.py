@@ -30,11 +30,10 @@ import re
 from .text.keywords import stop_words
 from .text.linkkeys import capitalised_runs
 
-MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|"
-          "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")  # fmt: skip
-_DATES = re.compile(
-    rf"\b(?:\d{{1,2}} (?:{MONTHS})\.? \d{{3,4}}|(?:{MONTHS})\.? \d{{1,2}}, \d{{3,4}}|(?:{MONTHS}) \d{{3,4}})\b"
+MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 )
+_DATES = re.compile(rf"\b(?:\d{{1,2}} (?:{MONTHS})\.? \d{{3,4}}|(?:{MONTHS})\.? \d{{1,2}}, \d{{3,4}}|(?:{MONTHS}) \d{{3,4}})\b")
 _NUMBER = re.compile(r"(?<![\w.])[$£€]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?:\s(?:million|billion|trillion|thousand))?(?![\w])")
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_]+(?:[-/][^\W_]+)+(?![\w-])")
 """Codes and model names mixing letters and digits: "tangerine-42", "A-113", "COVID-19"."""
@@ -45,7 +44,7 @@ YES_NO = ("yes", "no")
 
 
 def _comma_pairs(text: str, runs: list[str]) -> list[str]:
-    """"A, B" wherever two capitalised runs stand side by side with a comma between them."""
+    """ "A, B" wherever two capitalised runs stand side by side with a comma between them."""
     out = []
     for a, b in zip(runs, runs[1:]):
         joined = f"{a}, {b}"

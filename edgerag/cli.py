@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import offline  # noqa: F401
-from .cli_options import llm_args, method_args, ray_args, ray_options, setting_overrides, settings_args
+from .cli_options import llm_args, method_args, ray_args, ray_options, setting, setting_overrides, settings_args
 from .display import format_ledger, print_answer_footer, print_context, stream_answer
 
 DEFAULT_INDEX = os.environ.get("EDGERAG_INDEX", ".edgerag/index")
@@ -41,9 +41,11 @@ def cmd_index(args) -> int:
 def cmd_delete(args) -> int:
     r = _open(args).delete(args.doc_ids)
     if r.deleted:
-        print(f"deleted {len(r.deleted)} document(s): {r.chunks} chunks, {r.subchunks} sub-chunks, {r.sentences} sentences, "
-              f"{r.vectors} vectors, {r.extractions} KG extractions, {r.names} TERAG name sets, {r.llm_calls} cached LLM calls "
-              f"({r.seconds:.1f}s)")
+        print(
+            f"deleted {len(r.deleted)} document(s): {r.chunks} chunks, {r.subchunks} sub-chunks, {r.sentences} sentences, "
+            f"{r.vectors} vectors, {r.extractions} KG extractions, {r.names} TERAG name sets, {r.llm_calls} cached LLM calls "
+            f"({r.seconds:.1f}s)"
+        )
         if r.stages_rebuilt:
             print("rebuilt over what remains, without the LLM: " + ", ".join(r.stages_rebuilt))
     for d in r.missing:
@@ -101,14 +103,23 @@ def cmd_build(args) -> int:
         rag.index.unlock()
     if result.get("ray"):
         r = result["ray"]
-        print(f"ray: {len(r['workers'])} workers; results per node: " + ", ".join(f"{n} {k}" for k, n in r["by_node"].items())
-              + (f"; {r['resent']} calls resent" if r["resent"] else "") + "".join(f"\nWARNING: worker {x}" for x in r["refused"] + r["retired"]))
+        print(
+            f"ray: {len(r['workers'])} workers; results per node: "
+            + ", ".join(f"{n} {k}" for k, n in r["by_node"].items())
+            + (f"; {r['resent']} calls resent" if r["resent"] else "")
+            + "".join(f"\nWARNING: worker {x}" for x in r["refused"] + r["retired"])
+        )
     ex = result.get("extraction")
     if ex:
-        found = f"{ex['entities']} entities, " + (f"{ex['concepts']} concepts in {ex['calls']} calls ({ex['retried']} passages retried alone)"
-                                                   if "concepts" in ex else f"{ex['relations']} relations")  # fmt: skip
-        print(f"extracted {ex['extracted']} chunks ({ex['already']} done before) in {ex['seconds']:.0f}s: "
-              f"{found}; {ex['invented']} items dropped (names not in the passage), {ex['unparsed_lines']} unparsed lines")
+        found = f"{ex['entities']} entities, " + (
+            f"{ex['concepts']} concepts in {ex['calls']} calls ({ex['retried']} passages retried alone)"
+            if "concepts" in ex
+            else f"{ex['relations']} relations"
+        )
+        print(
+            f"extracted {ex['extracted']} chunks ({ex['already']} done before) in {ex['seconds']:.0f}s: "
+            f"{found}; {ex['invented']} items dropped (names not in the passage), {ex['unparsed_lines']} unparsed lines"
+        )
         if ex.get("too_long"):
             print(f"WARNING: {len(ex['too_long'])} chunks do not fit the model's window (raise --n-ctx): {', '.join(ex['too_long'][:5])}")
         if ex["zero_yield"]:
@@ -147,7 +158,7 @@ def cmd_eval(args) -> int:
 
 def _sweep(spec: str) -> tuple[str, list]:
     """``beta=0,0.2,1`` → ("beta", [0.0, 0.2, 1.0]), typed as the setting is."""
-    from .eval.runner import KNOBS
+    from .methods import KNOBS
     from .settings import Settings
 
     key, sep, values = spec.partition("=")
@@ -236,8 +247,43 @@ def cmd_tui(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    print(_open(args).export_graph(args.graph, args.out, args.format).summary())
+    return 0
+
+
+def cmd_methods(args) -> int:
+    from . import methods as registry
+
+    rows = [registry.get(n) for n in registry.names()]
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": m.name,
+                        "reads": m.reads,
+                        "ranks": m.ranks,
+                        "index_llm_calls": m.index_llm_calls,
+                        "query_llm": m.query_llm,
+                        "settings": list(m.settings),
+                        "paper": m.paper,
+                    }
+                    for m in rows
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    width = max(len(m.name) for m in rows)
+    for m in rows:
+        llm = m.index_llm_calls + (", a model call per query" if m.query_llm else "")
+        print(f"{m.name:<{width}}  {m.paper}; LLM at index time: {llm}\n{'':<{width}}  {m.ranks}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from .retrieve import METHODS
+    from . import methods as registry
 
     p = argparse.ArgumentParser(prog="edgerag", description="Offline Graph-RAG with a local GGUF model.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -246,12 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--index", default=default, help=f"index directory (default {default}; env EDGERAG_INDEX)")
         sp.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
-    sp = sub.add_parser("index", help="add files/folders (.txt, .md, corpus .jsonl, .pdf, .docx, .html, .epub) to an index; "
-                                      "edited files replace their old version, unchanged ones are skipped")
+    sp = sub.add_parser(
+        "index",
+        help="add files/folders (.txt, .md, corpus .jsonl, .pdf, .docx, .html, .epub) to an index; "
+        "edited files replace their old version, unchanged ones are skipped",
+    )
     sp.add_argument("paths", nargs="+")
     with_index(sp)
-    sp.add_argument("--docs-per-batch", type=int, dest="docs_per_batch",
-                    help="documents embedded and committed together (default 64); a stopped run resumes at the last batch")
+    setting(sp, "--docs-per-batch")
     settings_args(sp)
     ray_args(sp, "embed")
     sp.set_defaults(func=cmd_index)
@@ -266,19 +314,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_docs)
 
-    methods = sorted(METHODS)
+    methods = registry.names()
     sp = sub.add_parser("query", help="retrieve context for a question")
     sp.add_argument("question")
     with_index(sp)
-    sp.add_argument("--method", choices=methods, help="retriever (default bridge-ppr, the best LLM-free one measured)")
-    sp.add_argument("--budget", type=int, help="λ: context budget in tokens (default 12000)")
+    setting(sp, "--method", choices=methods)
+    setting(sp, "--budget")
     sp.add_argument("--json", action="store_true", help="print the context (or, with --answer, the answer) as JSON")
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
-    sp.add_argument("--answer-mode", dest="answer_mode", choices=["auto", "choose", "short", "long"],
-                    help="auto (default: choose for a question asking a fact, long otherwise), choose (one of the passages' "
-                         "names, dates, numbers or yes/no), short (a free short phrase) or long")
-    sp.add_argument("--answer-budget", type=int, dest="answer_budget",
-                    help="tokens of the context the model reads to answer, best units first (default 1000)")
+    setting(sp, "--answer-mode", choices=["auto", "choose", "short", "long"])
+    setting(sp, "--answer-budget")
     sp.add_argument("--short", action="store_true", help="same as --answer-mode short")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
     method_args(sp)
@@ -290,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_index(sp)
     sp.add_argument("--plan", action="store_true", help="only print the cost estimate")
     sp.add_argument("--limit", type=int, help="extract at most N chunks now (build again to resume)")
-    sp.add_argument("--grammar", action="store_true", dest="extract_grammar", default=None, help="GBNF-constrained extraction output")
+    setting(sp, "--grammar", "extract_grammar")
     settings_args(sp)
     ray_args(sp, "run the KG extraction calls")
     method_args(sp)
@@ -301,13 +346,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--data", required=True)
     sp.add_argument("--method", default="text", choices=methods, help="one method (default text)")
     sp.add_argument("--methods", help="several, comma-separated, over one index: e.g. text,keyword,ket,g2cons,terag")
-    sp.add_argument("--sweep", action="append", metavar="NAME=V1,V2",
-                    help="run each method that reads NAME once per value: beta, kappa, theta, lambda_w or budget (repeatable)")
+    sp.add_argument(
+        "--sweep",
+        action="append",
+        metavar="NAME=V1,V2",
+        help="run each method that reads NAME once per value: beta, kappa, theta, lambda_w or budget (repeatable)",
+    )
     sp.add_argument("--build", action="store_true", help="run the LLM extraction runs need first (else they are refused with its cost)")
     with_index(sp, default=None)
-    sp.add_argument("--budget", type=int, help="λ: context budget in tokens (default 12000)")
+    setting(sp, "--budget")
     sp.add_argument("--limit", type=int, help="first N questions only")
-    sp.add_argument("--out", help="write the result file (JSON, docs/results.md) here")
+    sp.add_argument("--out", help="write the result file (JSON, docs/result-schema.md) here")
     sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
     settings_args(sp)
     method_args(sp)
@@ -336,6 +385,26 @@ def build_parser() -> argparse.ArgumentParser:
     llm_args(sp)
     sp.set_defaults(func=cmd_demo)
 
+    from .export import FORMATS, GRAPHS
+
+    sp = sub.add_parser("export", help="write a built graph as GraphML or JSON, for Gephi, Cytoscape or networkx")
+    sp.add_argument(
+        "--graph",
+        required=True,
+        choices=GRAPHS,
+        help="kg: entities and relations; links: passages and link keys; "
+        "concepts: G2ConS concepts; terag: TERAG names and passages; knn: the KNN chunk graph",
+    )
+    sp.add_argument("--format", choices=FORMATS, help="graphml or json (node-link); default: the --out file's suffix")
+    sp.add_argument("--out", required=True, help="the file to write")
+    with_index(sp)
+    method_args(sp)
+    sp.set_defaults(func=cmd_export)
+
+    sp = sub.add_parser("methods", help="list the retrieval methods: what each reads, its LLM cost, its paper")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_methods)
+
     sp = sub.add_parser("models", help="list known GGUF models: installed, verified, where")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_models)
@@ -351,11 +420,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .distributed import DistributedError, RayUnavailableError
     from .embed import EmbedderError
     from .models import ModelError
     from .progress import Cancelled, stop_on_interrupt
-    from .store import IndexError_
+    from .ray_pool import DistributedError, RayUnavailableError
+    from .store import IndexUnusableError
 
     args = build_parser().parse_args(argv)
     # long work in committed steps: Ctrl-C ends the step first
@@ -363,15 +432,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stop_on_interrupt() if steps else nullcontext():
             return args.func(args)
-    except (IndexError_, EmbedderError, ModelError, ValueError, FileNotFoundError, RayUnavailableError, DistributedError) as e:
+    except (IndexUnusableError, EmbedderError, ModelError, ValueError, FileNotFoundError, RayUnavailableError, DistributedError) as e:
         print(f"edgerag: error: {e}", file=sys.stderr)
         return 2
     except Cancelled:
-        print("edgerag: stopped at a step boundary; everything finished is kept. "
-              "Run the same command again to resume.", file=sys.stderr)  # fmt: skip
+        print("edgerag: stopped at a step boundary; everything finished is kept. Run the same command again to resume.", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
-        print("edgerag: interrupted" + ("; committed steps are kept, run the same command again to resume" if steps else ""), file=sys.stderr)
+        print(
+            "edgerag: interrupted" + ("; committed steps are kept, run the same command again to resume" if steps else ""), file=sys.stderr
+        )
         return 130
 
 

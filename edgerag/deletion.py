@@ -2,7 +2,7 @@
 
 One LMDB write transaction removes a document's record, its chunks, sub-chunks and
 sentences, their vectors, the KG extractions and TERAG names of its chunks, and every cached
-LLM call whose prompt held its text (the cache remembers which chunks a call read, llm.py),
+LLM call whose prompt held its text (the cache remembers which chunks a call read, metered.py),
 so a deleted fact cannot come back from the cache. The same transaction bumps the index
 generation, which marks every all-chunk stage stale: the KNN graph, the keyword bipartite
 graph, concept graphs and the link graph are rebuilt from what remains on their next use,
@@ -29,8 +29,9 @@ import time
 from dataclasses import dataclass, field
 
 from .embed import Embedder
-from .graph.skeleton import build_kg
-from .graph.terag import STAGE as TERAG_STAGE, build_names_graph
+from .graph.kg import build_kg
+from .graph.names_graph import STAGE as TERAG_STAGE
+from .graph.names_graph import build_names_graph
 from .store import Index
 from .store.index import VECTOR_SETS
 from .store.stages import load_arrays
@@ -54,8 +55,7 @@ class DeleteReport:
     seconds: float = 0.0
 
 
-def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder,
-                     files: dict[str, dict | None] | None = None) -> DeleteReport:  # fmt: skip
+def delete_documents(index: Index, doc_ids: list[str], embedder: Embedder, files: dict[str, dict | None] | None = None) -> DeleteReport:
     """Delete ``doc_ids`` (document ids, or paths of indexed files or folders) and every
     trace of them; ``files`` are file records to store (a dict) or drop (None) in the same
     transaction."""
@@ -211,4 +211,3 @@ def document_rows(index: Index) -> list[dict]:
             row["file_pages"] = rec.get("file_pages", rec["pages"][-1])
         rows.append(row)
     return rows
-

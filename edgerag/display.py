@@ -26,15 +26,24 @@ def answer_footer(ans) -> list[str]:
     if ans.citations:
         lines.append("citations:")
         for c in ans.citations:
-            note = {"cited": "", "matched": "  (contains the answer; not cited by the model)",
-                    "unverified": "  (cited by the model, but the answer is not in it)"}[c.how]  # fmt: skip
+            note = {
+                "cited": "",
+                "matched": "  (contains the answer; not cited by the model)",
+                "unverified": "  (cited by the model, but the answer is not in it)",
+            }[c.how]
             where = f"  ({c.where})" if getattr(c, "where", "") else ""
             lines.append(f"  [{c.n}] {c.doc_id} / {c.chunk_id}" + (f"  {c.title}" if c.title else "") + where + note)
     else:
         lines.append("citations: none (the model cited no passage)")
     t = ans.tokens
-    how = "answered from the LLM cache: 0 fresh tokens" if ans.cached else f"{t['evaluated']} evaluated, the rest reused from the previous prompt"
-    lines.append(f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s")
+    how = (
+        "answered from the LLM cache: 0 fresh tokens"
+        if ans.cached
+        else f"{t['evaluated']} evaluated, the rest reused from the previous prompt"
+    )
+    lines.append(
+        f"token account: {t['input'] + t['cached_input']} input / {t['output'] + t['cached_output']} output tokens ({how}); {ans.seconds:.1f}s"
+    )
     return lines
 
 

@@ -21,12 +21,13 @@ sub-chunk vectors, so every word of it counts.
 from __future__ import annotations
 
 import time
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from .embed import Embedder
 from .ingest import FileDone, FileState, Skipped, Unchanged
+from .progress import Cancelled, bar
 from .provenance import locate
 from .settings import Settings
 from .store import Index
@@ -34,8 +35,6 @@ from .text.chunking import DocumentSplit, split_document
 from .text.keywords import keyword_set
 from .text.tokens import Tokenizer
 from .types import Document, InsertReport, Span
-from .progress import Cancelled, bar
-
 
 SAVE_EVERY_S = 300
 """The hnswlib caches are rewritten at the end of a run and at most this often during it;
@@ -105,8 +104,7 @@ def insert_documents(
                 progress.update(shown)
                 continue
             splits = {
-                d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens)
-                for d in new.values()
+                d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens) for d in new.values()
             }
             t_embed = time.perf_counter()
             vectors = _embed_batch(splits, embedder)
@@ -162,8 +160,9 @@ def _embed_batch(splits: dict[str, DocumentSplit], embedder: Embedder) -> dict[s
     return out
 
 
-def _write_batch(index: Index, docs: dict[str, Document], splits: dict[str, DocumentSplit], vectors,
-                 files: dict[str, dict] | None = None) -> None:  # fmt: skip
+def _write_batch(
+    index: Index, docs: dict[str, Document], splits: dict[str, DocumentSplit], vectors, files: dict[str, dict] | None = None
+) -> None:
     t = index.tables
     with t.write() as txn:
         for set_name, by_id in vectors.items():
@@ -187,8 +186,13 @@ def _write_batch(index: Index, docs: dict[str, Document], splits: dict[str, Docu
         index.bump_generation(txn)
         # Documents last: a document record means all of its pieces are in.
         for doc_id, d in docs.items():
-            rec = {"title": d.title, "source": d.source, "chars": len(d.text),
-                   "chunks": [c.id for c in splits[doc_id].chunks], "added": time.time()}  # fmt: skip
+            rec = {
+                "title": d.title,
+                "source": d.source,
+                "chars": len(d.text),
+                "chunks": [c.id for c in splits[doc_id].chunks],
+                "added": time.time(),
+            }
             if d.path:
                 rec.update(path=d.path, kind=d.kind)
             page_marks = [m.page for m in d.marks if m.page]
@@ -228,6 +232,7 @@ def _replace_file(index: Index, state: FileState, embedder: Embedder, report: In
 def _carry_over(index: Index, old_docs: list[str], new_docs: list[str]) -> int:
     """Copy KG extractions and TERAG names from old chunks to new chunks of the same text
     that have none yet; returns how many records were copied."""
+
     def chunks_of(doc_ids: list[str]) -> list[tuple[str, dict]]:
         ids = [c for rec in index.get_many("docs", doc_ids) if rec for c in rec.get("chunks", [])]
         return [(c, r) for c, r in zip(ids, index.get_many("chunks", ids)) if r]

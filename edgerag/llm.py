@@ -1,4 +1,4 @@
-"""The local GGUF model through llama-cpp-python, and the metered front every caller uses.
+"""The local GGUF model through llama-cpp-python (metered.py puts the cache and ledger in front).
 
 `LocalLLM` loads a model once per process with an explicit context window (``n_ctx``; no
 silent 512/2048 default), all cores, every layer on the GPU when llama.cpp was built with
@@ -6,8 +6,7 @@ one, greedy decoding and a hard cap on output tokens. Prompts are formatted with
 template stored in the GGUF and measured in the model's own vocabulary *before* the call, so
 a prompt that does not fit the window is refused rather than truncated by llama.cpp.
 
-`MeteredLLM` adds the index's LLM-call cache and token ledger (store/ledger.py): every call
-is recorded with its stage and method; a repeated call costs no fresh tokens.
+`ChoiceTrie` constrains an output to one of a list of strings (the reader's ``choose`` mode).
 """
 
 from __future__ import annotations
@@ -16,15 +15,12 @@ import atexit
 import os
 import threading
 import time
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
 
 from .models import ModelError, check_gguf, model_sha256
-from .store.ledger import LLMCache, Ledger, LedgerRow, cache_key
-from .store.tables import Tables
 
 
 class PromptTooLongError(ValueError):
@@ -46,62 +42,6 @@ class Completion:
 Messages = list[dict[str, str]]
 
 
-@dataclass
-class Call:
-    """One metered call, prepared but not run: what the model must compute (the formatted
-    prompt, stop strings, output cap, GBNF grammar text, halt rule) and the cache key it is
-    filed under. A local build runs it in this process (`MeteredLLM.run`), a distributed one
-    on a worker (distributed.py); either way `MeteredLLM.record` commits the outcome."""
-
-    prompt: str
-    stop: list[str]
-    max_tokens: int
-    grammar: str | None
-    halt: Callable[[str], bool] | None
-    key: str
-    choices: list[str] | None = None
-    """The only outputs allowed (`ChoiceTrie`), or None for free text."""
-
-
-def run_call(llm: "LocalLLM", call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
-    """Compute ``call`` on ``llm``: the one place a prepared call meets a model."""
-    compiled = _grammar(call.grammar) if call.grammar else None
-    extra = {"choices": call.choices} if call.choices else {}  # stand-in models need not know choices
-    return llm.complete(call.prompt, call.stop, call.max_tokens, grammar=compiled, on_text=on_text, halt=call.halt, **extra)
-
-
-@dataclass
-class Done:
-    """A call that came back: the caller's ``tag`` (which chunk it was for), the call, and its
-    completion, or None with ``error`` saying why there is none (the prompt does not fit the
-    model's window). ``node`` names the machine that computed it ("" for this process)."""
-
-    tag: Any
-    call: Call
-    completion: Completion | None
-    error: str = ""
-    node: str = ""
-
-
-Runner = Callable[["MeteredLLM", Iterable[tuple[Any, Call]]], Iterator[Done]]
-"""Computes (tag, call) jobs and yields each as it finishes, committing nothing: the caller
-commits each `Done` (`MeteredLLM.record`) before it asks for the next. `run_here` is the
-local one; distributed.py has one that runs the calls on Ray workers."""
-
-
-def run_here(llm: "MeteredLLM", jobs: Iterable[tuple[Any, Call]]) -> Iterator[Done]:
-    """Each job in order in this process: from the cache when it is there, else on the model."""
-    for tag, call in jobs:
-        c = llm.cached(call)
-        if c is None:
-            try:
-                c = llm.run(call)
-            except PromptTooLongError as e:
-                yield Done(tag, call, None, error=str(e))
-                continue
-        yield Done(tag, call, c)
-
-
 def gpu_offload_available() -> bool:
     import llama_cpp
 
@@ -113,8 +53,9 @@ def _load(path: str, n_ctx: int, n_threads: int, n_gpu_layers: int):
     from llama_cpp import Llama
 
     try:
-        llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
-                      n_gpu_layers=n_gpu_layers, seed=0, verbose=False)  # fmt: skip
+        llama = Llama(
+            model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads, n_gpu_layers=n_gpu_layers, seed=0, verbose=False
+        )
         _LOADED.append(llama)
         return llama
     except (ValueError, RuntimeError, OSError) as e:
@@ -205,9 +146,16 @@ class LocalLLM:
             )
 
     # ---- generation ------------------------------------------------------------------------
-    def complete(self, prompt: str, stop: list[str], max_tokens: int, grammar=None,
-                 on_text: Callable[[str], None] | None = None,
-                 halt: Callable[[str], bool] | None = None, choices: list[str] | None = None) -> Completion:  # fmt: skip
+    def complete(
+        self,
+        prompt: str,
+        stop: list[str],
+        max_tokens: int,
+        grammar=None,
+        on_text: Callable[[str], None] | None = None,
+        halt: Callable[[str], bool] | None = None,
+        choices: list[str] | None = None,
+    ) -> Completion:
         """Greedy completion of a formatted prompt; ``on_text`` receives pieces as they come;
         ``halt(text_so_far)``, checked at each line end and every ``HALT_EVERY`` characters of
         one long line, may end generation early (small models loop, or copy their input: a
@@ -247,8 +195,14 @@ class LocalLLM:
                             finish = "halted"
                             break
                 n_out = max(0, llama.n_tokens - len(tokens))
-        return Completion(text=text, prompt_tokens=len(tokens), evaluated_tokens=len(tokens) - reused,
-                          output_tokens=n_out, seconds=time.perf_counter() - t0, finish_reason=finish)  # fmt: skip
+        return Completion(
+            text=text,
+            prompt_tokens=len(tokens),
+            evaluated_tokens=len(tokens) - reused,
+            output_tokens=n_out,
+            seconds=time.perf_counter() - t0,
+            finish_reason=finish,
+        )
 
 
 HALT_EVERY = 160
@@ -294,118 +248,9 @@ class ChoiceTrie:
         return out
 
 
-@lru_cache(maxsize=8)
-def _grammar(text: str):
-    from llama_cpp import LlamaGrammar
-
-    return LlamaGrammar.from_string(text, verbose=False)
-
-
 def _common_prefix(a, b) -> int:
     n = min(len(a), len(b))
     i = 0
     while i < n and a[i] == b[i]:
         i += 1
     return i
-
-
-class MeteredLLM:
-    """A `LocalLLM` whose every call goes through the index's cache and ledger."""
-
-    def __init__(self, llm: LocalLLM, tables: Tables) -> None:
-        self.llm = llm
-        self.ledger = Ledger(tables)
-        self.cache = LLMCache(tables)
-        self.spent: Counter[str] = Counter()
-        """Tokens of this object's calls, for a caller that wants the cost of a step (eval
-        takes differences): fresh ``input``/``evaluated``/``output``, and ``cached_input``/
-        ``cached_output`` served by the cache."""
-
-    def prepare(self, messages: Messages, *, max_tokens: int, grammar: str | None = None,
-                halt: Callable[[str], bool] | None = None, choices: list[str] | None = None) -> Call:  # fmt: skip
-        """The call ``messages`` make, formatted and keyed for the cache, not yet run."""
-        prompt, stop = self.llm.format(messages)
-        sampling = {"temperature": 0.0, "max_tokens": max_tokens, "grammar": grammar or "", "halt": getattr(halt, "cache_key", getattr(halt, "__name__", ""))}
-        if choices:
-            sampling["choices"] = choices
-        return Call(prompt=prompt, stop=stop, max_tokens=max_tokens, grammar=grammar, halt=halt,
-                    key=cache_key(self.llm.sha256, prompt, sampling), choices=choices or None)  # fmt: skip
-
-    def cached(self, call: Call) -> Completion | None:
-        """The cache's answer to ``call``, or None."""
-        hit = self.cache.get(call.key)
-        if hit is None:
-            return None
-        return Completion(text=hit["text"], prompt_tokens=hit["prompt_tokens"], evaluated_tokens=0,
-                          output_tokens=hit["output_tokens"], seconds=0.0, finish_reason=hit["finish_reason"], cached=True)  # fmt: skip
-
-    def run(self, call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
-        """Compute ``call`` on this process's model (a fresh call; nothing is recorded)."""
-        return run_call(self.llm, call, on_text=on_text)
-
-    def record(self, txn, call: Call, c: Completion, *, stage: str, method: str, ok: bool = True,
-               sources: list[str] | None = None, node: str = "") -> None:  # fmt: skip
-        """Commit a finished call inside the caller's write transaction: its cache entry (a
-        fresh call) and its ledger row, both or neither. Extraction stages put their parsed
-        result in the same transaction (graph/skeleton.py), so a chunk is committed whole or
-        not at all, whoever computed it; ``node`` names the machine that did (distributed
-        builds; empty for this process)."""
-        self._account(c)
-        if not c.cached:
-            self.cache.put(txn, call.key, {"text": c.text, "prompt_tokens": c.prompt_tokens, "output_tokens": c.output_tokens,
-                                           "finish_reason": c.finish_reason, "chunks": sorted(set(sources or []))})  # fmt: skip
-        self.ledger.record(txn, LedgerRow(stage=stage, method=method, prompt_tokens=c.prompt_tokens, evaluated_tokens=c.evaluated_tokens,
-                                          output_tokens=c.output_tokens, seconds=c.seconds, cached=c.cached, model=self.llm.path.name,
-                                          ok=ok, node=node))  # fmt: skip
-
-    def _account(self, c: Completion) -> None:
-        if c.cached:
-            self.spent.update(cached_input=c.prompt_tokens, cached_output=c.output_tokens)
-        else:
-            self.spent.update(input=c.prompt_tokens, evaluated=c.evaluated_tokens, output=c.output_tokens)
-
-    def chat(self, messages: Messages, *, stage: str, method: str, max_tokens: int, grammar: str | None = None,
-             on_text: Callable[[str], None] | None = None, use_cache: bool = True,
-             validate: Callable[[str], bool] | None = None,
-             halt: Callable[[str], bool] | None = None, sources: list[str] | None = None,
-             choices: list[str] | None = None) -> Completion:  # fmt: skip
-        """One metered call. ``grammar`` is GBNF text (compiled by llama.cpp) for extractors
-        that want constrained output; ``validate`` says whether the output was usable, and the
-        ledger counts the unusable ones (their tokens were spent all the same). ``sources`` are
-        the chunk ids whose text is in the prompt: the cache entry remembers them, so deleting
-        a document deletes the calls that read it (deletion.py). ``choices`` limits the output
-        to one of those strings (`ChoiceTrie`)."""
-        call = self.prepare(messages, max_tokens=max_tokens, grammar=grammar, halt=halt, choices=choices)
-        c = self.cached(call) if use_cache else None
-        if c is not None:
-            if on_text is not None:
-                on_text(c.text)
-        else:
-            c = self.run(call, on_text=on_text)
-        ok = validate(c.text) if validate else True
-        if self.ledger.tables.readonly:  # a read-only index can answer, but keeps no record of it
-            self._account(c)
-            return c
-        with self.ledger.tables.write() as txn:  # the call's cache entry and its ledger row: both or neither
-            self.record(txn, call, c, stage=stage, method=method, ok=ok, sources=sources)
-        return c
-
-    def count(self, text: str) -> int:
-        return self.llm.count(text)
-
-    PREFILL_MIN_TOKENS = 200
-    """Calls that evaluated fewer prompt tokens say little about prefill speed."""
-
-    def prefill_rate(self) -> float | None:
-        """Prompt tokens per second this model evaluates here: Σ evaluated ÷ Σ seconds over the
-        last 20 fresh calls of this model in the ledger that evaluated at least
-        `PREFILL_MIN_TOKENS` (their seconds include a few output tokens, so the figure errs on
-        the slow side); None before any such call."""
-        name = self.llm.path.name
-        rows = [r for r in self.ledger.rows() if r.model == name and not r.cached and r.evaluated_tokens >= self.PREFILL_MIN_TOKENS and r.seconds > 0]
-        rows = sorted(rows, key=lambda r: r.ts)[-20:]
-        return sum(r.evaluated_tokens for r in rows) / sum(r.seconds for r in rows) if rows else None
-
-    def prompt_tokens(self, messages: Messages) -> int:
-        prompt, _ = self.llm.format(messages)
-        return len(self.llm.tokenize(prompt))

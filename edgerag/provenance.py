@@ -12,8 +12,9 @@ character range (`locate`): ``{"pages": [12, 13]}`` for a chunk that spans a pag
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from pathlib import PurePath
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .types import Mark, Unit
 

@@ -17,7 +17,7 @@ which is refused. Retrieval settings (budget, method, β, θ, …) may change pe
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # Settings that shape stored data: an index built with one value cannot be read with another.
@@ -46,6 +46,7 @@ class Settings:
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
     embed_batch_size: int = 64
+    """Texts the embedder encodes in one batch."""
 
     # --- indexing ---------------------------------------------------------------------------
     docs_per_batch: int = 64
@@ -89,6 +90,7 @@ class Settings:
     """``pagerank`` (KET-RAG), ``random`` (the paper's KET-RAG-U, seeded by ``seed``) or
     ``concept`` (G2ConS's concept-ranked chunks) for the β core of `skeleton` and `ket`."""
     seed: int = 0
+    """Seed of the random core (``core_selection`` = ``random``, KET-RAG-U)."""
     extract_grammar: bool = False
     """Constrain KG extraction output with a GBNF grammar of the line format (extract/kg.py)."""
     extract_max_tokens: int = 200
@@ -217,21 +219,19 @@ class Settings:
     progress: bool | None = None
     """Progress bars: True, False, or None to show them only on a terminal."""
 
-    extra: dict[str, Any] = field(default_factory=dict)
-
     @property
     def subchunk_tokens(self) -> int:
         """⌈ℓ / 2^τ⌉ (KET-RAG §5.1)."""
         return -(-self.chunk_tokens // (2**self.tau))
 
-    def replace(self, **changes: Any) -> "Settings":
+    def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
 
     def stored(self) -> dict[str, Any]:
         """The fields an index depends on, for its manifest."""
         return {name: getattr(self, name) for name in STORED_FIELDS}
 
-    def validate(self) -> "Settings":
+    def validate(self) -> Settings:
         if self.chunk_tokens < 16:
             raise ValueError(f"chunk_tokens (ℓ) must be at least 16, got {self.chunk_tokens}")
         if not 0 <= self.chunk_overlap < self.chunk_tokens // 2:
@@ -263,8 +263,11 @@ class Settings:
             raise ValueError(f"theta_co (θ_co) must be at least 1, got {self.theta_co}")
         if self.concept_top_k < 1 or self.concept_hops < 0 or self.concepts_per_chunk < 0:
             raise ValueError("concept_top_k (k) must be >= 1, concept_hops (N) and concepts_per_chunk >= 0")
-        for name, allowed in (("concept_cooccurrence", ("chunk", "sentence")), ("concept_vectors", ("sentence", "chunk")),
-                              ("concept_rerank", ("local-global", "naive"))):  # fmt: skip
+        for name, allowed in (
+            ("concept_cooccurrence", ("chunk", "sentence")),
+            ("concept_vectors", ("sentence", "chunk")),
+            ("concept_rerank", ("local-global", "naive")),
+        ):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
         if self.terag_batch < 1 or self.terag_max_tokens < 8 or self.terag_semantic_top < 1:
@@ -276,15 +279,19 @@ class Settings:
         if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word", "terag", "kg"}:
             raise ValueError(f"link_kinds takes span, num, word, terag and kg, comma-separated; got {self.link_kinds!r}")
         if self.bridge_ppr_seed_ranking not in ("dense", "dense+bm25") or self.bridge_ppr_temperature < 0:
-            raise ValueError(f"bridge_ppr_seed_ranking must be dense or dense+bm25 and bridge_ppr_temperature >= 0; "
-                             f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}")
+            raise ValueError(
+                f"bridge_ppr_seed_ranking must be dense or dense+bm25 and bridge_ppr_temperature >= 0; "
+                f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}"
+            )
         if self.lightrag_top_k < 1:
             raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
         if not 0 < self.bridge_dedup <= 1:
             raise ValueError(f"bridge_dedup must be in (0, 1] (1 keeps near-duplicates); got {self.bridge_dedup}")
         if self.bridge_rrf_k < 0 or self.bridge_dense_weight < 0 or self.bridge_bm25_weight < 0:
-            raise ValueError(f"bridge_rrf_k, bridge_dense_weight and bridge_bm25_weight must be >= 0; "
-                             f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}")
+            raise ValueError(
+                f"bridge_rrf_k, bridge_dense_weight and bridge_bm25_weight must be >= 0; "
+                f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}"
+            )
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
@@ -294,3 +301,18 @@ class Settings:
         if self.text_unit not in ("chunks", "subchunks"):
             raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self
+
+
+def field_docs() -> dict[str, str]:
+    """Each `Settings` field's documentation: the string written under it in this module
+    (read from the source, so the CLI's help, docs/settings.md and the code say the same)."""
+    import ast
+    import inspect
+
+    body = ast.parse(inspect.getsource(Settings)).body[0].body  # type: ignore[attr-defined]
+    docs: dict[str, str] = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
+                docs[node.target.id] = " ".join(after.value.value.split())
+    return docs

@@ -142,8 +142,10 @@ class InsertReport:
         if self.files_unchanged:
             lines.append(f"{self.files_unchanged} file(s) unchanged since they were indexed: not read again")
         if self.files_replaced:
-            lines.append(f"updated in place: {', '.join(self.files_replaced)} ({self.docs_replaced} old document(s) removed, "
-                         f"{self.extractions_reused} LLM extraction(s) of unchanged text reused)")  # fmt: skip
+            lines.append(
+                f"updated in place: {', '.join(self.files_replaced)} ({self.docs_replaced} old document(s) removed, "
+                f"{self.extractions_reused} LLM extraction(s) of unchanged text reused)"
+            )
         for source, reason in self.skipped:
             lines.append(f"skipped {source}: {reason}")
         return "\n".join(lines)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,4 +52,37 @@ def index_copy(built_index, tmp_path) -> Path:
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# ---- markers that tell the truth -----------------------------------------------------------------
+# `model`: the test runs the real GGUF in this process; `slow`: it starts other processes (the CLI,
+# killed writers, a Ray instance) or takes over ~15 s on 2 cores. `make test-fast` (-m "not model and not slow") skips both. A test
+# that does either without its marker fails, so the fast selection stays honest.
+@pytest.fixture(autouse=True)
+def _markers_tell_the_truth(request, monkeypatch):
+    import subprocess
+
+    import edgerag.llm as llm_module
+
+    used: set[str] = set()
+    load, popen_init = llm_module._load, subprocess.Popen.__init__
+
+    def loading(*args, **kwargs):
+        used.add("model")
+        return load(*args, **kwargs)
+
+    def starting(self, args, *rest, **kwargs):
+        # Another Python (an edgerag run, a worker) is slow; a quick `git rev-parse` is not.
+        argv = [args] if isinstance(args, (str, bytes)) else list(args)
+        if argv and ("python" in str(argv[0]) or str(argv[0]) == sys.executable):
+            used.add("slow")
+        return popen_init(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(llm_module, "_load", loading)
+    monkeypatch.setattr(subprocess.Popen, "__init__", starting)
+    yield
+    missing = sorted(m for m in used if request.node.get_closest_marker(m) is None)
+    if missing:
+        what = {"model": "runs the real GGUF", "slow": "starts another process"}
+        pytest.fail("; ".join(f"this test {what[m]}: mark it @pytest.mark.{m}" for m in missing), pytrace=False)

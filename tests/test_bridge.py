@@ -41,15 +41,15 @@ def test_spans_drop_grammatical_capitals_and_keep_names():
 
 def test_link_graph_keeps_only_informative_keys(bridge_rag):
     g = load_links(bridge_rag.index, bridge_rag.settings)
-    labels = {(str(k), str(lab)) for k, lab in zip(g["kinds"], g["labels"])}
+    labels = {(str(k), str(lab)) for k, lab in zip(g.kinds, g.labels)}
     assert ("span", "edith varga") in labels  # in two passages: a bridge
     assert ("span", "quillon bay") not in labels  # in one passage: links nothing
-    cap, _ = caps(len(g["ids"]), bridge_rag.settings)
+    cap, _ = caps(len(g.ids), bridge_rag.settings)
     assert cap == 10 and ("span", "harbor lights") not in labels  # in 12 passages: above the cap
-    assert np.all((g["df"] >= 2) & (g["df"] <= cap))
-    j = [str(x) for x in g["labels"]].index("edith varga")
-    col = g["K"][:, j].toarray().ravel()
-    assert np.isclose(col.max(), np.log(len(g["ids"]) / 2)) and (col > 0).sum() == 2  # IDF weight, two passages
+    assert np.all((g.df >= 2) & (g.df <= cap))
+    j = [str(x) for x in g.labels].index("edith varga")
+    col = g.K[:, j].toarray().ravel()
+    assert np.isclose(col.max(), np.log(len(g.ids) / 2)) and (col > 0).sum() == 2  # IDF weight, two passages
 
 
 def test_bridge_reaches_the_answer_passage_and_says_why(bridge_rag):
@@ -65,6 +65,7 @@ def test_bridge_reaches_the_answer_passage_and_says_why(bridge_rag):
     why = top["born"].meta["bridge"]
     assert why["seed"] == top["seal"].id and "edith varga" in why["keys"] and why["bonus"] > 0
     assert "bridge" not in top["seal"].meta  # a seed is there on its own merit
+
     def rank_of_answer(method):
         units = rag.retrieve(QUESTION, method=method, budget=10_000).units
         return [u.doc_id for u in units].index("born")
@@ -77,7 +78,7 @@ def test_fusions_and_bm25(bridge_rag):
     rag = bridge_rag
     g = load_links(rag.index, rag.settings)
     scores = bm25_scores(g, "Quillon Bay fishing")
-    assert str(g["ids"][int(np.argmax(scores))]).startswith("born")
+    assert str(g.ids[int(np.argmax(scores))]).startswith("born")
     fused = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0, 2.0]))
     assert np.argmax(fused) == 0 and np.isclose(fused[0], 2 / 61 + 1 / 63)
     # weights and k: a heavy second list overturns the first; k sets how steep ranks fall
@@ -106,7 +107,9 @@ def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
     assert drop_near_duplicates(order, v, tokens, 0.9, 20).tolist() == [0, 1, 2, 3, 4]  # checked until 20 tokens kept
     # through the API: a reworded copy of the answer passage, and twelve near-identical film notices
     rag = EdgeRAG(tmp_path / "ix", progress=False)
-    rag.insert_documents(DOCS + [Document("born-copy", "Edith Varga was born in Quillon Bay, a small fishing town, and she learned to sail there.")])
+    rag.insert_documents(
+        DOCS + [Document("born-copy", "Edith Varga was born in Quillon Bay, a small fishing town, and she learned to sail there.")]
+    )
     got = {}
     for tau in (1.0, 0.9):
         rag.settings = rag.settings.replace(bridge_dedup=tau)
@@ -121,8 +124,24 @@ def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
 def test_the_cli_explains_a_bridge(bridge_rag, capsys):
     from edgerag.cli import main
 
-    args = ["query", QUESTION, "--method", "bridge", "--index", str(bridge_rag.path), "--bridge-seeds", "1",
-            "--bridge-lambda", "0.5", "--links", "span,num", "--fusion", "none", "--budget", "120"]  # fmt: skip
+    args = [
+        "query",
+        QUESTION,
+        "--method",
+        "bridge",
+        "--index",
+        str(bridge_rag.path),
+        "--bridge-seeds",
+        "1",
+        "--bridge-lambda",
+        "0.5",
+        "--links",
+        "span,num",
+        "--fusion",
+        "none",
+        "--budget",
+        "120",
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "bridged from seal:0 through 'edith varga'" in out and ANSWER in out
@@ -134,7 +153,7 @@ def test_llm_names_join_the_link_keys(tmp_path):
     rag = EdgeRAG(tmp_path / "ix", progress=False)
     rag.insert_documents(DOCS[:4])
     before = load_links(rag.index, rag.settings)
-    assert "terag" not in set(map(str, before["kinds"]))
+    assert "terag" not in set(map(str, before.kinds))
     chunk = {i.split(":")[0]: i for i in rag.index.ids("chunks")}
     with rag.index.tables.write() as txn:
         for doc in ("seal", "born"):  # a name no capitalised span yields
@@ -142,10 +161,10 @@ def test_llm_names_join_the_link_keys(tmp_path):
         rag.index.tables.put(txn, "extractions", chunk["seal"], {"entities": [{"name": "Edith Varga's vault"}], "relations": []})
         rag.index.tables.put(txn, "extractions", chunk["d1"], {"entities": [{"name": "Edith Varga's vault"}], "relations": []})
     g = load_links(rag.index, rag.settings)
-    keys = {(str(k), str(lab)): j for j, (k, lab) in enumerate(zip(g["kinds"], g["labels"]))}
+    keys = {(str(k), str(lab)): j for j, (k, lab) in enumerate(zip(g.kinds, g.labels))}
     assert ("terag", "the comet astronomer") in keys and ("kg", "edith varga's vault") in keys
-    rows = {str(i).split(":")[0]: r for r, i in enumerate(g["ids"])}
-    col = g["K"][:, keys[("terag", "the comet astronomer")]].toarray().ravel()
+    rows = {str(i).split(":")[0]: r for r, i in enumerate(g.ids)}
+    col = g.K[:, keys[("terag", "the comet astronomer")]].toarray().ravel()
     assert col[rows["seal"]] > 0 and col[rows["born"]] > 0 and col[rows["d1"]] == 0  # only where extracted
     rag.settings.replace(link_kinds="span,terag,kg").validate()
     ctx = rag.retrieve(QUESTION, method="bridge-ppr", budget=200)

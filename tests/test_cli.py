@@ -42,11 +42,14 @@ def test_nothing_indexable_fails(tmp_path, capsys):
     assert f"skipped {empty}: empty file" in captured.out and "nothing indexable" in captured.err
 
 
+@pytest.mark.slow
 def test_errors_are_messages_not_tracebacks(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "edgerag.cli", "query", "hello", "--index", str(tmp_path / "none")],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2
     assert "edgerag: error: no edgerag index" in proc.stderr and "Traceback" not in proc.stderr
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import pytest
 
 from edgerag.cli import main
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize, recall_at_k
@@ -32,6 +33,7 @@ def test_recall_and_answer_scores():
     assert abs(f1("Cork city", ["Cork"]) - 2 / 3) < 1e-9
 
 
+@pytest.mark.slow
 def test_eval_command_writes_scores(tmp_path, capsys):
     # A 5-question slice with exactly the passages those questions come with.
     questions = read_jsonl(SAMPLE / "questions.jsonl")[:5]
@@ -42,8 +44,9 @@ def test_eval_command_writes_scores(tmp_path, capsys):
     (data / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in questions))
     (data / "corpus.jsonl").write_text("\n".join(json.dumps(p) for p in passages))
     out = tmp_path / "result.json"
-    code = main(["eval", "--data", str(data), "--method", "text", "--index", str(tmp_path / "ix"),
-                 "--budget", "2000", "--out", str(out), "-q"])  # fmt: skip
+    code = main(
+        ["eval", "--data", str(data), "--method", "text", "--index", str(tmp_path / "ix"), "--budget", "2000", "--out", str(out), "-q"]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "Coverage %" in printed and "R@5 %" in printed

@@ -9,31 +9,34 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.extract.kg import halt_on_repeat, normalize_name, parse
-from edgerag.graph.skeleton import extract_chunks
-from edgerag.retrieve.skeleton import KGNotBuiltError
+from edgerag.graph.kg import extract_chunks
+from edgerag.retrieve.kg_search import KGNotBuiltError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_llm import ScriptedLLM
+from .helpers import ScriptedLLM
 
 PASSAGE = "Edith Varga sealed the Zorblax vault in 1931. The vault lies under Kettering Hill."
 
 
 def test_parser_keeps_valid_items_and_counts_the_rest():
-    out = "\n".join([
-        "E | Edith Varga | PERSON",
-        "- C | Zorblax vault | WORK",          # stray tag and a bullet
-        "Kettering Hill | LOCATION",           # no tag
-        "E | Marie Curie | PERSON",            # copied from an example: not in the passage
-        "R | Edith Varga | sealed | Zorblax vault",
-        "R | Zorblax vault | lies under | Kettering Hill",
-        "R | Edith Varga | born in | Warsaw",  # endpoint not in the passage
-        "Sure! Here are the entities:",
-    ])  # fmt: skip
+    out = "\n".join(
+        [
+            "E | Edith Varga | PERSON",
+            "- C | Zorblax vault | WORK",  # stray tag and a bullet
+            "Kettering Hill | LOCATION",  # no tag
+            "E | Marie Curie | PERSON",  # copied from an example: not in the passage
+            "R | Edith Varga | sealed | Zorblax vault",
+            "R | Zorblax vault | lies under | Kettering Hill",
+            "R | Edith Varga | born in | Warsaw",  # endpoint not in the passage
+            "Sure! Here are the entities:",
+        ]
+    )
     ex = parse(out, PASSAGE)
     assert [e.name for e in ex.entities] == ["Edith Varga", "Zorblax vault", "Kettering Hill"]
     assert [(r.source, r.description, r.target) for r in ex.relations] == [
-        ("Edith Varga", "sealed", "Zorblax vault"), ("Zorblax vault", "lies under", "Kettering Hill"),
-    ]  # fmt: skip
+        ("Edith Varga", "sealed", "Zorblax vault"),
+        ("Zorblax vault", "lies under", "Kettering Hill"),
+    ]
     assert ex.invented == 2 and ex.unparsed == 1 and ex.lines == 8
 
 
@@ -43,7 +46,7 @@ def test_names_must_be_whole_words_of_the_passage():
 
 
 def test_parser_never_raises_on_garbage():
-    for junk in ["", "|||", "E |", "R | a", "\x00\x01", "E | " + "x" * 5000, "{\"entities\": []}"]:
+    for junk in ["", "|||", "E |", "R | a", "\x00\x01", "E | " + "x" * 5000, '{"entities": []}']:
         ex = parse(junk, PASSAGE)
         assert ex.entities == [] and ex.relations == []
 
@@ -64,7 +67,7 @@ def test_extraction_is_resumable_and_counts_zero_yield(index_copy):
     planted = [d for d, rec in _docs(rag).items() if rec["title"] in ("The Zorblax vault", "lighthouse")]
     cids = [c for d in planted for c in _docs(rag)[d]["chunks"]]
     scripted = ScriptedLLM(["E | Edith Varga | PERSON\nR | Edith Varga | sealed | Zorblax vault", "nothing useful"])
-    from edgerag.llm import MeteredLLM
+    from edgerag.metered import MeteredLLM
 
     llm = MeteredLLM(scripted, rag.index.tables)
     first = extract_chunks(rag.index, llm, cids, "ket", progress=False)
@@ -84,7 +87,7 @@ class FailingLLM(ScriptedLLM):
 
 
 def test_an_interrupted_extraction_keeps_the_chunks_it_finished(index_copy):
-    from edgerag.llm import MeteredLLM
+    from edgerag.metered import MeteredLLM
 
     rag = EdgeRAG(index_copy)
     cids = [c for d in _docs(rag).values() for c in d["chunks"]][:3]
@@ -93,7 +96,9 @@ def test_an_interrupted_extraction_keeps_the_chunks_it_finished(index_copy):
         extract_chunks(rag.index, llm, cids, "ket", progress=False)
     assert rag.index.get("extractions", cids[0]) is not None
     assert rag.index.get("extractions", cids[1]) is None
-    resumed = extract_chunks(rag.index, MeteredLLM(ScriptedLLM(["E | y | PERSON", "E | z | PERSON"]), rag.index.tables), cids, "ket", progress=False)
+    resumed = extract_chunks(
+        rag.index, MeteredLLM(ScriptedLLM(["E | y | PERSON", "E | z | PERSON"]), rag.index.tables), cids, "ket", progress=False
+    )
     assert resumed.already == 1 and resumed.extracted == 2
 
 
@@ -102,6 +107,7 @@ def _docs(rag):
         return dict(rag.index.tables.items(txn, "docs"))
 
 
+@pytest.mark.model
 def test_real_model_builds_a_kg_that_ket_retrieval_reads(tmp_path):
     rag = EdgeRAG(tmp_path / "ix", progress=False, beta=1.0)
     rag.insert([DATA / "planted"])
@@ -115,7 +121,11 @@ def test_real_model_builds_a_kg_that_ket_retrieval_reads(tmp_path):
     assert result["kg"]["entities"] >= 3
     ledger = rag.ledger()["by_stage"]["extract"]
     assert ledger["calls"] == 3 and ledger["output"] > 0
-    names = {e["name"].lower() for rec in rag.index.get_many("extractions", [c for d in _docs(rag).values() for c in d["chunks"]]) for e in rec["entities"]}
+    names = {
+        e["name"].lower()
+        for rec in rag.index.get_many("extractions", [c for d in _docs(rag).values() for c in d["chunks"]])
+        for e in rec["entities"]
+    }
     assert any("zorblax" in n or "edith varga" in n or "kettering" in n for n in names), names
     ctx = rag.retrieve(PLANTED_QUESTION, method="ket", budget=500)
     assert ctx.tokens <= 500 and {u.kind for u in ctx.units} & {"entity", "relation"}

@@ -38,14 +38,35 @@ def library(tmp_path):
     d = tmp_path / "library"
     d.mkdir()
     make_pdf(d / "report.pdf", _pages())
-    make_docx(d / "notes.docx", [("h", 1, "Results"), ("p", "The pear harvest reached forty tonnes."),
-                                 ("h", 2, "Costs"), ("t", [["item", "cost"], ["bolts", "3 EUR"], ["nuts", "2 EUR"]]),
-                                 ("h", 1, "Outlook"), ("p", "Next year the orchard doubles.")])  # fmt: skip
-    (d / "page.html").write_text(html_page("Lighthouse log", "<article><h1>Lighthouse</h1><p>The keeper is named Ada Quill.</p>"
-                                            "<h2>Lamps</h2><p>The lamp burns whale oil.</p><ul><li>wick trimmed daily</li></ul></article>"))
-    make_epub(d / "book.epub", "The Mill Book", [("Chapter One", "<h1>Chapter One</h1><p>The dragon sleeps under the old mill.</p>"
-                                                 "<h2>Night</h2><p>At night it dreams of grain.</p>"),
-                                                ("Chapter Two", "<p>The miller never notices.</p>")])  # fmt: skip
+    make_docx(
+        d / "notes.docx",
+        [
+            ("h", 1, "Results"),
+            ("p", "The pear harvest reached forty tonnes."),
+            ("h", 2, "Costs"),
+            ("t", [["item", "cost"], ["bolts", "3 EUR"], ["nuts", "2 EUR"]]),
+            ("h", 1, "Outlook"),
+            ("p", "Next year the orchard doubles."),
+        ],
+    )
+    (d / "page.html").write_text(
+        html_page(
+            "Lighthouse log",
+            "<article><h1>Lighthouse</h1><p>The keeper is named Ada Quill.</p>"
+            "<h2>Lamps</h2><p>The lamp burns whale oil.</p><ul><li>wick trimmed daily</li></ul></article>",
+        )
+    )
+    make_epub(
+        d / "book.epub",
+        "The Mill Book",
+        [
+            (
+                "Chapter One",
+                "<h1>Chapter One</h1><p>The dragon sleeps under the old mill.</p><h2>Night</h2><p>At night it dreams of grain.</p>",
+            ),
+            ("Chapter Two", "<p>The miller never notices.</p>"),
+        ],
+    )
     # bad input
     encrypt_pdf(d / "report.pdf", d / "locked.pdf")
     make_pdf(d / "scanned.pdf", ["", ""], image_pages=(1, 2))
@@ -53,7 +74,9 @@ def library(tmp_path):
     (d / "notzip.docx").write_text("I am plain text pretending to be Word.")
     zip_bomb(d / "bomb.docx")
     zip_bomb(d / "bomb.epub", member="OEBPS/ch1.xhtml")
-    (d / "scripts.html").write_text("<html><head><script>var a = 1;</script></head><body><script>track()</script><style>p{}</style></body></html>")
+    (d / "scripts.html").write_text(
+        "<html><head><script>var a = 1;</script></head><body><script>track()</script><style>p{}</style></body></html>"
+    )
     (d / "text.pdf").write_text("Plain words saved with a .pdf name.")
     (d / "pdf.txt").write_bytes((d / "report.pdf").read_bytes())
     return d

@@ -25,7 +25,9 @@ NAMES = ["Edith Varga", "Zorblax vault", "Kettering Hill", "Lyon", "1931", "Mari
 
 # Model-like output: lines built from the formats' own pieces, names and noise.
 piece = st.one_of(
-    st.sampled_from(["E", "R", "ENTITIES:", "CONCEPTS:", "Entities -", "[1]", "2.", "Passage 3:", "LOW:", "HIGH:", "|", ",", ";", "{", "}", '"']),
+    st.sampled_from(
+        ["E", "R", "ENTITIES:", "CONCEPTS:", "Entities -", "[1]", "2.", "Passage 3:", "LOW:", "HIGH:", "|", ",", ";", "{", "}", '"']
+    ),
     st.sampled_from(NAMES),
     st.text(max_size=12),
 )

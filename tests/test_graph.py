@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.graph.bipartite import STAGE as BIPARTITE, build_keyword_graph
+from edgerag.graph.bipartite import STAGE as BIPARTITE
+from edgerag.graph.bipartite import build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.graph.knn import build_knn_graph, load_knn_graph
 from edgerag.graph.pagerank import pagerank
@@ -35,7 +36,8 @@ def test_pagerank_matches_networkx():
 def test_knn_graph_links_lexical_and_cosine_neighbours(built_index):
     rag = EdgeRAG(built_index)
     rec = build_knn_graph(rag.index, k=2)
-    ids, adj, tokens = load_knn_graph(rag.index)
+    knn = load_knn_graph(rag.index)
+    ids, adj, tokens = knn.chunk_ids, knn.adj, knn.tokens
     n = len(ids)
     assert rec["chunks"] == n == rag.stats()["counts"]["chunks"]
     assert rec["lexical_links"] <= n and rec["cosine_links"] == n
@@ -57,7 +59,8 @@ def test_core_chunks_take_ceil_beta_n_by_pagerank(built_index):
     core = core_chunks(index, 0.2)
     assert len(core) == math.ceil(0.2 * n) and len(set(core)) == len(core)
     assert core == core_chunks(index, 0.2)  # deterministic
-    ids, adj, _ = load_knn_graph(index)
+    knn = load_knn_graph(index)
+    ids, adj = knn.chunk_ids, knn.adj
     pr = pagerank(adj)
     ranked = {ids[i] for i in np.argsort(-pr)[: len(core)]}
     assert set(core) == ranked

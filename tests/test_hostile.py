@@ -14,15 +14,16 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.extract import kg as kgx
-from edgerag.graph.skeleton import extract_chunks
-from edgerag.graph.terag import extract_names
+from edgerag.graph.kg import extract_chunks
+from edgerag.graph.names_graph import extract_names
 from edgerag.ingest import Skipped, iter_documents
 from edgerag.ingest.readers import PART_CHARS
-from edgerag.llm import Completion, MeteredLLM
+from edgerag.llm import Completion
+from edgerag.metered import MeteredLLM
 from edgerag.types import Document
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_llm import ScriptedLLM
+from .helpers import ScriptedLLM
 
 
 def _planted_first(rag) -> bool:
@@ -40,6 +41,7 @@ BAD_FILES = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
+@pytest.mark.slow
 def test_a_bad_file_is_named_and_the_index_is_kept(index_copy, tmp_path, name):
     data, reason = BAD_FILES[name]
     f = tmp_path / name
@@ -50,8 +52,9 @@ def test_a_bad_file_is_named_and_the_index_is_kept(index_copy, tmp_path, name):
     assert report.skipped == [(str(f), report.skipped[0][1])] and reason in report.skipped[0][1]
     assert report.docs_added == 0 and rag.index.counts() == before and _planted_first(rag)
     # the CLI says the same and fails, without a traceback
-    r = subprocess.run([sys.executable, "-m", "edgerag.cli", "index", str(f), "--index", str(index_copy), "-q"],
-                       capture_output=True, text=True)  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "edgerag.cli", "index", str(f), "--index", str(index_copy), "-q"], capture_output=True, text=True
+    )
     assert r.returncode == 1 and reason in r.stdout and "nothing indexable" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -96,6 +99,7 @@ def test_a_50_mb_single_line_file_streams_in_bounded_memory(tmp_path):
     assert peak < 16 * 2**20  # a few blocks and one part, never the file (50 MB)
 
 
+@pytest.mark.slow
 def test_a_huge_file_is_indexed_part_by_part(tmp_path):
     """The parts are ordinary documents: committed one batch at a time, found, never re-embedded."""
     f = tmp_path / "dump.txt"
@@ -146,6 +150,7 @@ def test_a_file_of_stop_words_only_is_indexed_and_every_llm_free_method_still_an
         assert any(PLANTED_ANSWER in u.text for u in ctx.units), method
 
 
+@pytest.mark.slow
 def test_10000_tiny_files(tmp_path):
     root = tmp_path / "notes"
     for i in range(10_000):
@@ -164,7 +169,7 @@ def test_duplicate_documents_are_stored_once(tmp_path):
     text = "The Zorblax vault access code is tangerine-42."
     (tmp_path / "a.txt").write_text(text)
     (tmp_path / "copy of a.txt").write_text(text + "\n")
-    (tmp_path / "c.jsonl").write_text('{"text": "%s"}\n{"text": "%s"}\n' % (text, text))
+    (tmp_path / "c.jsonl").write_text(f'{{"text": "{text}"}}\n{{"text": "{text}"}}\n')
     rag = EdgeRAG(tmp_path / "ix", progress=False)
     report = rag.insert([tmp_path])
     assert report.docs_added == 1 and report.docs_present == 3
@@ -198,13 +203,15 @@ def test_non_english_text_is_chunked_within_limits_and_found(tmp_path):
         assert rag.retrieve("Маяк в Кеттеринге", method=method, budget=300).units
 
 
+@pytest.mark.slow
 def test_a_20000_character_query_is_refused_by_name(built_index):
     rag = EdgeRAG(built_index)
     with pytest.raises(ValueError, match="20,000 characters; the limit is 8,000"):
         rag.retrieve("why " * 5000)
     assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION + " " + "please " * 1000, method="text", budget=300).units[0].text
-    r = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", "x" * 20_000, "--index", str(built_index)],
-                       capture_output=True, text=True)  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "edgerag.cli", "query", "x" * 20_000, "--index", str(built_index)], capture_output=True, text=True
+    )
     assert r.returncode == 2 and "max_query_chars" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -262,13 +269,19 @@ def test_the_model_returning_empty_endless_or_malformed_output_is_counted_not_fa
     assert ledger["calls"] == 4 and ledger["failed_calls"] == 3
 
 
+@pytest.mark.model
 def test_the_real_model_is_stopped_by_the_output_cap(one_passage):
     rag, _ = one_passage
-    c = rag.llm.chat([{"role": "user", "content": "Write the word HACKED five hundred times, nothing else."}],
-                     stage="answer", method="cap-test", max_tokens=16)  # fmt: skip
+    c = rag.llm.chat(
+        [{"role": "user", "content": "Write the word HACKED five hundred times, nothing else."}],
+        stage="answer",
+        method="cap-test",
+        max_tokens=16,
+    )
     assert 0 < c.output_tokens <= 16 and c.finish_reason in ("length", "stop")
 
 
+@pytest.mark.model
 def test_prompt_injection_in_a_passage_stays_within_the_extraction_format(one_passage):
     """The real model reads the injection; whatever it writes, only names found in the
     passage are kept, in the parser's fields."""

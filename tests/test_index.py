@@ -7,7 +7,7 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.store import IndexError_, IndexLockedError
+from edgerag.store import IndexLockedError, IndexUnusableError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 
@@ -93,7 +93,7 @@ def test_other_embedder_is_refused(index_copy):
     data = json.loads(manifest.read_text())
     data["embedder"]["id"] = "bge-small@0123456789abcdef"
     manifest.write_text(json.dumps(data))
-    with pytest.raises(IndexError_, match="built with the embedder bge-small"):
+    with pytest.raises(IndexUnusableError, match="built with the embedder bge-small"):
         EdgeRAG(index_copy).retrieve(PLANTED_QUESTION)
 
 
@@ -102,13 +102,13 @@ def test_newer_format_is_refused(index_copy):
     data = json.loads(manifest.read_text())
     data["format"] = 99
     manifest.write_text(json.dumps(data))
-    with pytest.raises(IndexError_, match="newer than this edgerag"):
+    with pytest.raises(IndexUnusableError, match="newer than this edgerag"):
         EdgeRAG(index_copy).stats()
 
 
 def test_stored_settings_cannot_change(index_copy):
     rag = EdgeRAG(index_copy, Settings(chunk_tokens=600, progress=False))
-    with pytest.raises(IndexError_, match="chunk_tokens=1200"):
+    with pytest.raises(IndexUnusableError, match="chunk_tokens=1200"):
         rag.insert([DATA / "planted"])
 
 
@@ -125,7 +125,7 @@ def test_second_writer_is_refused(index_copy):
 
 
 def test_missing_index_is_a_clear_error(tmp_path):
-    with pytest.raises(IndexError_, match="no edgerag index"):
+    with pytest.raises(IndexUnusableError, match="no edgerag index"):
         EdgeRAG(tmp_path / "nothing").retrieve("anything")
 
 

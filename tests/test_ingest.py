@@ -41,12 +41,14 @@ def test_too_large_file_is_refused(tmp_path):
 def test_jsonl_records_keep_given_ids_and_report_bad_lines(tmp_path):
     f = tmp_path / "corpus.jsonl"
     f.write_text(
-        "\n".join([
-            json.dumps({"id": "p1", "title": "Pear", "text": "Pears are fruit."}),
-            "{not json",
-            json.dumps({"id": "p2", "title": "No text"}),
-            json.dumps({"title": "", "text": "An untitled passage."}),
-        ])  # fmt: skip
+        "\n".join(
+            [
+                json.dumps({"id": "p1", "title": "Pear", "text": "Pears are fruit."}),
+                "{not json",
+                json.dumps({"id": "p2", "title": "No text"}),
+                json.dumps({"title": "", "text": "An untitled passage."}),
+            ]
+        )
     )
     docs, skipped = _split(list(iter_documents([f])))
     assert docs[0].id == "p1" and docs[0].text == "Pear\n\nPears are fruit." and docs[0].title == "Pear"

@@ -21,16 +21,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from edgerag import EdgeRAG, Settings
 from edgerag.models import resolve_model
-from edgerag.store import Index
-from edgerag.store.stages import load_arrays, stage_record
 
 from .conftest import SAMPLE
+from .helpers import consistent, same_arrays
 
 N_DOCS = 72
 BATCH = 3  # 24 batches: room for 12 kills while embedding
@@ -90,46 +87,6 @@ def run_with_kills(cmd: list[str], rng: random.Random, want: int, trigger, max_d
         return
 
 
-def _consistent(path: Path) -> dict[str, int]:
-    """Open the index and check, in one read snapshot, that documents, chunks and vectors agree."""
-    index = Index.open(path, create=False)
-    try:
-        t = index.tables
-        with t.read() as txn:
-            docs = dict(t.items(txn, "docs"))
-            chunks = dict(t.items(txn, "chunks"))
-            for doc_id, d in docs.items():
-                for c in d["chunks"]:
-                    assert c in chunks, f"document {doc_id} lists chunk {c}, which is not stored"
-            assert {c["doc_id"] for c in chunks.values()} <= set(docs), "a chunk without its document"
-            for name in ("chunks", "subchunks", "sentences"):
-                assert t.count(txn, f"vec.{name}") == t.count(txn, name), f"{name}: vectors and records differ"
-            for cid, ex in t.items(txn, "extractions"):
-                assert cid in chunks and ex["entities"] is not None
-        return index.counts()
-    finally:
-        index.close()
-
-
-def _same_arrays(a: Path, b: Path, stage: str) -> None:
-    ia, ib = Index.open(a, create=False), Index.open(b, create=False)
-    try:
-        xa, xb = load_arrays(ia.tables, stage), load_arrays(ib.tables, stage)
-        stored = stage_record(ia.tables, stage)["arrays"]  # (readers may add derived arrays in memory)
-        assert stored == stage_record(ib.tables, stage)["arrays"]
-        for k in stored:
-            va, vb = xa[k], xb[k]
-            if sp.issparse(va):
-                assert va.shape == vb.shape and (va != vb).nnz == 0, f"{stage}/{k} differs"
-            elif va.dtype.kind == "f":
-                assert va.shape == vb.shape and np.allclose(va, vb, atol=1e-5), f"{stage}/{k} differs"
-            else:
-                assert np.array_equal(va, vb), f"{stage}/{k} differs"
-    finally:
-        ia.close()
-        ib.close()
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("kill") / "corpus.jsonl"
@@ -138,6 +95,8 @@ def corpus(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.model
+@pytest.mark.slow
 def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
     model = str(resolve_model(None))  # assembled here, never inside a child that may be killed
     rng = random.Random(20261122)
@@ -146,16 +105,26 @@ def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
 
     def check() -> None:
         if (killed / "manifest.json").exists():
-            _consistent(killed)
+            consistent(killed)
 
     common = ["--index", str(killed)]
-    run_with_kills(_cli("index", str(corpus), *common, "--docs-per-batch", str(BATCH)), rng, 12,
-                   lambda line: "chunks=" in line, 1.0, kills, check)  # fmt: skip
+    run_with_kills(
+        _cli("index", str(corpus), *common, "--docs-per-batch", str(BATCH)), rng, 12, lambda line: "chunks=" in line, 1.0, kills, check
+    )
     for method, want in (("knng", 2), ("concept", 3), ("bridge", 3)):  # each builds only the graphs it reads
-        run_with_kills(_cli("build", "--method", method, *common), rng, want,
-                       lambda line: line.startswith("building graphs"), 0.15, kills, check)  # fmt: skip (graphs build in well under a second)
-    run_with_kills(_cli("build", "--method", "skeleton", "--beta", str(BETA), "--model", model, *common), rng, 7,
-                   lambda line: line.startswith(("extracting", "building the kg")), 6.0, kills, check)  # fmt: skip
+        # graphs build in well under a second: kill within 0.15 s of the first progress line
+        run_with_kills(
+            _cli("build", "--method", method, *common), rng, want, lambda line: line.startswith("building graphs"), 0.15, kills, check
+        )
+    run_with_kills(
+        _cli("build", "--method", "skeleton", "--beta", str(BETA), "--model", model, *common),
+        rng,
+        7,
+        lambda line: line.startswith(("extracting", "building the kg")),
+        6.0,
+        kills,
+        check,
+    )
 
     by_phase = Counter(phase for _, phase, _ in kills)
     print(f"\n{len(kills)} SIGKILLs: " + ", ".join(f"{n} during {p}" for p, n in sorted(by_phase.items())))
@@ -170,7 +139,7 @@ def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
     rag.build("skeleton")
     rag.close()
 
-    assert _consistent(killed) == _consistent(ref)
+    assert consistent(killed) == consistent(ref)
     a, b = EdgeRAG(killed, beta=BETA), EdgeRAG(ref, beta=BETA)
     assert [(d["id"], d["chunks"]) for d in a.documents()] == [(d["id"], d["chunks"]) for d in b.documents()]
     assert a.index.ids("chunks") == b.index.ids("chunks")
@@ -178,9 +147,10 @@ def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
     stages = sorted(a.index.ids("stages"))
     assert stages == sorted(b.index.ids("stages")) and any(s.startswith("kg:") for s in stages)
     for stage in stages:
-        _same_arrays(killed, ref, stage)
+        same_arrays(killed, ref, stage)
     core = a.index.ids("extractions")
     assert core == b.index.ids("extractions") and len(core) == 3
+
     def found(rag):
         return [(sorted(e["name"] for e in x["entities"]), len(x["relations"])) for x in rag.index.get_many("extractions", core)]
 
@@ -192,6 +162,7 @@ def test_sigkill_at_20_random_points_loses_nothing(tmp_path, corpus):
     assert [u.id for u in a.retrieve(q, method="skeleton").units] == [u.id for u in b.retrieve(q, method="skeleton").units]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_at_a_batch_boundary_and_says_how_to_resume(tmp_path, corpus):
     path = tmp_path / "index"
     cmd = _cli("index", str(corpus), "--index", str(path), "--docs-per-batch", str(BATCH))
@@ -207,9 +178,9 @@ def test_ctrl_c_stops_at_a_batch_boundary_and_says_how_to_resume(tmp_path, corpu
     assert proc.returncode == 130, err
     assert "stopping after the step under way" in err and "Run the same command again to resume" in err
     assert "Traceback" not in err
-    docs = _consistent(path)["docs"]
+    docs = consistent(path)["docs"]
     assert docs % BATCH == 0 and BATCH <= docs < N_DOCS  # whole batches only, the one under way finished
     done = subprocess.run(cmd, capture_output=True, text=True, env=_env())
     assert done.returncode == 0, done.stderr
     assert f"added {N_DOCS - docs} documents ({docs} already indexed)" in done.stdout
-    assert _consistent(path)["docs"] == N_DOCS
+    assert consistent(path)["docs"] == N_DOCS

@@ -12,13 +12,13 @@ import time
 import pytest
 
 from edgerag import EdgeRAG
+from edgerag import methods as registry
 from edgerag.cli import main
-from edgerag.llm import Completion, MeteredLLM
-from edgerag.retrieve import METHODS
+from edgerag.llm import Completion
+from edgerag.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, read_jsonl
-from .test_methods import REPLIES
-from .test_terag import NamesLLM
+from .helpers import REPLIES, NamesLLM
 
 LIGHTHOUSE_QUESTION = "Who kept the lighthouse at Pellmore Point?"
 
@@ -57,7 +57,7 @@ def rag(tmp_path, small_corpus):
 
 
 def _retrieve_all(rag, question):
-    return {m: rag.retrieve(question, method=m, budget=1500) for m in sorted(METHODS)}
+    return {m: rag.retrieve(question, method=m, budget=1500) for m in registry.names()}
 
 
 def test_delete_leaves_no_trace_in_any_method(rag, tmp_path):
@@ -99,6 +99,7 @@ def test_delete_leaves_no_trace_in_any_method(rag, tmp_path):
     assert main(["delete", doc["id"], "--index", str(rag.path), "-q"]) == 1  # gone already: says so
 
 
+@pytest.mark.slow
 def test_insert_a_then_b_extracts_only_b_and_matches_a_build_of_both(tmp_path, small_corpus):
     lines = read_jsonl(small_corpus)
     a, b = _corpus(tmp_path, lines[:20], "a"), _corpus(tmp_path, lines[20:], "b")
@@ -120,7 +121,9 @@ def test_insert_a_then_b_extracts_only_b_and_matches_a_build_of_both(tmp_path, s
     scratch.insert([a, b, DATA / "planted"])
     scratch.__dict__["llm"] = MeteredLLM(PassageLLM(), scratch.index.tables)
     scratch.build("kg")
-    questions = [PLANTED_QUESTION, LIGHTHOUSE_QUESTION] + [q["question"] for q in read_jsonl(DATA.parent.parent / "edgerag/data/sample/questions.jsonl")[:3]]
+    questions = [PLANTED_QUESTION, LIGHTHOUSE_QUESTION] + [
+        q["question"] for q in read_jsonl(DATA.parent.parent / "edgerag/data/sample/questions.jsonl")[:3]
+    ]
     for method in ("text", "knng", "keyword", "concept", "bridge", "bridge-ppr", "kg"):
         for q in questions:
             got = [u.id for u in grown.retrieve(q, method=method, budget=800).units]

@@ -8,10 +8,11 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.extract.query_keywords import parse
-from edgerag.llm import Completion, MeteredLLM
+from edgerag.llm import Completion
+from edgerag.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_methods import KeyedLLM
+from .helpers import KeyedLLM
 
 
 def test_parser_reads_lines_json_and_bullets_and_falls_back_to_the_question():

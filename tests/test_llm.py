@@ -8,12 +8,14 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.answer import clean_answer, parse_citations
-from edgerag.llm import Completion, LocalLLM, MeteredLLM, PromptTooLongError
+from edgerag.llm import LocalLLM, PromptTooLongError
+from edgerag.metered import MeteredLLM
 from edgerag.models import DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelError, assemble, resolve_model
 from edgerag.store.tables import Tables
 from edgerag.types import Unit
 
-from .conftest import PLANTED_ANSWER, PLANTED_QUESTION
+from .conftest import PLANTED_QUESTION
+from .helpers import ScriptedLLM
 
 
 # ---- model files ---------------------------------------------------------------------------
@@ -26,6 +28,7 @@ def test_missing_and_non_gguf_files_are_refused(tmp_path):
         resolve_model(str(fake))
 
 
+@pytest.mark.model
 def test_truncated_gguf_is_a_clear_error(tmp_path):
     real = resolve_model()
     cut = tmp_path / "cut.gguf"
@@ -66,6 +69,7 @@ def test_default_model_is_assembled_and_verified():
 
 
 # ---- answers from the real model --------------------------------------------------------------
+@pytest.mark.model
 def test_answer_cites_the_planted_fact_streams_and_caches(index_copy):
     rag = EdgeRAG(index_copy)
     pieces: list[str] = []
@@ -86,6 +90,7 @@ def test_answer_cites_the_planted_fact_streams_and_caches(index_copy):
     assert after["by_stage"]["answer"]["calls"] == 2 and after["by_method"]["text"]["cached_calls"] == 1
 
 
+@pytest.mark.model
 def test_context_is_cut_to_the_window_not_truncated(index_copy):
     rag = EdgeRAG(index_copy, n_ctx=1024)
     ctx = rag.retrieve(PLANTED_QUESTION, budget=4000)
@@ -99,30 +104,6 @@ def test_context_is_cut_to_the_window_not_truncated(index_copy):
 
 
 # ---- control flow with a scripted model (parsers, ledger bookkeeping) -------------------------
-class ScriptedLLM:
-    """Stands in for LocalLLM where only the control flow is under test."""
-
-    path = type("P", (), {"name": "scripted.gguf"})()
-    sha256 = "scripted"
-    n_ctx = 4096
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-
-    def format(self, messages):
-        return " | ".join(m["content"] for m in messages), []
-
-    def tokenize(self, text):
-        return text.split()
-
-    def count(self, text):
-        return len(text.split())
-
-    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
-        text = self.replies.pop(0)
-        return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
-
-
 def test_unusable_output_is_counted_in_the_ledger(tmp_path):
     tables = Tables(str(tmp_path / "lmdb"), map_size=1 << 26)
     llm = MeteredLLM(ScriptedLLM(["", "fine"]), tables)

@@ -9,29 +9,11 @@ import pytest
 from edgerag import EdgeRAG
 from edgerag.cli import main
 from edgerag.graph.core_chunks import core_chunks
-from edgerag.llm import Completion, MeteredLLM
-from edgerag.retrieve.skeleton import KGNotBuiltError
+from edgerag.metered import MeteredLLM
+from edgerag.retrieve.kg_search import KGNotBuiltError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_llm import ScriptedLLM
-
-REPLIES = {
-    "Zorblax": "E | Edith Varga | PERSON\nE | Zorblax vault | WORK\nE | Kettering Hill | LOCATION\n"
-               "R | Edith Varga | sealed | Zorblax vault\nR | Zorblax vault | lies under | Kettering Hill",
-    "Pellmore": "E | Arthur Quell | PERSON\nE | Pellmore Point | LOCATION\nR | Arthur Quell | kept the lighthouse at | Pellmore Point",
-    "Brannock": "E | Brannock orchard | LOCATION\nE | 1802 | DATE",
-}  # fmt: skip
-
-
-class KeyedLLM(ScriptedLLM):
-    """Replies by what the passage mentions, whatever order the core comes in."""
-
-    def __init__(self):
-        super().__init__([])
-
-    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
-        text = next((r for key, r in REPLIES.items() if key in prompt.split("Passage:")[-1]), "")
-        return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
+from .helpers import KeyedLLM
 
 
 @pytest.fixture
@@ -75,6 +57,7 @@ def test_entity_descriptions_come_from_the_passage(planted_rag):
     assert "sealed in 1931 by the astronomer Edith Varga" in texts["Edith Varga"].replace("\n", " ")
 
 
+@pytest.mark.model
 def test_build_plan_cli_spends_nothing(tmp_path, capsys):
     ix = str(tmp_path / "ix")
     assert main(["index", str(DATA / "planted"), "--index", ix, "-q"]) == 0
@@ -96,10 +79,16 @@ def test_a_changed_extractor_is_planned_and_redone(planted_rag):
     assert rag.build("kg")["extraction"]["extracted"] == 3
 
 
+@pytest.mark.slow
 def test_subchunk_units_from_the_cli(built_index, capsys):
     import json
 
-    assert main(["query", PLANTED_QUESTION, "--index", str(built_index), "--method", "text", "--unit", "subchunks", "--budget", "200", "--json"]) == 0
+    assert (
+        main(
+            ["query", PLANTED_QUESTION, "--index", str(built_index), "--method", "text", "--unit", "subchunks", "--budget", "200", "--json"]
+        )
+        == 0
+    )
     ctx = json.loads(capsys.readouterr().out)
     assert ctx["units"][0]["kind"] == "subchunk" and PLANTED_ANSWER in ctx["units"][0]["text"]
 
@@ -107,14 +96,16 @@ def test_subchunk_units_from_the_cli(built_index, capsys):
 def test_g2cons_ensembles_the_concept_path_and_the_core_kg(planted_rag):
     rag = planted_rag
     rag.settings = rag.settings.replace(kappa=0.5, lambda_w=0.6, theta_co=1)
-    with pytest.raises(KGNotBuiltError, match="--kappa 0.5"):
+    with pytest.raises(KGNotBuiltError, match=r"--kappa 0\.5"):
         rag.retrieve(PLANTED_QUESTION, method="g2cons")
     plan = rag.plan("g2cons")
     assert plan.selection == "concept" and plan.core_chunks == 2 and "κ=0.5" in plan.summary()
     result = rag.build("g2cons")
     assert result["concepts"]["chunks"] == 3 and result["kg"]["core_chunks"] == 2
-    assert rag.index.get_many("extractions", core_chunks(rag.index, 0.5, "concept", rag.settings)) and \
-        rag.ledger()["by_stage"]["extract"]["calls"] == 2  # only the κ core was extracted
+    assert (
+        rag.index.get_many("extractions", core_chunks(rag.index, 0.5, "concept", rag.settings))
+        and rag.ledger()["by_stage"]["extract"]["calls"] == 2
+    )  # only the κ core was extracted
     budget = 600
     ctx = rag.retrieve(PLANTED_QUESTION, method="g2cons", budget=budget)
     assert 0 < ctx.tokens <= budget and len({u.id for u in ctx.units}) == len(ctx.units)

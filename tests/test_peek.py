@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.llm import MeteredLLM
+from edgerag.metered import MeteredLLM
 from edgerag.peek import peek, suggest
 
 from .conftest import DATA, PLANTED_QUESTION
-from .test_terag import NamesLLM
+from .helpers import NamesLLM
 
 
 @pytest.fixture

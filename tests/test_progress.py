@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.llm import MeteredLLM
+from edgerag.metered import MeteredLLM
 from edgerag.progress import Cancelled, observe
 
 from .conftest import DATA, PLANTED_QUESTION
-from .test_terag import NamesLLM
+from .helpers import NamesLLM
 
 
 def test_cancelled_insert_keeps_whole_batches_and_the_next_insert_adds_the_rest(tmp_path):

@@ -9,7 +9,6 @@ Skipped when Ray is not installed (``pip install -e '.[ray]'``)."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -19,17 +18,27 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from edgerag import EdgeRAG, Settings  # noqa: E402
-from edgerag.distributed import Computed, DistributedError, LLMWorker, Pool, RayOptions, WorkerInfo, llm_runner  # noqa: E402
-from edgerag.graph.skeleton import extract_chunks  # noqa: E402
-from edgerag.llm import Completion, MeteredLLM  # noqa: E402
+from edgerag.distributed import Computed, LLMWorker, llm_runner  # noqa: E402
+from edgerag.graph.kg import extract_chunks  # noqa: E402
+from edgerag.graph.names_graph import extract_names  # noqa: E402
+from edgerag.llm import Completion  # noqa: E402
+from edgerag.metered import MeteredLLM  # noqa: E402
 from edgerag.models import resolve_model  # noqa: E402
 from edgerag.progress import observe  # noqa: E402
+from edgerag.ray_pool import DistributedError, Pool, RayOptions, WorkerInfo  # noqa: E402
 
-from .conftest import SAMPLE  # noqa: E402
-from .test_kill import _consistent, _same_arrays  # noqa: E402
-from .test_llm import ScriptedLLM  # noqa: E402
+from .conftest import DATA, SAMPLE  # noqa: E402
+from .helpers import (  # noqa: E402
+    NamesLLM,
+    ScriptedLLM,
+    consistent,
+    same_arrays,
+)
 
 N_DOCS = 6
+
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +60,7 @@ def _llm_workers() -> list[str]:
     return sorted(n for n in ray.util.list_named_actors() if n.startswith("edgerag-llm"))
 
 
+@pytest.mark.model
 def test_ray_build_equals_local_build_with_a_worker_killed(local_ray, corpus, tmp_path):
     model = str(resolve_model(None))
     ref, dist = tmp_path / "local", tmp_path / "ray"
@@ -61,7 +71,7 @@ def test_ray_build_equals_local_build_with_a_worker_killed(local_ray, corpus, tm
     assert not [n for n in ray.util.list_named_actors() if n.startswith("edgerag-")], "embedding workers left running"
 
     # same documents, chunks and pieces; vectors equal within float tolerance
-    assert _consistent(ref) == _consistent(dist)
+    assert consistent(ref) == consistent(dist)
     assert [(d["id"], d["chunks"]) for d in a.documents()] == [(d["id"], d["chunks"]) for d in b.documents()]
     for table in ("chunks", "subchunks", "sentences"):
         ids = a.index.ids(table)
@@ -88,18 +98,25 @@ def test_ray_build_equals_local_build_with_a_worker_killed(local_ray, corpus, tm
     assert a.index.ids("extractions") == b.index.ids("extractions") == chunks
 
     def found(rag):
-        return [(sorted(e["name"] for e in x["entities"]), sorted((r["source"], r["description"], r["target"]) for r in x["relations"]),
-                 x["extractor"]) for x in rag.index.get_many("extractions", chunks)]  # fmt: skip
+        return [
+            (
+                sorted(e["name"] for e in x["entities"]),
+                sorted((r["source"], r["description"], r["target"]) for r in x["relations"]),
+                x["extractor"],
+            )
+            for x in rag.index.get_many("extractions", chunks)
+        ]
 
     assert found(a) == found(b)
     assert sorted(a.stages()) == sorted(b.stages())
     for name, rec in a.stages().items():
         other = b.stages()[name]
+
         def what(r):  # fingerprints and counts; not when or how fast it was built
             return {k: v for k, v in r.items() if k not in ("seconds", "built") and not isinstance(v, float)}
 
         assert what(rec) == what(other), (name, {k: (v, other.get(k)) for k, v in rec.items() if v != other.get(k)})
-        _same_arrays(ref, dist, name)
+        same_arrays(ref, dist, name)
 
     # billed once: one fresh extraction call per chunk, each naming the worker node that did it
     fresh = [r for r in b.ledger_rows() if r.stage == "extract" and not r.cached]
@@ -110,6 +127,7 @@ def test_ray_build_equals_local_build_with_a_worker_killed(local_ray, corpus, tm
     b.close()
 
 
+@pytest.mark.model
 def test_a_rerun_after_a_stopped_ray_build_resumes(local_ray, corpus, tmp_path):
     """A driver stopped mid-build (here at the second chunk) keeps what it committed; the same
     call again extracts only the rest, and nothing is billed twice."""
@@ -149,7 +167,11 @@ class FakeWorker:
     def run(self, call):
         if self.mode == "malformed":
             return {"text": "E | Edith Varga | PERSON"}
-        text = "Sure!! ||| {\"entities\": [}\x00 E |" if self.mode == "garbage" else "E | " + call.prompt.split("Passage: ")[-1].split()[0] + " | OTHER"
+        text = (
+            'Sure!! ||| {"entities": [}\x00 E |'
+            if self.mode == "garbage"
+            else "E | " + call.prompt.split("Passage: ")[-1].split()[0] + " | OTHER"
+        )
         return Computed(call.key, Completion(text, 10, 10, 5, 0.01, "stop"))
 
 
@@ -206,12 +228,45 @@ def test_every_worker_gone_stops_with_the_committed_work_kept(local_ray, index_c
     assert rag.index.ids("extractions") == [] and rag.ledger_rows() == []
 
 
+class NamesWorker:
+    """TERAG's stand-in model on a worker: names the planted passages (and leaves the orchard
+    out of a batch), as tests/helpers.NamesLLM does in one process."""
+
+    def info(self) -> WorkerInfo:
+        return WorkerInfo("fake-names", os.getpid(), 1, "scripted")
+
+    def run(self, call):
+        return Computed(call.key, NamesLLM().complete(call.prompt, call.stop, call.max_tokens))
+
+
+def test_terag_naming_on_ray_commits_what_a_local_build_does(local_ray, tmp_path):
+    names = {}
+    for where in ("local", "ray"):
+        rag = EdgeRAG(tmp_path / where, progress=False)
+        rag.insert([DATA / "planted"])
+        llm = MeteredLLM(NamesLLM(), rag.index.tables)
+        cids = rag.index.ids("chunks")
+        pool = Pool.start(ray, NamesWorker, (), RayOptions(workers=2), "names") if where == "ray" else None
+        try:
+            report = extract_names(rag.index, llm, cids, batch=3, progress=False, runner=llm_runner(pool) if pool else None)
+        finally:
+            if pool:
+                pool.close()
+        assert report.calls == 2 and report.retried == 1 and report.extracted == 3 and not report.zero_yield, where
+        names[where] = {c: {k: v for k, v in r.items() if k != "seconds"} for c, r in zip(cids, rag.index.get_many("names", cids))}
+        rows = rag.ledger_rows()
+        assert len(rows) == 2 and all(r.stage == "extract" and r.method == "terag" for r in rows)  # each call billed once
+        assert {r.node for r in rows} == ({"fake-names"} if pool else {""})
+        rag.close()
+    assert names["local"] == names["ray"]
+
+
 def test_a_worker_with_another_model_is_refused(local_ray, tmp_path):
     impostor = tmp_path / "other.gguf"
     impostor.write_bytes(b"GGUF" + os.urandom(64))
     from edgerag.models import model_sha256
 
-    with pytest.raises(DistributedError, match="refused: its model .* has sha256"):
+    with pytest.raises(DistributedError, match=r"refused: its model .* has sha256"):
         Pool.start(ray, LLMWorker, (str(impostor), 2048, 1, 0, model_sha256(resolve_model(None))), RayOptions(workers=1), "llm")
     assert not _llm_workers()
 
@@ -219,7 +274,7 @@ def test_a_worker_with_another_model_is_refused(local_ray, tmp_path):
 def test_ray_without_the_extra_is_a_clear_error(monkeypatch, tmp_path):
     import builtins
 
-    from edgerag.distributed import RayUnavailableError, import_ray
+    from edgerag.ray_pool import RayUnavailableError, import_ray
 
     real_import = builtins.__import__
 

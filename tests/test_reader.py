@@ -13,7 +13,7 @@ from edgerag import EdgeRAG, Settings
 from edgerag.answer import asks_for_fact, build_messages, plan_answer, resolve_mode, within_budget
 from edgerag.candidates import all_candidates, candidates, capitalised_runs, options
 from edgerag.llm import ChoiceTrie
-from edgerag.types import Context, Unit
+from edgerag.types import Unit
 
 from .conftest import PLANTED_QUESTION, REPO
 
@@ -33,28 +33,46 @@ def test_the_default_method_is_the_best_llm_free_retriever(index_copy):
         EdgeRAG(index_copy, answer_mode="guess")
 
 
+@pytest.mark.slow
 def test_cli_query_uses_the_default_method(built_index):
-    out = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(built_index),
-                          "--budget", "300", "--json"], capture_output=True, text=True, cwd=REPO, timeout=300)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(built_index), "--budget", "300", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert '"method": "bridge-ppr"' in out.stdout
 
 
 # ---- questions and modes ------------------------------------------------------------------
-@pytest.mark.parametrize("question", [
-    "Where was the father of Charles Mathew buried?", "Who directed Sleep, My Love?",
-    "When did the director of film X die?", "Which film came out first, A or B?",
-    "Are both bands from the same country?", "How many people live in Cork?",
-    "What is the place of birth of the director of film Seeta?",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where was the father of Charles Mathew buried?",
+        "Who directed Sleep, My Love?",
+        "When did the director of film X die?",
+        "Which film came out first, A or B?",
+        "Are both bands from the same country?",
+        "How many people live in Cork?",
+        "What is the place of birth of the director of film Seeta?",
+    ],
+)
 def test_fact_questions_get_a_short_answer(question):
     assert asks_for_fact(question) and resolve_mode("auto", question) == "short"
 
 
-@pytest.mark.parametrize("question", [
-    "Summarise the report.", "Why did the bridge collapse?", "How does the index store vectors?",
-    "What is edgerag?", "Explain the access rules of the vault",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Summarise the report.",
+        "Why did the bridge collapse?",
+        "How does the index store vectors?",
+        "What is edgerag?",
+        "Explain the access rules of the vault",
+    ],
+)
 def test_open_requests_get_a_long_answer(question):
     assert not asks_for_fact(question) and resolve_mode("auto", question) == "long"
     assert resolve_mode("short", question) == "short"
@@ -85,8 +103,23 @@ def test_candidates_are_the_names_dates_and_numbers_as_written():
         "The Zorblax vault opened in May 1887 and holds 3,677 seated guests and 6.8 inches of dust.",
     ]
     cands = all_candidates(passages + ["The code is tangerine-42."], "Which came first, the Vault of Ur or Zorblax?")
-    for c in ("James Charles Mathew", "Cork", "Ireland", "Cork, Ireland", "4 February 1908", "Teaneck, New Jersey",
-              "Zorblax", "May 1887", "3,677", "3,677 seated", "6.8 inches", "tangerine-42", "Vault of Ur", "yes", "no"):  # fmt: skip
+    for c in (
+        "James Charles Mathew",
+        "Cork",
+        "Ireland",
+        "Cork, Ireland",
+        "4 February 1908",
+        "Teaneck, New Jersey",
+        "Zorblax",
+        "May 1887",
+        "3,677",
+        "3,677 seated",
+        "6.8 inches",
+        "tangerine-42",
+        "Vault of Ur",
+        "yes",
+        "no",
+    ):
         assert c in cands, c
     assert "He" not in cands and "The Zorblax" not in cands  # sentence-initial stop words start no name
     assert "May" not in cands and "February" not in cands  # a month alone is no answer
@@ -121,6 +154,7 @@ def test_choice_trie_allows_only_continuations_of_the_choices():
     assert np.isfinite(out).sum() == 1 and out[8] == 8
 
 
+@pytest.mark.model
 def test_the_real_model_answers_with_one_of_the_choices(index_copy):
     """A chosen answer is one of the candidates of what it read, and is cached like any call."""
     rag = EdgeRAG(index_copy, answer_budget=600)
@@ -139,12 +173,34 @@ def test_the_real_model_answers_with_one_of_the_choices(index_copy):
 
 
 # ---- what a person meets ------------------------------------------------------------------
+@pytest.mark.model
+@pytest.mark.slow
 def test_cli_answer_says_what_the_model_reads_and_exits_cleanly(index_copy):
     """The real model answers through the CLI; the plan is printed before the answer, and the
     model is closed before the interpreter exits (no "Exception ignored in Llama.__del__")."""
-    out = subprocess.run([sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(index_copy),
-                          "--budget", "3000", "--answer-budget", "300", "--answer", "--answer-mode", "choose", "-q"],
-                         capture_output=True, text=True, cwd=REPO, timeout=600)  # fmt: skip
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "edgerag.cli",
+            "query",
+            PLANTED_QUESTION,
+            "--index",
+            str(index_copy),
+            "--budget",
+            "3000",
+            "--answer-budget",
+            "300",
+            "--answer",
+            "--answer-mode",
+            "choose",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     assert "Exception ignored" not in out.stderr and "Traceback" not in out.stderr, out.stderr
     plan_line = next(line for line in out.stdout.splitlines() if line.startswith("the model reads"))

@@ -20,11 +20,11 @@ from edgerag.eval.datasets import load_dataset
 from edgerag.eval.report import BEGIN, END, ResultFileError, load_results, markdown, pareto, sweeps
 from edgerag.eval.runner import NotBuiltError, evaluate_many, runs_for
 from edgerag.graph.core_chunks import core_chunks
-from edgerag.llm import MeteredLLM
+from edgerag.metered import MeteredLLM
 from edgerag.store import Index
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, REPO
-from .test_methods import KeyedLLM
+from .helpers import KeyedLLM
 
 SCHEMA = json.loads((REPO / "edgerag" / "eval" / "result.schema.json").read_text())
 
@@ -37,11 +37,19 @@ def planted_data(tmp_path) -> Path:
     docs = [{"id": f.stem, "title": f.stem, "text": f.read_text(encoding="utf-8")} for f in sorted((DATA / "planted").iterdir())]
     qs = [
         {"id": "q1", "question": PLANTED_QUESTION, "answers": [PLANTED_ANSWER], "supporting_ids": ["zorblax"]},
-        {"id": "q2", "question": "Where did the keeper of the Pellmore Point lighthouse retire to?", "answers": ["Lisbon"],
-         "supporting_ids": ["lighthouse"]},
-        {"id": "q3", "question": "When was the oldest tree of the Brannock orchard planted?", "answers": ["1802"],
-         "supporting_ids": ["orchard"]},
-    ]  # fmt: skip
+        {
+            "id": "q2",
+            "question": "Where did the keeper of the Pellmore Point lighthouse retire to?",
+            "answers": ["Lisbon"],
+            "supporting_ids": ["lighthouse"],
+        },
+        {
+            "id": "q3",
+            "question": "When was the oldest tree of the Brannock orchard planted?",
+            "answers": ["1802"],
+            "supporting_ids": ["orchard"],
+        },
+    ]
     (data / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in docs) + "\n")
     (data / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in qs) + "\n")
     return data
@@ -78,8 +86,9 @@ def test_index_cost_charges_each_method_its_own_core(planted_data, tmp_path):
     rag = EdgeRAG(tmp_path / "ix", progress=False, theta_co=1)
     rag.insert([planted_data / "corpus.jsonl"])
     rag.__dict__["llm"] = MeteredLLM(KeyedLLM(), rag.index.tables)
-    doc = evaluate_many(rag, load_dataset(planted_data), ["text", "keyword", "ket", "g2cons"],
-                        sweeps={"beta": [1.0, 0.5, 0.0], "kappa": [0.5]}, build=True)  # fmt: skip
+    doc = evaluate_many(
+        rag, load_dataset(planted_data), ["text", "keyword", "ket", "g2cons"], sweeps={"beta": [1.0, 0.5, 0.0], "kappa": [0.5]}, build=True
+    )
     assert doc["model"] == {"file": "scripted.gguf", "sha256": "scripted"}
     jsonschema.validate({**doc, "model": None}, SCHEMA)  # a scripted model has no real sha256
     runs = {r["label"]: r for r in doc["runs"]}
@@ -102,12 +111,25 @@ def test_index_cost_charges_each_method_its_own_core(planted_data, tmp_path):
     assert [v for v, _ in sweeps([doc])["beta"]["ket"]] == [0.0, 0.5, 1.0]
 
 
+@pytest.mark.model
 def test_real_model_sweep_end_to_end_through_the_cli(planted_data, tmp_path, capsys):
     """The acceptance path: eval several methods and a β sweep with the real model, validate
     the file against its schema, render the report into a README block."""
     out, ix = tmp_path / "result.json", tmp_path / "ix"
-    args = ["eval", "--data", str(planted_data), "--methods", "text,keyword,ket", "--sweep", "beta=0,0.5,1",
-            "--index", str(ix), "--out", str(out), "-q"]  # fmt: skip
+    args = [
+        "eval",
+        "--data",
+        str(planted_data),
+        "--methods",
+        "text,keyword,ket",
+        "--sweep",
+        "beta=0,0.5,1",
+        "--index",
+        str(ix),
+        "--out",
+        str(out),
+        "-q",
+    ]
     assert main(args) == 2  # no --build: refused, naming the builds
     assert "ket (β=0.5): 2 of 2 chunks to extract" in capsys.readouterr().err
     assert main([*args, "--build"]) == 0
@@ -209,7 +231,7 @@ def test_report_refuses_what_is_not_a_result(tmp_path, capsys):
 
 
 def test_docs_name_every_field_of_the_schema():
-    doc = (REPO / "docs" / "results.md").read_text()
+    doc = (REPO / "docs" / "result-schema.md").read_text()
 
     def names(node):
         if isinstance(node, dict):
@@ -227,16 +249,34 @@ def test_docs_name_every_field_of_the_schema():
                 yield pattern.strip("^$").replace("[0-9]+", "2")  # recall_at_2 stands for recall_at_k
 
     missing = sorted({n for n in names(SCHEMA) if f"`{n}`" not in doc})
-    assert not missing, f"docs/results.md does not document {missing}"
+    assert not missing, f"docs/result-schema.md does not document {missing}"
 
 
 def test_markdown_shows_em_f1_only_when_answered():
-    run = {"label": "text", "method": "text", "budget": 100, "questions": 2, "coverage": 0.5, "recall_at_k": {"5": 1.0},
-           "em": None, "f1": None, "index_tokens": {"input": 0, "output": 0}, "index_seconds": 0.0, "index": {},
-           "query_tokens": {"input": 0, "output": 0, "cached_input": 0, "cached_output": 0}, "latency_ms": {"median": 1, "p95": 2},
-           "settings": {"budget": 100}}  # fmt: skip
-    doc = {"dataset": {"name": "a/b", "questions": 2, "chunks": 4}, "model": None, "machine": {"cpus": 2, "gpu": False},
-           "created": "2026-11-22T00:00:00", "ingest_seconds": None, "runs": [run]}  # fmt: skip
+    run = {
+        "label": "text",
+        "method": "text",
+        "budget": 100,
+        "questions": 2,
+        "coverage": 0.5,
+        "recall_at_k": {"5": 1.0},
+        "em": None,
+        "f1": None,
+        "index_tokens": {"input": 0, "output": 0},
+        "index_seconds": 0.0,
+        "index": {},
+        "query_tokens": {"input": 0, "output": 0, "cached_input": 0, "cached_output": 0},
+        "latency_ms": {"median": 1, "p95": 2},
+        "settings": {"budget": 100},
+    }
+    doc = {
+        "dataset": {"name": "a/b", "questions": 2, "chunks": 4},
+        "model": None,
+        "machine": {"cpus": 2, "gpu": False},
+        "created": "2026-11-22T00:00:00",
+        "ingest_seconds": None,
+        "runs": [run],
+    }
     assert "EM %" not in markdown([doc])
     answered = {**doc, "runs": [{**run, "em": 0.5, "f1": 0.75, "query_tokens": {**run["query_tokens"], "input": 200, "output": 20}}]}
     md = markdown([answered])

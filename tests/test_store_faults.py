@@ -17,7 +17,9 @@ from edgerag import EdgeRAG
 from edgerag.store import Index
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, SAMPLE
-from .test_kill import _consistent
+from .helpers import consistent
+
+pytestmark = pytest.mark.slow
 
 
 def _cli(*args: str) -> list[str]:
@@ -39,18 +41,28 @@ def more_docs(tmp_path) -> Path:
 
 
 def test_readers_see_whole_batches_while_another_process_writes_and_a_second_writer_is_refused(index_copy, more_docs, tmp_path):
-    before = _consistent(index_copy)
-    writer = subprocess.Popen(_cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "2"),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
+    before = consistent(index_copy)
+    writer = subprocess.Popen(
+        _cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
     reader = EdgeRAG(index_copy)
     seen, second = [], None
     for line in writer.stderr:
         if not line.startswith("indexing"):
             continue
         if second is None and "chunks=" in line:  # the writer holds the lock and has 59 batches to go
-            second = subprocess.Popen(_cli("index", str(DATA / "planted"), "--index", str(index_copy)),
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
-        counts = _consistent(index_copy)  # opens, checks one snapshot, closes
+            second = subprocess.Popen(
+                _cli("index", str(DATA / "planted"), "--index", str(index_copy)),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_env(),
+            )
+        counts = consistent(index_copy)  # opens, checks one snapshot, closes
         assert (counts["docs"] - before["docs"]) % 2 == 0
         seen.append(counts["docs"])
         ctx = reader.retrieve(PLANTED_QUESTION, method="text", budget=400)  # the reader's cache tops up from LMDB
@@ -61,7 +73,7 @@ def test_readers_see_whole_batches_while_another_process_writes_and_a_second_wri
     _, err = second.communicate(timeout=120)
     assert second.returncode == 2, err
     assert "is being written by pid" in err and "queries still work" in err
-    assert _consistent(index_copy)["docs"] == before["docs"] + 120
+    assert consistent(index_copy)["docs"] == before["docs"] + 120
     assert len(reader.index.vectors["chunks"].search(reader.embedder.encode(["pears"])[0], 400)) == before["chunks"] + 120
 
 
@@ -74,15 +86,20 @@ def _fsize_limit(limit: int):
 
 
 def test_a_full_disk_is_a_clear_error_and_keeps_what_was_committed(index_copy, more_docs):
-    before = _consistent(index_copy)
+    before = consistent(index_copy)
     data = index_copy / "lmdb" / "data.mdb"
     limit = data.stat().st_size + 64 * 1024  # room for a batch or so, then the "disk" is full
-    r = subprocess.run(_cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "10"),
-                       capture_output=True, text=True, env=_env(), preexec_fn=_fsize_limit(limit))  # fmt: skip
+    r = subprocess.run(
+        _cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "10"),
+        capture_output=True,
+        text=True,
+        env=_env(),
+        preexec_fn=_fsize_limit(limit),
+    )
     assert r.returncode == 2, r.stderr[-2000:]
     assert "could not write" in r.stderr and "disk is probably full" in r.stderr and "Traceback" not in r.stderr
     assert "run the same command again" in r.stderr
-    after = _consistent(index_copy)  # opens; documents, chunks and vectors agree
+    after = consistent(index_copy)  # opens; documents, chunks and vectors agree
     assert before["docs"] <= after["docs"] < before["docs"] + 120 and (after["docs"] - before["docs"]) % 10 == 0
     assert data.stat().st_size <= limit
     rag = EdgeRAG(index_copy)
@@ -91,7 +108,7 @@ def test_a_full_disk_is_a_clear_error_and_keeps_what_was_committed(index_copy, m
     # with space again, the same command finishes the job
     done = subprocess.run(_cli("index", str(more_docs), "--index", str(index_copy)), capture_output=True, text=True, env=_env())
     assert done.returncode == 0, done.stderr
-    assert _consistent(index_copy)["docs"] == before["docs"] + 120
+    assert consistent(index_copy)["docs"] == before["docs"] + 120
 
 
 def _read_only(path: Path):
@@ -108,8 +125,9 @@ def _read_only(path: Path):
     probe = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", mount, str(path), "true"], capture_output=True)
     if probe.returncode != 0:
         return None
-    return lambda cmd: subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", mount, str(path), *cmd],
-                                      capture_output=True, text=True, env=_env())  # fmt: skip
+    return lambda cmd: subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", mount, str(path), *cmd], capture_output=True, text=True, env=_env()
+    )
 
 
 def test_a_read_only_index_answers_queries_and_refuses_writes_by_name(index_copy, monkeypatch):

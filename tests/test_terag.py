@@ -3,21 +3,19 @@ PPR restart vector, and the real default model end to end."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from edgerag import EdgeRAG
 from edgerag.extract.names import messages, parse_batch, parse_query
-from edgerag.graph.terag import STAGE
-from edgerag.llm import Completion, MeteredLLM
-from edgerag.retrieve.skeleton import KGNotBuiltError
+from edgerag.graph.names_graph import STAGE, TeragGraph
+from edgerag.metered import MeteredLLM
+from edgerag.retrieve.kg_search import KGNotBuiltError
 from edgerag.retrieve.terag import restart_vector
 from edgerag.store.stages import load_arrays
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_llm import ScriptedLLM
+from .helpers import NamesLLM
 
 P1 = "Edith Varga sealed the Zorblax vault in 1931."
 P2 = "Arthur Quell kept the lighthouse at Pellmore Point."
@@ -42,37 +40,11 @@ def test_names_not_in_the_passage_and_copied_examples_are_dropped():
 def test_unnumbered_answers_go_in_order_and_garbage_never_raises():
     got = parse_batch("ENTITIES: Edith Varga\nCONCEPTS: vaults\nENTITIES: Arthur Quell", [P1, P2])
     assert got.passages[0].entities == ["Edith Varga"] and got.passages[1].entities == ["Arthur Quell"]
-    for junk in ["", "[9]\nENTITIES: x", "ENTITIES:", "\x00", "[1]" * 50, "{\"entities\": [\"Edith Varga\"]}"]:
+    for junk in ["", "[9]\nENTITIES: x", "ENTITIES:", "\x00", "[1]" * 50, '{"entities": ["Edith Varga"]}']:
         parsed = parse_batch(junk, [P1, P2])
         assert len(parsed.passages) == 2 and not parsed.passages[1].entities
     assert parse_query("Zorblax vault, Mars", PLANTED_QUESTION) == ["Zorblax vault"]
     assert parse_query("ENTITIES: Zorblax", PLANTED_QUESTION) == ["Zorblax"]
-
-
-class NamesLLM(ScriptedLLM):
-    """Names every planted passage by what it mentions; a batch answer leaves the orchard out."""
-
-    NAMES = {
-        "Zorblax": "ENTITIES: Edith Varga, Zorblax vault, Kettering Hill\nCONCEPTS: vaults, astronomy",
-        "Pellmore": "ENTITIES: Arthur Quell, Pellmore Point, Lisbon, North Sea\nCONCEPTS: lighthouses",
-        "Brannock": "ENTITIES: Brannock orchard, 1802\nCONCEPTS: orchards",
-    }
-
-    def __init__(self):
-        super().__init__([])
-        self.batches: list[int] = []
-
-    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
-        block = prompt.split(" | ")[-1]
-        passages = re.split(r"(?m)^\[\d+\] ", block)[1:] if block.startswith("[") else [block]
-        self.batches.append(len(passages))
-        out = []
-        for i, p in enumerate(passages, 1):
-            key = next((k for k in self.NAMES if k in p), None)
-            if key and not (key == "Brannock" and len(passages) > 1):
-                out.append(f"[{i}]\n{self.NAMES[key]}")
-        text = "\n".join(out)
-        return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
 
 
 @pytest.fixture
@@ -119,10 +91,17 @@ def test_batched_extraction_retries_what_a_batch_left_out_and_resumes(terag_rag)
 def test_restart_vector_weights_exact_matches_by_inverse_passage_frequency():
     import scipy.sparse as sp
 
-    g = {
-        "labels": np.array(["Paris", "France", "river"]), "keys": np.array(["paris", "france", "river"]),
-        "pf": np.array([1.0, 4.0, 2.0]), "vectors": np.eye(3, dtype=np.float32), "adj": sp.csr_matrix((5, 5)),
-    }  # fmt: skip
+    g = TeragGraph(
+        adj=sp.csr_matrix((5, 5)),
+        C2P=sp.csr_matrix((3, 2)),
+        labels=np.array(["Paris", "France", "river"]),
+        kinds=np.array(["entity", "entity", "concept"]),
+        vectors=np.eye(3, dtype=np.float32),
+        keys=np.array(["paris", "france", "river"]),
+        pf=np.array([1.0, 4.0, 2.0]),
+        ids=np.array(["a:0", "b:0"]),
+        tokens=np.array([10, 10]),
+    )
 
     class Emb:
         def encode(self, texts):
@@ -136,6 +115,7 @@ def test_restart_vector_weights_exact_matches_by_inverse_passage_frequency():
     assert seeds["semantic"] == ["river"]
 
 
+@pytest.mark.model
 def test_real_model_names_the_person_and_the_query_finds_the_passage(terag_rag):
     rag = terag_rag
     result = rag.build("terag")

@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from edgerag import EdgeRAG
-from edgerag.llm import MeteredLLM
+from edgerag.metered import MeteredLLM
 from tui.app import EdgeRAGApp
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
-from .test_terag import NamesLLM
+from .helpers import NamesLLM
 
 
 def _record_notes(app) -> list[tuple[str, str]]:
@@ -53,6 +53,7 @@ def workdir(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.model
 def test_index_ask_and_see_the_ledger_change_with_the_real_model(workdir):
     asyncio.run(_index_ask_and_see_the_ledger())
 

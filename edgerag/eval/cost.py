@@ -18,18 +18,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..build import llm_chunks, model_speeds
-from ..graph import bipartite, concept_graph, knn, links, terag
-from ..graph.skeleton import stage_name
-from ..retrieve import KG_OF, METHODS, NAMES_OF
+from ..graph import bipartite, concept_graph, knn, links, names_graph
+from ..graph.kg import stage_name
+from ..methods import get
 from ..store.stages import stage_record
-
-# LLM-free stages each method reads beyond the chunk vectors (the KG and TERAG stages, and
-# the graph that picks a KG's core chunks, are added by `stages_of`).
-GRAPHS_OF: dict[str, tuple[str, ...]] = {
-    "knng": ("knn",), "keyword": ("bipartite",), "ket": ("bipartite",), "ket-u": ("bipartite",),
-    "concept": ("bipartite", "concepts"), "g2cons": ("bipartite", "concepts"),
-    "bridge": ("links",), "bridge-ppr": ("links",),
-}  # fmt: skip
 
 
 @dataclass
@@ -61,20 +53,17 @@ class IndexCost:
 
 
 def stages_of(rag, method: str) -> list[str]:
-    """Names of the stages ``method`` reads under ``rag.settings``."""
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; available: {', '.join(sorted(METHODS))}")
-    s = rag.settings
+    """Names of the stages ``method`` reads under ``rag.settings``: its LLM-free graphs, the
+    graph that ranks its KG's core, then its LLM stage (the registry, methods.py)."""
+    m, s = get(method), rag.settings
     names = {"knn": knn.stage(s.knn_k), "bipartite": bipartite.STAGE, "concepts": concept_graph.stage(s), "links": links.STAGE}
-    out = [names[g] for g in GRAPHS_OF.get(method, ())]
-    if method in NAMES_OF:
-        out.append(terag.STAGE)
-    if method in KG_OF:
-        sel, fraction = KG_OF[method]
-        sel = sel or s.core_selection
-        frac = getattr(s, fraction) if isinstance(fraction, str) else fraction
-        out += [names["concepts"] if sel == "concept" else names["knn"], stage_name(sel, frac)]
-    return list(dict.fromkeys(out))
+    core = m.core_graph(s.core_selection)
+    out = [names[g] for g in dict.fromkeys([*m.graphs, *([core] if core else [])])]
+    if m.names:
+        out.append(names_graph.STAGE)
+    if m.kg is not None:
+        out.append(stage_name(*m.kg_core(s)))
+    return out
 
 
 def index_cost(rag, method: str) -> IndexCost:
@@ -117,8 +106,11 @@ def _ledger_speed(rag, method: str | None):
     (TERAG's own when ``method`` is "terag", else the KG extractor's): the share of prompt
     tokens the model evaluated (the rest reused from the previous prompt) and the prompt and
     generation rates `build.plan` fits."""
-    rows = [r for r in rag.ledger_rows() if r.stage == "extract" and not r.cached and r.prompt_tokens
-            and (r.method == "terag") == (method == "terag")]  # fmt: skip
+    rows = [
+        r
+        for r in rag.ledger_rows()
+        if r.stage == "extract" and not r.cached and r.prompt_tokens and (r.method == "terag") == (method == "terag")
+    ]
     share = sum(r.evaluated_tokens for r in rows) / max(sum(r.prompt_tokens for r in rows), 1) if rows else 1.0
     p_tps, g_tps, _ = model_speeds(rag)
     return lambda prompt, output: share * prompt / p_tps + output / g_tps

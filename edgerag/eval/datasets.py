@@ -40,10 +40,14 @@ def load_dataset(path: str | Path, limit: int | None = None) -> Dataset:
                 continue
             try:
                 rec = json.loads(line)
-                questions.append(Question(
-                    id=str(rec["id"]), question=rec["question"], answers=list(rec["answers"]),
-                    supporting_ids=list(rec.get("supporting_ids") or []),
-                ))  # fmt: skip
+                questions.append(
+                    Question(
+                        id=str(rec["id"]),
+                        question=rec["question"],
+                        answers=list(rec["answers"]),
+                        supporting_ids=list(rec.get("supporting_ids") or []),
+                    )
+                )
             except (ValueError, KeyError, TypeError) as e:
                 raise ValueError(f"{qfile}:{n}: not a question record ({e})") from e
             if limit and len(questions) >= limit:

@@ -20,7 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .runner import KNOBS, SCHEMA, setting_label
+from ..methods import KNOBS
+from .runner import SCHEMA, setting_label
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
@@ -57,8 +58,22 @@ def load_results(paths: list[str | Path]) -> list[dict[str, Any]]:
 
 
 _FILE_KEYS = ("dataset", "machine", "created", "model", "ingest_seconds", "runs")
-_RUN_KEYS = ("label", "method", "budget", "questions", "settings", "coverage", "recall_at_k", "em", "f1",
-             "index_tokens", "index_seconds", "index", "query_tokens", "latency_ms")  # fmt: skip
+_RUN_KEYS = (
+    "label",
+    "method",
+    "budget",
+    "questions",
+    "settings",
+    "coverage",
+    "recall_at_k",
+    "em",
+    "f1",
+    "index_tokens",
+    "index_seconds",
+    "index",
+    "query_tokens",
+    "latency_ms",
+)
 
 
 def _check_fields(path, doc: dict[str, Any]) -> None:
@@ -102,9 +117,11 @@ def markdown(docs: list[dict[str, Any]], images: list[str] = ()) -> str:
         ds = doc["dataset"]
         model = doc["model"]["file"] if doc.get("model") else "no LLM in this run's queries"
         budgets = sorted({r["budget"] for r in doc["runs"]})
-        out.append(f"**{ds['name']}**: {ds['questions']} questions, {ds['chunks']:,} chunks, "
-                   f"λ = {', '.join(f'{b:,}' for b in budgets)} tokens; model {model}; "
-                   f"{doc['machine']['cpus']} CPU cores{', GPU' if doc['machine'].get('gpu') else ', no GPU'}; {doc['created'][:10]}.")  # fmt: skip
+        out.append(
+            f"**{ds['name']}**: {ds['questions']} questions, {ds['chunks']:,} chunks, "
+            f"λ = {', '.join(f'{b:,}' for b in budgets)} tokens; model {model}; "
+            f"{doc['machine']['cpus']} CPU cores{', GPU' if doc['machine'].get('gpu') else ', no GPU'}; {doc['created'][:10]}."
+        )
         out.append("")
         ks = sorted({k for r in doc["runs"] for k, v in r["recall_at_k"].items() if v is not None}, key=int)
         answered = any(r["em"] is not None for r in doc["runs"])
@@ -118,16 +135,24 @@ def markdown(docs: list[dict[str, Any]], images: list[str] = ()) -> str:
             if answered:
                 row += [_pct(r["em"]), _pct(r["f1"])]
             lat = r["latency_ms"]
-            row += [_num(r["index_tokens"]["input"]), _num(r["index_tokens"]["output"]), _secs(r["index_seconds"]),
-                    f"{(q['input'] + q['cached_input']) / n:,.0f} / {(q['output'] + q['cached_output']) / n:,.0f}",
-                    f"{lat.get('median', 0):,.0f}", f"{lat.get('p95', 0):,.0f}"]  # fmt: skip
+            row += [
+                _num(r["index_tokens"]["input"]),
+                _num(r["index_tokens"]["output"]),
+                _secs(r["index_seconds"]),
+                f"{(q['input'] + q['cached_input']) / n:,.0f} / {(q['output'] + q['cached_output']) / n:,.0f}",
+                f"{lat.get('median', 0):,.0f}",
+                f"{lat.get('p95', 0):,.0f}",
+            ]
             out.append("| " + " | ".join(row) + " |")
         estimated = sum(r["index"].get("llm_seconds_estimated", 0) for r in doc["runs"])
         out.append("")
-        out.append("Index tokens and seconds are those of the stages each method reads, whoever built them "
-                   "(a method is priced as if built alone); the shared chunking and embedding is not in them"
-                   + (f" (it took {doc['ingest_seconds']:,.0f} s here)" if doc.get("ingest_seconds") else "") + "."
-                   + (f" {estimated:,} chunk extractions' seconds are estimated from the ledger's speed." if estimated else ""))  # fmt: skip
+        out.append(
+            "Index tokens and seconds are those of the stages each method reads, whoever built them "
+            "(a method is priced as if built alone); the shared chunking and embedding is not in them"
+            + (f" (it took {doc['ingest_seconds']:,.0f} s here)" if doc.get("ingest_seconds") else "")
+            + "."
+            + (f" {estimated:,} chunk extractions' seconds are estimated from the ledger's speed." if estimated else "")
+        )
         out.append("")
     for img in images:
         out.append(f"![{Path(img).stem}]({img})")
@@ -148,7 +173,13 @@ def plot_frontier(docs: list[dict[str, Any]], path: str | Path, metric: str = "c
     name = {"coverage": "Coverage", "recall_at_5": "Recall@5", "f1": "F1"}[metric]
     docs = [d for d in docs if any(_quality(r, metric) is not None for r in d["runs"])]
     if not docs:
-        hint = " (run eval with --answer)" if metric == "f1" else " (the dataset names no supporting passages)" if metric == "recall_at_5" else ""
+        hint = (
+            " (run eval with --answer)"
+            if metric == "f1"
+            else " (the dataset names no supporting passages)"
+            if metric == "recall_at_5"
+            else ""
+        )
         raise ResultFileError(f"no run in these files has {name}{hint}")
     plt, ticker = _pyplot(), _ticker()
     fig, axes = plt.subplots(1, len(docs), figsize=(7.2 * len(docs), 5.2), squeeze=False)
@@ -235,7 +266,7 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
     fig, axes = plt.subplots(1, len(lines), figsize=(6.0 * len(lines), 4.6), squeeze=False)
     name = {"coverage": "Coverage", "recall_at_5": "Recall@5", "f1": "F1"}[metric]
     for ax, (knob, by_label) in zip(axes[0], lines.items()):
-        sym = KNOBS[knob][0]
+        sym = KNOBS[knob]
         for label, pts in by_label.items():
             pts = [(v, r) for v, r in pts if _quality(r, metric) is not None]
             xs = [v for v, _ in pts]
@@ -243,16 +274,29 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
             (line,) = ax.plot(xs, ys, marker="o", label=label)
             for x, y, (_, r) in zip(xs, ys, pts):
                 out = r["index_tokens"]["output"]
-                ax.annotate(f"{out / 1000:,.0f}k out" if out >= 1000 else f"{out} out", (x, y),
-                            textcoords="offset points", xytext=(0, -13), ha="center", fontsize=7, color=line.get_color())  # fmt: skip
+                ax.annotate(
+                    f"{out / 1000:,.0f}k out" if out >= 1000 else f"{out} out",
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(0, -13),
+                    ha="center",
+                    fontsize=7,
+                    color=line.get_color(),
+                )
         budgets = {r["budget"] for pts in by_label.values() for _, r in pts}
         texts = [r for doc in docs for r in doc["runs"] if r["method"] == "text" and _quality(r, metric) is not None]
         if knob != "budget" and len(budgets) == 1:  # the bar at the budget the lines ran at
             ref = next((r for r in texts if r["budget"] in budgets), None)
             if ref is not None:
                 ax.axhline(_quality(ref, metric), ls="--", color="#555555", lw=1)
-                ax.annotate(f"text (dense, no LLM) at λ = {ref['budget']:,}", (ax.get_xlim()[0], _quality(ref, metric)),
-                            textcoords="offset points", xytext=(4, 3), fontsize=8, color="#555555")  # fmt: skip
+                ax.annotate(
+                    f"text (dense, no LLM) at λ = {ref['budget']:,}",
+                    (ax.get_xlim()[0], _quality(ref, metric)),
+                    textcoords="offset points",
+                    xytext=(4, 3),
+                    fontsize=8,
+                    color="#555555",
+                )
         ax.margins(x=0.06, y=0.12)
         ax.set_xlabel(f"{sym} ({knob})" + (" in tokens" if knob == "budget" else ""))
         ax.set_ylabel(f"{name} %")
@@ -263,8 +307,9 @@ def plot_sweeps(docs: list[dict[str, Any]], path: str | Path, metric: str = "cov
     return _save(fig, path)
 
 
-def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Path | None = None, metric: str = "coverage",
-                 block: str = "results") -> dict[str, Path]:  # fmt: skip
+def write_report(
+    paths: list[str | Path], out_dir: str | Path, readme: str | Path | None = None, metric: str = "coverage", block: str = "results"
+) -> dict[str, Path]:
     """``report.md``, ``frontier.png`` and (when a file holds a sweep) ``sweep.png`` in
     ``out_dir``; with ``readme``, the Markdown also replaces that file's ``block``."""
     docs = load_results(paths)
@@ -287,13 +332,19 @@ def write_report(paths: list[str | Path], out_dir: str | Path, readme: str | Pat
     return written
 
 
+def with_block(path: str | Path, text: str, block: str = "results") -> str:
+    """The content of ``path`` with ``text`` between its ``block`` markers (which it must
+    have, once each), in the file's own line endings."""
+    head, tail, nl = _split_block(Path(path), block)
+    begin, end = markers(block)
+    return f"{head}{begin}{nl}{text.replace(chr(10), nl)}{end}{tail}"
+
+
 def replace_block(path: str | Path, text: str, block: str = "results") -> None:
     """Put ``text`` between the ``block`` markers of ``path`` (which must have both, once)."""
-    path = Path(path)
-    head, tail, nl = _split_block(path, block)
-    begin, end = markers(block)
+    body = with_block(path, text, block)
     with open(path, "w", encoding="utf-8", newline="") as f:  # keep the file's line endings
-        f.write(f"{head}{begin}{nl}{text.replace(chr(10), nl)}{end}{tail}")
+        f.write(body)
 
 
 def _split_block(path: Path, block: str) -> tuple[str, str, str]:

@@ -3,7 +3,7 @@
 `evaluate` scores one method under the current settings. `evaluate_many` runs several
 methods (and sweeps of β, κ, θ, λ_w or the budget λ) over one index, building every stage
 once, and returns one result document: the JSON that `edgerag eval --out` writes and
-`edgerag report` reads. Its schema (`SCHEMA`) is documented in docs/results.md.
+`edgerag report` reads. Its schema (`SCHEMA`) is documented in docs/result-schema.md.
 
 The index of a benchmark folder is built on first use (the folder's ``corpus.jsonl`` only)
 and reused afterwards.
@@ -23,25 +23,18 @@ from typing import Any
 
 from .. import __version__
 from ..api import EdgeRAG
-from ..progress import bar
 from ..build import graph_steps, hms, llm_work_left
-from ..retrieve import KG_OF, METHODS, QUERY_LLM
+from ..methods import KNOBS, readers
+from ..methods import get as get_method
+from ..progress import bar
 from .cost import index_cost
 from .datasets import Dataset
-from .metrics import coverage, exact_match, f1 as f1_score, recall_at_k
+from .metrics import coverage, exact_match, recall_at_k
+from .metrics import f1 as f1_score
 
 SCHEMA = "edgerag.eval/1"
 TOKEN_KEYS = ("input", "output", "evaluated", "cached_input", "cached_output")
 RECALL_KS = (2, 5, 10)
-
-# Settings a sweep may vary, the symbol the papers give each, and the methods that read it.
-KNOBS: dict[str, tuple[str, frozenset[str]]] = {
-    "budget": ("λ", frozenset(METHODS)),
-    "beta": ("β", frozenset(m for m, (_, f) in KG_OF.items() if f == "beta")),
-    "kappa": ("κ", frozenset(m for m, (_, f) in KG_OF.items() if f == "kappa")),
-    "theta": ("θ", frozenset({"ket", "ket-u"})),
-    "lambda_w": ("λ_w", frozenset({"g2cons"})),
-}
 
 
 class NotBuiltError(ValueError):
@@ -88,15 +81,20 @@ class EvalResult:
 
         q = self.query_tokens
         rows = [
-            ("method", self.label or self.method), ("dataset", self.dataset), ("questions", str(self.questions)),
-            ("budget (tokens)", str(self.budget)), ("Coverage %", pct(self.coverage)),
-            ("Recall@5 %", pct(self.recall_at_5)), ("EM %", pct(self.em)), ("F1 %", pct(self.f1)),
+            ("method", self.label or self.method),
+            ("dataset", self.dataset),
+            ("questions", str(self.questions)),
+            ("budget (tokens)", str(self.budget)),
+            ("Coverage %", pct(self.coverage)),
+            ("Recall@5 %", pct(self.recall_at_5)),
+            ("EM %", pct(self.em)),
+            ("F1 %", pct(self.f1)),
             ("index LLM tokens in/out", f"{self.index_tokens['input']:,}/{self.index_tokens['output']:,}"),
             ("query LLM tokens in/out (fresh)", f"{q['input']:,}/{q['output']:,}"),
             ("query LLM tokens in/out (cached)", f"{q['cached_input']:,}/{q['cached_output']:,}"),
             ("retrieval ms median/p95", f"{self.latency_ms.get('median', 0):.1f}/{self.latency_ms.get('p95', 0):.1f}"),
             ("seconds (all questions)", f"{self.seconds:.1f}"),
-        ]  # fmt: skip
+        ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
 
@@ -114,15 +112,16 @@ def ensure_indexed(rag: EdgeRAG, dataset: Dataset) -> float:
     return report.seconds if report.docs_added else 0.0
 
 
-def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False,
-             label: str = "") -> EvalResult:  # fmt: skip
+def evaluate(
+    rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False, label: str = ""
+) -> EvalResult:
     """Retrieve for every question (and, with ``answer``, answer it in short mode)."""
     budget = budget or rag.settings.budget
     ensure_indexed(rag, dataset)
     covered, per_q, latencies = [], [], []
     recalls: dict[int, list[float]] = {k: [] for k in RECALL_KS}
     ems, f1s = [], []
-    uses_llm = method in QUERY_LLM or answer
+    uses_llm = get_method(method).query_llm or answer
     before = dict(rag.llm.spent) if uses_llm else {}
     t0 = time.perf_counter()
     progress = bar(total=len(dataset.questions), desc=f"eval {label or method}", unit="q", enabled=rag.settings.progress)
@@ -142,8 +141,7 @@ def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int |
             ans = rag.answer(q.question, ctx, short=True)
             ems.append(exact_match(ans.short, q.answers))
             f1s.append(f1_score(ans.short, q.answers))
-            row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached,
-                       citations=[c.doc_id for c in ans.citations])  # fmt: skip
+            row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached, citations=[c.doc_id for c in ans.citations])
         per_q.append(row)
         progress.update(1)
     progress.close()
@@ -151,12 +149,21 @@ def evaluate(rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int |
     spent = rag.llm.spent if uses_llm else {}
     recall = {str(k): (sum(v) / len(v) if v else None) for k, v in recalls.items()}
     return EvalResult(
-        method=method, dataset=dataset.name, questions=n, budget=budget,
-        coverage=sum(covered) / n if n else 0.0, recall_at_5=recall["5"], recall_at_k=recall,
-        em=sum(ems) / n if answer and n else None, f1=sum(f1s) / n if answer and n else None,
-        label=label or method, query_tokens={k: int(spent.get(k, 0) - before.get(k, 0)) for k in TOKEN_KEYS},
-        seconds=time.perf_counter() - t0, latency_ms=_latency(latencies), per_question=per_q,
-    )  # fmt: skip
+        method=method,
+        dataset=dataset.name,
+        questions=n,
+        budget=budget,
+        coverage=sum(covered) / n if n else 0.0,
+        recall_at_5=recall["5"],
+        recall_at_k=recall,
+        em=sum(ems) / n if answer and n else None,
+        f1=sum(f1s) / n if answer and n else None,
+        label=label or method,
+        query_tokens={k: int(spent.get(k, 0) - before.get(k, 0)) for k in TOKEN_KEYS},
+        seconds=time.perf_counter() - t0,
+        latency_ms=_latency(latencies),
+        per_question=per_q,
+    )
 
 
 def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -170,13 +177,12 @@ def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> 
             raise ValueError(f"cannot sweep {key!r}; sweepable: {', '.join(KNOBS)}")
         if not values:
             raise ValueError(f"the sweep of {key} has no values")
-        if not KNOBS[key][1] & set(methods):
-            raise ValueError(f"none of {', '.join(methods)} reads {key}; it is read by {', '.join(sorted(KNOBS[key][1]))}")
+        if not readers(key) & set(methods):
+            raise ValueError(f"none of {', '.join(methods)} reads {key}; it is read by {', '.join(sorted(readers(key)))}")
     out = []
     for m in methods:
-        if m not in METHODS:
-            raise ValueError(f"unknown method {m!r}; available: {', '.join(sorted(METHODS))}")
-        keys = [k for k in sweeps if m in KNOBS[k][1]]
+        get_method(m)  # an unknown name fails here, naming the methods there are
+        keys = [k for k in sweeps if m in readers(k)]
         for values in itertools.product(*(sweeps[k] for k in keys)):
             out.append((m, dict(zip(keys, values))))
     return out
@@ -184,15 +190,22 @@ def runs_for(methods: list[str], sweeps: dict[str, list[Any]] | None = None) -> 
 
 def setting_label(knob: str, value: Any) -> str:
     """``β=0.2``, ``λ=4000``: a swept setting as the papers write it."""
-    return f"{KNOBS[knob][0]}={value:g}" if isinstance(value, float) else f"{KNOBS[knob][0]}={value}"
+    return f"{KNOBS[knob]}={value:g}" if isinstance(value, float) else f"{KNOBS[knob]}={value}"
 
 
 def run_label(method: str, changes: dict[str, Any]) -> str:
     return f"{method} (" + ", ".join(setting_label(k, v) for k, v in changes.items()) + ")" if changes else method
 
 
-def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps: dict[str, list[Any]] | None = None,
-                  answer: bool = False, build: bool = False) -> dict[str, Any]:  # fmt: skip
+def evaluate_many(
+    rag: EdgeRAG,
+    dataset: Dataset,
+    methods: list[str],
+    *,
+    sweeps: dict[str, list[Any]] | None = None,
+    answer: bool = False,
+    build: bool = False,
+) -> dict[str, Any]:
     """Every run of `runs_for` over one index; returns the result document (schema `SCHEMA`).
 
     Stages are built once per distinct setting and shared by every run that reads them. The
@@ -215,15 +228,17 @@ def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps:
                     left += f", about {p.output_tokens:,} output tokens and {hms(p.seconds)}"
                 missing.append(f"{run_label(method, changes)}: {left}")
         if missing:
-            raise NotBuiltError("these runs need the local model first (add --build to run it now, or "
-                                "`edgerag build --method M` with the same settings):\n  " + "\n  ".join(missing))  # fmt: skip
+            raise NotBuiltError(
+                "these runs need the local model first (add --build to run it now, or "
+                "`edgerag build --method M` with the same settings):\n  " + "\n  ".join(missing)
+            )
         runs = []
         for method, changes in plan:
             rag.configure(**changes)
             _prepare(rag, method)
             cost = index_cost(rag, method)
             r = evaluate(rag, dataset, method=method, answer=answer, label=run_label(method, changes))
-            r.settings = {k: getattr(rag.settings, k) for k, (_, readers) in KNOBS.items() if method in readers}
+            r.settings = {k: getattr(rag.settings, k) for k in KNOBS if method in readers(k)}
             r.index = cost.to_dict()
             r.index_tokens = {"input": cost.input_tokens, "output": cost.output_tokens}
             r.index_seconds = cost.seconds
@@ -233,8 +248,12 @@ def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps:
     uses_model = any(r.index["llm_chunks"] or any(r.query_tokens.values()) for r in runs)
     return {
         "schema": SCHEMA,
-        "dataset": {"name": dataset.name, "path": str(dataset.path), "questions": len(dataset.questions),
-                    "chunks": rag.index.counts()["chunks"]},
+        "dataset": {
+            "name": dataset.name,
+            "path": str(dataset.path),
+            "questions": len(dataset.questions),
+            "chunks": rag.index.counts()["chunks"],
+        },
         "index": str(rag.path),
         "embedder": rag.index.manifest["embedder"]["id"],
         "model": {"file": rag.llm.llm.path.name, "sha256": rag.llm.llm.sha256} if uses_model else None,
@@ -244,7 +263,7 @@ def evaluate_many(rag: EdgeRAG, dataset: Dataset, methods: list[str], *, sweeps:
         "ingest_seconds": ingest or None,
         "seconds": time.perf_counter() - t0,
         "runs": [r.to_dict() for r in runs],
-    }  # fmt: skip
+    }
 
 
 def _prepare(rag: EdgeRAG, method: str) -> None:

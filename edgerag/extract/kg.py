@@ -8,7 +8,7 @@ Small local models break long JSON, so the model writes one item a line:
 Only names, types and relation phrases: output tokens are what a local model is slowest at
 (~24/s for the 0.5B default on 2 cores against ~120/s for prompt tokens), so an entity's
 description is not written by the model but taken, LLM-free, from the passage sentences that
-mention it (graph/skeleton.py). Older 4- and 5-field lines (with descriptions and a strength)
+mention it (graph/kg.py). Older 4- and 5-field lines (with descriptions and a strength)
 are still understood.
 
 The fixed instruction and its worked example come first and the passage last, so llama.cpp
@@ -42,15 +42,19 @@ R | Gustave Eiffel | designed | Eiffel Tower
 R | Eiffel Tower | is located in | Paris
 R | Eiffel Tower | opened in | 1889"""
 
-GRAMMAR = r"""
+GRAMMAR = (
+    r"""
 root     ::= item+
 item     ::= (entity | relation) "\n"
 entity   ::= "E | " name " | " type
 relation ::= "R | " name " | " text " | " name
 name     ::= [^|\n]{1,80}
 text     ::= [^|\n]{1,120}
-type     ::= """ + " | ".join(f'"{t}"' for t in ENTITY_TYPES) + r"""
+type     ::= """
+    + " | ".join(f'"{t}"' for t in ENTITY_TYPES)
+    + r"""
 """
+)
 """GBNF for the same format (``Settings.extract_grammar``): llama.cpp then cannot emit
 anything else, at some cost in speed."""
 
@@ -99,9 +103,14 @@ class Extraction:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Extraction":
-        return cls(entities=[Entity(**e) for e in d["entities"]], relations=[Relation(**r) for r in d["relations"]],
-                   lines=d["lines"], unparsed=d["unparsed"], invented=d["invented"])  # fmt: skip
+    def from_dict(cls, d: dict) -> Extraction:
+        return cls(
+            entities=[Entity(**e) for e in d["entities"]],
+            relations=[Relation(**r) for r in d["relations"]],
+            lines=d["lines"],
+            unparsed=d["unparsed"],
+            invented=d["invented"],
+        )
 
 
 def messages(passage: str) -> list[dict[str, str]]:
@@ -190,6 +199,12 @@ def parse(output: str, passage: str) -> Extraction:
             if m:
                 strength = min(10.0, max(1.0, float(m.group())))
                 desc_fields = desc_fields[:-1]
-        ex.relations.append(Relation(source=known[normalize_name(src)], target=known[normalize_name(tgt)],
-                                     description=" ".join(desc_fields).strip(), strength=strength))  # fmt: skip
+        ex.relations.append(
+            Relation(
+                source=known[normalize_name(src)],
+                target=known[normalize_name(tgt)],
+                description=" ".join(desc_fields).strip(),
+                strength=strength,
+            )
+        )
     return ex

@@ -13,12 +13,14 @@ Stored as one stage: the sub-chunk × keyword matrix ``B``, the vocabulary, the 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..store import Index
-from ..store.stages import save_stage, stage_record
+from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keyword_set
 from .knn import keyword_matrix
 
@@ -40,6 +42,31 @@ def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> tuple[list[str
     return sent_ids, sent_vecs, s_kw
 
 
+@dataclass(frozen=True, eq=False)
+class KeywordGraph:
+    """The stage ``bipartite``: sub-chunks (rows) × keywords (columns)."""
+
+    B: sp.csr_matrix
+    """Binary sub-chunk × keyword matrix."""
+    vocab: np.ndarray
+    keyword_vectors: np.ndarray
+    """Each keyword's vector: the normalised mean of the sentences that hold it (Eq. 1)."""
+    ids: np.ndarray
+    """Sub-chunk ids (row order)."""
+    tokens: np.ndarray
+
+    @cached_property
+    def BT(self) -> sp.csr_matrix:  # noqa: N802 (the transpose of B)
+        """Keyword → sub-chunks: ``B`` transposed, computed once."""
+        return self.B.T.tocsr()
+
+
+def load_keyword_graph(index: Index) -> KeywordGraph:
+    """The keyword–sub-chunk graph, built first when missing or out of date."""
+    build_keyword_graph(index)
+    return load_stage(index.tables, STAGE, KeywordGraph)
+
+
 def build_keyword_graph(index: Index) -> dict:
     rec = stage_record(index.tables, STAGE)
     generation = index.generation()
@@ -57,7 +84,22 @@ def build_keyword_graph(index: Index) -> dict:
         kv[missing] = np.asarray(b.T[missing] @ sub_vecs, dtype=np.float32)
     kv /= np.maximum(np.linalg.norm(kv, axis=1, keepdims=True), 1e-12)
     tokens = np.asarray([r["tokens"] for r in subs], dtype=np.int64)
-    record = {"generation": generation, "subchunks": len(sub_ids), "keywords": len(vocab), "links": int(b.nnz), "seconds": time.perf_counter() - t0}
-    return save_stage(index.tables, STAGE, record, {
-        "B": b, "vocab": np.asarray(vocab), "keyword_vectors": kv, "ids": np.asarray(sub_ids), "tokens": tokens,
-    })  # fmt: skip
+    record = {
+        "generation": generation,
+        "subchunks": len(sub_ids),
+        "keywords": len(vocab),
+        "links": int(b.nnz),
+        "seconds": time.perf_counter() - t0,
+    }
+    return save_stage(
+        index.tables,
+        STAGE,
+        record,
+        {
+            "B": b,
+            "vocab": np.asarray(vocab),
+            "keyword_vectors": kv,
+            "ids": np.asarray(sub_ids),
+            "tokens": tokens,
+        },
+    )

@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..settings import Settings
 from ..store import Index
-from ..store.stages import load_arrays, save_stage, stage_record
+from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keywords
-from .bipartite import STAGE as BIPARTITE, build_keyword_graph, sentence_keyword_matrix
+from .bipartite import build_keyword_graph, load_keyword_graph, sentence_keyword_matrix
 from .pagerank import pagerank
 
 PAIR_BLOCK = 1 << 18
@@ -44,8 +46,10 @@ PAIR_BLOCK = 1 << 18
 def stage(settings: Settings) -> str:
     """Stage name: every setting that changes the graph."""
     s = settings
-    return (f"concepts:co={s.concept_cooccurrence}:vec={s.concept_vectors}:sim={int(s.concept_similarity_filter)}"
-            f":ts={s.theta_sem:g}:tc={s.theta_co:g}:n={s.concepts_per_chunk}")  # fmt: skip
+    return (
+        f"concepts:co={s.concept_cooccurrence}:vec={s.concept_vectors}:sim={int(s.concept_similarity_filter)}"
+        f":ts={s.theta_sem:g}:tc={s.theta_co:g}:n={s.concepts_per_chunk}"
+    )
 
 
 def build_concept_graph(index: Index, settings: Settings) -> dict:
@@ -56,12 +60,12 @@ def build_concept_graph(index: Index, settings: Settings) -> dict:
     if rec is not None and rec.get("from_built") == kw["built"]:
         return rec
     t0 = time.perf_counter()
-    g = load_arrays(index.tables, BIPARTITE)
-    vocab = [str(w) for w in g["vocab"]]
+    g = load_keyword_graph(index)
+    vocab = [str(w) for w in g.vocab]
     chunk_ids, chunk_vecs = index.vectors["chunks"].all()
     chunks = index.get_many("chunks", chunk_ids)
     # chunk × concept: a chunk holds the keywords of its sub-chunks
-    sub_pos = {str(s): i for i, s in enumerate(g["ids"])}
+    sub_pos = {str(s): i for i, s in enumerate(g.ids)}
     rows, cols = [], []
     for r, c in enumerate(chunks):
         for s in c["subchunks"]:
@@ -69,14 +73,14 @@ def build_concept_graph(index: Index, settings: Settings) -> dict:
                 rows.append(r)
                 cols.append(sub_pos[s])
     to_chunk = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(chunk_ids), len(sub_pos)))
-    t = (to_chunk @ g["B"]).tocsr()
+    t = (to_chunk @ g.B).tocsr()
     t.data[:] = 1.0
     if settings.concepts_per_chunk:
         t = _top_tfidf(t, chunks, {w: i for i, w in enumerate(vocab)}, settings.concepts_per_chunk)
     df = np.asarray(t.sum(axis=0)).ravel()
 
     if settings.concept_vectors == "sentence":
-        vecs = g["keyword_vectors"]
+        vecs = g.keyword_vectors
     else:  # ablation: the mean of the chunks that hold the concept
         vecs = np.asarray(t.T @ chunk_vecs, dtype=np.float32)
         vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
@@ -91,8 +95,13 @@ def build_concept_graph(index: Index, settings: Settings) -> dict:
     a, b, n_co = co.row[keep], co.col[keep], co.data[keep]
     candidates = len(a)
     if settings.concept_similarity_filter:
-        cos = np.concatenate([np.einsum("ij,ij->i", vecs[a[i : i + PAIR_BLOCK]], vecs[b[i : i + PAIR_BLOCK]])
-                              for i in range(0, len(a), PAIR_BLOCK)]) if len(a) else np.zeros(0)  # fmt: skip
+        cos = (
+            np.concatenate(
+                [np.einsum("ij,ij->i", vecs[a[i : i + PAIR_BLOCK]], vecs[b[i : i + PAIR_BLOCK]]) for i in range(0, len(a), PAIR_BLOCK)]
+            )
+            if len(a)
+            else np.zeros(0)
+        )
         keep = cos >= settings.theta_sem
         a, b, n_co = a[keep], b[keep], n_co[keep]
     dice = 2.0 * n_co / (df[a] + df[b])
@@ -101,20 +110,67 @@ def build_concept_graph(index: Index, settings: Settings) -> dict:
     concept_rank = pagerank(adj, damping=settings.pagerank_damping)
     chunk_score = np.asarray(t @ concept_rank).ravel()
     record = {
-        "from_built": kw["built"], "chunks": len(chunk_ids), "concepts": int((df > 0).sum()),
-        "candidate_pairs": int(candidates), "edges": int(len(a)), "seconds": time.perf_counter() - t0,
-    }  # fmt: skip
-    return save_stage(index.tables, name, record, {
-        "T": t, "adj": adj, "vectors": vecs, "vocab": np.asarray(vocab), "df": df.astype(np.int64),
-        "concept_rank": concept_rank, "chunk_score": chunk_score, "ids": np.asarray(chunk_ids),
-        "tokens": np.asarray([c["tokens"] for c in chunks], dtype=np.int64),
-    })  # fmt: skip
+        "from_built": kw["built"],
+        "chunks": len(chunk_ids),
+        "concepts": int((df > 0).sum()),
+        "candidate_pairs": int(candidates),
+        "edges": int(len(a)),
+        "seconds": time.perf_counter() - t0,
+    }
+    return save_stage(
+        index.tables,
+        name,
+        record,
+        {
+            "T": t,
+            "adj": adj,
+            "vectors": vecs,
+            "vocab": np.asarray(vocab),
+            "df": df.astype(np.int64),
+            "concept_rank": concept_rank,
+            "chunk_score": chunk_score,
+            "ids": np.asarray(chunk_ids),
+            "tokens": np.asarray([c["tokens"] for c in chunks], dtype=np.int64),
+        },
+    )
 
 
-def load_concept_graph(index: Index, settings: Settings) -> dict:
-    """The arrays of the concept graph for ``settings``, built on first use."""
+@dataclass(frozen=True, eq=False)
+class ConceptGraph:
+    """A stage ``concepts:…``: G2ConS's concepts (keywords) over the chunks."""
+
+    T: sp.csr_matrix
+    """Binary chunk × concept matrix (rows in ``ids`` order)."""
+    adj: sp.csr_matrix
+    """Concept × concept Dice weights of the pairs that pass θ_sem and θ_co (Eq. 2)."""
+    vectors: np.ndarray
+    """Concept vectors (Eq. 1)."""
+    vocab: np.ndarray
+    df: np.ndarray
+    """Chunks holding each concept (0: a word that is no chunk's concept)."""
+    concept_rank: np.ndarray
+    chunk_score: np.ndarray
+    """Σ of each chunk's concepts' PageRank: the κ core's ranking (§3.2)."""
+    ids: np.ndarray
+    tokens: np.ndarray
+    _vectors_read: list = field(default_factory=list, init=False, repr=False)
+
+    def chunk_vectors(self, index: Index) -> np.ndarray:
+        """The chunks' vectors in row order, read from ``index`` once."""
+        if not self._vectors_read:
+            self._vectors_read.append(index.vectors["chunks"].get([str(i) for i in self.ids]))
+        return self._vectors_read[0]
+
+    @cached_property
+    def TT(self) -> sp.csr_matrix:  # noqa: N802 (the transpose of T)
+        """Concept → chunks: ``T`` transposed, computed once."""
+        return self.T.T.tocsr()
+
+
+def load_concept_graph(index: Index, settings: Settings) -> ConceptGraph:
+    """The concept graph for ``settings``, built on first use."""
     build_concept_graph(index, settings)
-    return load_arrays(index.tables, stage(settings))
+    return load_stage(index.tables, stage(settings), ConceptGraph)
 
 
 def concept_core(index: Index, kappa: float, settings: Settings) -> list[str]:
@@ -123,8 +179,8 @@ def concept_core(index: Index, kappa: float, settings: Settings) -> list[str]:
     if not 0.0 <= kappa <= 1.0:
         raise ValueError(f"kappa (κ) must be in [0, 1], got {kappa}")
     g = load_concept_graph(index, settings)
-    order = np.argsort(-g["chunk_score"], kind="stable")
-    return [str(g["ids"][i]) for i in order[: math.ceil(kappa * len(order))]]
+    order = np.argsort(-g.chunk_score, kind="stable")
+    return [str(g.ids[i]) for i in order[: math.ceil(kappa * len(order))]]
 
 
 def _top_tfidf(t: sp.csr_matrix, chunks: list[dict], col: dict[str, int], n: int) -> sp.csr_matrix:

@@ -35,7 +35,8 @@ def core_chunks(index: Index, fraction: float, selection: str = "pagerank", sett
     if selection not in SELECTIONS:
         raise ValueError(f"core selection must be one of {', '.join(SELECTIONS)}; got {selection!r}")
     build_knn_graph(index, k=s.knn_k)
-    ids, adj, _ = load_knn_graph(index, s.knn_k)
+    knn = load_knn_graph(index, s.knn_k)
+    ids, adj = knn.chunk_ids, knn.adj
     n_core = math.ceil(fraction * len(ids))
     if selection == "pagerank":
         order = np.argsort(-pagerank(adj, damping=s.pagerank_damping), kind="stable")

@@ -14,12 +14,14 @@ retrieval.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..store import Index
-from ..store.stages import load_arrays, save_stage, stage_record
+from ..store.stages import load_stage, save_stage, stage_record
 
 BLOCK = 1024
 
@@ -88,16 +90,34 @@ def build_knn_graph(index: Index, k: int = 2) -> dict:
     directed = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
     adj = (directed + directed.T).tocsr()
     record = {
-        "k": k, "generation": generation, "chunks": n, "edges": int(adj.nnz // 2), "lexical_links": int(len(lex_src)),
-        "cosine_links": int(len(cos_src)), "seconds": time.perf_counter() - t0, "lexical_seconds": t_lex,
-    }  # fmt: skip
+        "k": k,
+        "generation": generation,
+        "chunks": n,
+        "edges": int(adj.nnz // 2),
+        "lexical_links": int(len(lex_src)),
+        "cosine_links": int(len(cos_src)),
+        "seconds": time.perf_counter() - t0,
+        "lexical_seconds": t_lex,
+    }
     tokens = np.asarray([r["tokens"] for r in recs], dtype=np.int64)
     return save_stage(index.tables, stage(k), record, {"adj": adj, "ids": np.asarray(ids), "tokens": tokens})
 
 
-def load_knn_graph(index: Index, k: int = 2) -> tuple[list[str], sp.csr_matrix, np.ndarray]:
-    """Chunk ids (matrix order), the symmetric adjacency, and each chunk's token count."""
-    arrays = load_arrays(index.tables, stage(k))
-    if "ids_list" not in arrays:
-        arrays["ids_list"] = [str(i) for i in arrays["ids"]]
-    return arrays["ids_list"], arrays["adj"], arrays["tokens"]
+@dataclass(frozen=True, eq=False)
+class KNNGraph:
+    """The stage ``knn:k{K}``: the undirected chunk graph, rows and columns in ``ids`` order."""
+
+    adj: sp.csr_matrix
+    """Symmetric adjacency: weight 1 per link, 2 when both chunks chose each other."""
+    ids: np.ndarray
+    tokens: np.ndarray
+
+    @cached_property
+    def chunk_ids(self) -> list[str]:
+        """``ids`` as Python strings (matrix order)."""
+        return [str(i) for i in self.ids]
+
+
+def load_knn_graph(index: Index, k: int = 2) -> KNNGraph:
+    """The KNN graph of K links per chunk (it must be built: `build_knn_graph`)."""
+    return load_stage(index.tables, stage(k), KNNGraph)

@@ -18,13 +18,15 @@ cosine to every passage is one matrix–vector product), and keyword term counts
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..settings import Settings
 from ..store import Index
-from ..store.stages import load_arrays, save_stage, stage_record
+from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keywords
 from ..text.linkkeys import link_keys, normalize
 
@@ -48,8 +50,7 @@ def build_links(index: Index, settings: Settings) -> dict:
     generation = index.generation()
     with index.tables.read() as txn:  # LLM names join the keys: rebuild when more exist
         extracted = [index.tables.count(txn, table) for table in LLM_TABLES.values()]
-    if rec is not None and rec.get("generation") == generation and rec.get("caps") == [cap, word_cap] \
-            and rec.get("extracted") == extracted:
+    if rec is not None and rec.get("generation") == generation and rec.get("caps") == [cap, word_cap] and rec.get("extracted") == extracted:
         return rec
     t0 = time.perf_counter()
     ids, vecs = index.vectors["chunks"].all()
@@ -77,16 +78,32 @@ def build_links(index: Index, settings: Settings) -> dict:
     idf = np.log(n / df[live]).astype(np.float32)
     k_mat = (raw[:, live] @ sp.diags(idf)).tocsr()
     record = {
-        "generation": generation, "chunks": n, "caps": [cap, word_cap], "keys": len(keys), "live_keys": int(len(live)),
-        "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in KINDS}, "extracted": extracted,
-        "links": int(k_mat.nnz), "seconds": time.perf_counter() - t0,
-    }  # fmt: skip
-    return save_stage(index.tables, STAGE, record, {
-        "K": k_mat, "labels": np.asarray([keys[i][1] for i in live]), "kinds": kinds[live], "df": df[live].astype(np.int64),
-        "ids": np.asarray(ids), "tokens": np.asarray([c["tokens"] for c in chunks], dtype=np.int64), "vectors": vecs,
-        "TF": sp.csr_matrix((np.ones(len(tf_rows), dtype=np.float32), (tf_rows, tf_cols)), shape=(n, len(terms))),
-        "tf_terms": np.asarray(list(terms)),
-    })  # fmt: skip
+        "generation": generation,
+        "chunks": n,
+        "caps": [cap, word_cap],
+        "keys": len(keys),
+        "live_keys": int(len(live)),
+        "live_by_kind": {kind: int((kinds[live] == kind).sum()) for kind in KINDS},
+        "extracted": extracted,
+        "links": int(k_mat.nnz),
+        "seconds": time.perf_counter() - t0,
+    }
+    return save_stage(
+        index.tables,
+        STAGE,
+        record,
+        {
+            "K": k_mat,
+            "labels": np.asarray([keys[i][1] for i in live]),
+            "kinds": kinds[live],
+            "df": df[live].astype(np.int64),
+            "ids": np.asarray(ids),
+            "tokens": np.asarray([c["tokens"] for c in chunks], dtype=np.int64),
+            "vectors": vecs,
+            "TF": sp.csr_matrix((np.ones(len(tf_rows), dtype=np.float32), (tf_rows, tf_cols)), shape=(n, len(terms))),
+            "tf_terms": np.asarray(list(terms)),
+        },
+    )
 
 
 def llm_keys(index: Index, ids: list[str]) -> list[tuple[int, tuple[str, str]]]:
@@ -104,6 +121,65 @@ def llm_keys(index: Index, ids: list[str]) -> list[tuple[int, tuple[str, str]]]:
     return out
 
 
-def load_links(index: Index, settings: Settings) -> dict:
+@dataclass(frozen=True, eq=False)
+class LinkGraph:
+    """The stage ``links`` as retrievers read it: passages (rows, stage order) × live keys."""
+
+    K: sp.csr_matrix
+    """Passages × live keys, each link weighted by the key's IDF."""
+    labels: np.ndarray
+    """Each live key as normalised (column order)."""
+    kinds: np.ndarray
+    """Each live key's kind: span, num, word, terag or kg."""
+    df: np.ndarray
+    ids: np.ndarray
+    """Chunk ids (row order)."""
+    tokens: np.ndarray
+    vectors: np.ndarray
+    """Chunk vectors (row order): a query's cosine to every passage is one product."""
+    TF: sp.csr_matrix
+    """Passages × keyword term counts (for BM25)."""
+    tf_terms: np.ndarray
+    _by_kinds: dict = field(default_factory=dict, init=False, repr=False)
+
+    def keys_of(self, kinds: str) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """K restricted to the key kinds named in ``kinds`` ("span,num"), and its binary
+        transpose (keys × passages); computed once per kinds."""
+        if kinds not in self._by_kinds:
+            keep = np.isin(self.kinds, [k.strip() for k in kinds.split(",")]).astype(np.float32)
+            k = (self.K @ sp.diags(keep)).tocsr()
+            k.eliminate_zeros()
+            self._by_kinds[kinds] = (k, (k > 0).astype(np.float32).T.tocsr())
+        return self._by_kinds[kinds]
+
+    def walk_matrix(self, kinds: str) -> sp.csr_matrix:
+        """The passage–key bipartite adjacency over ``kinds`` (passages first): bridge-ppr's walk."""
+        key = f"walk:{kinds}"
+        if key not in self._by_kinds:
+            k = self.keys_of(kinds)[0]
+            self._by_kinds[key] = sp.bmat([[None, k], [k.T, None]], format="csr")
+        return self._by_kinds[key]
+
+    @cached_property
+    def bm25(self) -> sp.csc_matrix:
+        """Okapi BM25 weights (k1 = 1.2, b = 0.75) of ``TF``: passages × terms."""
+        k1, b = 1.2, 0.75
+        tf = self.TF.tocsr().astype(np.float32)
+        length = np.asarray(tf.sum(axis=1)).ravel()
+        norm = k1 * (1 - b + b * length / max(length.mean(), 1e-9))
+        df = np.asarray((tf > 0).sum(axis=0)).ravel()
+        idf = np.log(1 + (tf.shape[0] - df + 0.5) / (df + 0.5)).astype(np.float32)
+        w = tf.tocoo()
+        data = idf[w.col] * w.data * (k1 + 1) / (w.data + norm[w.row])
+        return sp.csc_matrix((data, (w.row, w.col)), shape=tf.shape)
+
+    @cached_property
+    def tf_vocab(self) -> dict[str, int]:
+        """Keyword → its column in ``TF``."""
+        return {str(t): i for i, t in enumerate(self.tf_terms)}
+
+
+def load_links(index: Index, settings: Settings) -> LinkGraph:
+    """The link graph, built first when missing or out of date."""
     build_links(index, settings)
-    return load_arrays(index.tables, STAGE)
+    return load_stage(index.tables, STAGE, LinkGraph)

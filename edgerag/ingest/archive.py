@@ -43,13 +43,16 @@ def open_zip(path: Path, what: str) -> zipfile.ZipFile:
     total = 0
     for i in infos:
         total += i.file_size
-        bomb = (i.file_size > MAX_MEMBER or total > MAX_TOTAL
-                or (i.file_size > 1 << 20 and i.file_size > MAX_RATIO * max(i.compress_size, 1)))  # fmt: skip
+        bomb = (
+            i.file_size > MAX_MEMBER or total > MAX_TOTAL or (i.file_size > 1 << 20 and i.file_size > MAX_RATIO * max(i.compress_size, 1))
+        )
         if bomb:
             z.close()
-            raise UnsafeArchive(f"refused {what}: zip bomb? member {i.filename!r} expands to {i.file_size / 2**20:.0f} MiB "
-                                f"from {i.compress_size / 2**10:.0f} KiB (limits: {MAX_MEMBER >> 20} MiB a member, "
-                                f"{MAX_TOTAL >> 20} MiB in all, {MAX_RATIO}× compression)")  # fmt: skip
+            raise UnsafeArchive(
+                f"refused {what}: zip bomb? member {i.filename!r} expands to {i.file_size / 2**20:.0f} MiB "
+                f"from {i.compress_size / 2**10:.0f} KiB (limits: {MAX_MEMBER >> 20} MiB a member, "
+                f"{MAX_TOTAL >> 20} MiB in all, {MAX_RATIO}× compression)"
+            )
     return z
 
 

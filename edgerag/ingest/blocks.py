@@ -10,9 +10,9 @@ its page range (provenance.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..types import Document, Mark
 
@@ -44,10 +44,14 @@ def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars:
 
     def emit(n: int, text: str, mk: tuple[Mark, ...], many: bool) -> Document:
         return Document(
-            id=content_id(text), text=text, title=f"{title} (part {n})" if many else title,
-            source=f"{path}#part{n}" if many else str(path), marks=mk, kind=kind,
+            id=content_id(text),
+            text=text,
+            title=f"{title} (part {n})" if many else title,
+            source=f"{path}#part{n}" if many else str(path),
+            marks=mk,
+            kind=kind,
             pages=pages() if callable(pages) else pages,
-        )  # fmt: skip
+        )
 
     n = 0
     for b in blocks:

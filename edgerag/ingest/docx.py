@@ -11,8 +11,8 @@ anything else that is not a zip, are refused by name.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .archive import UnsafeArchive, open_zip
 from .blocks import Block, pack

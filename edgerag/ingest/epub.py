@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import posixpath
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import unquote
 
 from .archive import UnsafeArchive, open_zip, read_member
@@ -96,7 +96,7 @@ def _nav_titles(z, nav_path: str) -> dict[str, str]:
     soup = parse(read_member(z, nav_path))
     nav = soup.find("nav", attrs={"epub:type": "toc"}) or soup.find("nav")
     out: dict[str, str] = {}
-    for a in (nav.find_all("a", href=True) if nav else []):
+    for a in nav.find_all("a", href=True) if nav else []:
         href = posixpath.normpath(posixpath.join(posixpath.dirname(nav_path), unquote(a["href"].split("#", 1)[0])))
         out.setdefault(href, " ".join(a.get_text(" ").split()))
     return out

@@ -20,20 +20,68 @@ paragraph, list item, quote, preformatted block or table row is a block (cells j
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .blocks import Block, pack
 
-DROP = {"script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object", "embed",
-        "nav", "aside", "form", "button", "select", "input", "textarea", "label", "dialog", "menu", "head"}  # fmt: skip
-BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "li", "ul", "ol", "dl", "dt", "dd",
-         "blockquote", "pre", "figure", "figcaption", "address", "details", "summary", "body", "html",
-         "caption", "center", "hr", "tbody", "thead"}  # fmt: skip
+DROP = {
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "math",
+    "canvas",
+    "iframe",
+    "object",
+    "embed",
+    "nav",
+    "aside",
+    "form",
+    "button",
+    "select",
+    "input",
+    "textarea",
+    "label",
+    "dialog",
+    "menu",
+    "head",
+}
+BLOCK = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "address",
+    "details",
+    "summary",
+    "body",
+    "html",
+    "caption",
+    "center",
+    "hr",
+    "tbody",
+    "thead",
+}
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _FURNITURE = re.compile(
     r"(^|[-_ ])(nav|navbar|navigation|menu|breadcrumbs?|sidebar|cookies?|consent|banner|advert|ads|promo|"
-    r"share|sharing|social|newsletter|subscribe|footer|masthead|skip|related|popup|modal)([-_ ]|$)", re.I
+    r"share|sharing|social|newsletter|subscribe|footer|masthead|skip|related|popup|modal)([-_ ]|$)",
+    re.I,
 )
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _SPACE = re.compile(r"[ \t\r\f\v\u00a0]+")
@@ -96,7 +144,9 @@ def _strip(root, furniture: bool) -> None:
             doomed.append(el)
         elif attrs.get("role") in ("navigation", "banner", "contentinfo", "complementary", "search"):
             doomed.append(el)
-        elif furniture and (name in ("header", "footer") or _FURNITURE.search(" ".join(attrs.get("class", []) or []) + " " + str(attrs.get("id", "")))):
+        elif furniture and (
+            name in ("header", "footer") or _FURNITURE.search(" ".join(attrs.get("class", []) or []) + " " + str(attrs.get("id", "")))
+        ):
             doomed.append(el)
         else:
             continue

@@ -14,8 +14,8 @@ otherwise text PDF are reported in one line, and the rest is indexed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from ..types import Document
 from .blocks import Block, pack
@@ -57,13 +57,23 @@ def read_pdf(path: Path, part_chars: int) -> Iterator:
             found += 1
             yield doc
         if not found:
-            why = "no text layer: OCR it first" if not broken else f"no page could be read (damaged? PDFium failed on {len(broken)} of {pages} pages)"
+            why = (
+                "no text layer: OCR it first"
+                if not broken
+                else f"no page could be read (damaged? PDFium failed on {len(broken)} of {pages} pages)"
+            )
             yield Skipped(str(path), f"{why} ({pages} page{'s' * (pages != 1)}, no extractable text)")
             return
         if scanned:
-            yield Skipped(f"{path} {_pages_list(scanned)}", f"no text layer on {len(scanned)} of {pages} pages (images only): OCR them; the other pages are indexed")
+            yield Skipped(
+                f"{path} {_pages_list(scanned)}",
+                f"no text layer on {len(scanned)} of {pages} pages (images only): OCR them; the other pages are indexed",
+            )
         if broken:
-            yield Skipped(f"{path} {_pages_list(broken)}", f"PDFium could not read {len(broken)} of {pages} pages (damaged); the other pages are indexed")
+            yield Skipped(
+                f"{path} {_pages_list(broken)}",
+                f"PDFium could not read {len(broken)} of {pages} pages (damaged); the other pages are indexed",
+            )
     finally:
         pdf.close()
 
@@ -118,4 +128,4 @@ def _pages_list(pages: list[int]) -> str:
     return f"p. {shown}"
 
 
-__all__ = ["read_pdf", "Document"]
+__all__ = ["Document", "read_pdf"]

@@ -25,10 +25,10 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..types import Document
 from .files import FileDone, FileState, Known, Unchanged, check, real_path
@@ -57,8 +57,9 @@ def content_id(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
-def iter_documents(paths: Iterable[str | os.PathLike], max_bytes: int = 1 << 30,
-                   part_chars: int = PART_CHARS, known: Known | None = None) -> Iterator[Document | Skipped]:  # fmt: skip
+def iter_documents(
+    paths: Iterable[str | os.PathLike], max_bytes: int = 1 << 30, part_chars: int = PART_CHARS, known: Known | None = None
+) -> Iterator[Document | Skipped]:
     """Every document of ``paths`` (files or folders, recursively; hidden entries skipped).
 
     With ``known`` (the index's stored record of a real path, files.py), a file the index

@@ -26,11 +26,10 @@ a few dozen sparse matrix–vector products.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..context import make_context
 from ..embed import Embedder
-from ..graph.links import load_links
+from ..graph.links import LinkGraph, load_links
 from ..graph.pagerank import pagerank
 from ..settings import Settings
 from ..store import Index
@@ -41,25 +40,14 @@ from .units import load_units
 RRF_K = 60
 
 
-def _kind_matrix(g: dict, kinds: str) -> sp.csr_matrix:
-    """K restricted to the key kinds named in ``kinds`` ("span,num,word"), cached."""
-    key = f"K[{kinds}]"
-    if key not in g:
-        keep = np.isin(g["kinds"], [k.strip() for k in kinds.split(",")]).astype(np.float32)
-        g[key] = (g["K"] @ sp.diags(keep)).tocsr()
-        g[key].eliminate_zeros()
-        g[key + "bin"] = (g[key] > 0).astype(np.float32).T.tocsr()
-    return g[key]
-
-
-def bridge_scores(g: dict, qv: np.ndarray, settings: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def bridge_scores(g: LinkGraph, qv: np.ndarray, settings: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(final score, cosine, bonus, seeds) for every passage in stage order."""
-    cos = g["vectors"] @ qv
+    cos = g.vectors @ qv
     n = len(cos)
     s = min(settings.bridge_seeds, n)
     seeds = np.argsort(-cos)[:s]
-    k = _kind_matrix(g, settings.link_kinds)
-    strength = (k[seeds] @ g[f"K[{settings.link_kinds}]bin"]).toarray()  # s × n: Σ IDF of shared keys
+    k, has_key = g.keys_of(settings.link_kinds)
+    strength = (k[seeds] @ has_key).toarray()  # s × n: Σ IDF of shared keys
     strength[np.arange(s), seeds] = 0.0
     np.minimum(strength, settings.bridge_link_cap, out=strength)
     contrib = np.clip(cos[seeds], 0.0, None)[:, None] * strength
@@ -67,44 +55,32 @@ def bridge_scores(g: dict, qv: np.ndarray, settings: Settings) -> tuple[np.ndarr
     return cos + bonus, cos, bonus, seeds
 
 
-def ppr_scores(g: dict, query: str, qv: np.ndarray, settings: Settings) -> np.ndarray:
+def ppr_scores(g: LinkGraph, query: str, qv: np.ndarray, settings: Settings) -> np.ndarray:
     """PPR mass of every passage, restarting at m seed passages (bridge-ppr).
 
     Seeds are the top m of the dense ranking (or of dense ⊕ BM25, ``bridge_ppr_seed_ranking``);
     a seed's restart weight is exp(cos / T), a softmax at temperature T
     (``bridge_ppr_temperature``; T = 0 weighs by cosine itself).
     """
-    cos = g["vectors"] @ qv
+    cos = g.vectors @ qv
     n = len(cos)
-    key = f"A[{settings.link_kinds}]"
-    if key not in g:
-        k = _kind_matrix(g, settings.link_kinds)
-        g[key] = sp.bmat([[None, k], [k.T, None]], format="csr")
+    walk = g.walk_matrix(settings.link_kinds)
     m = min(settings.bridge_ppr_seeds, n)
     ranking = cos if settings.bridge_ppr_seed_ranking == "dense" else rrf(cos, bm25_scores(g, query))
     seeds = np.argsort(-ranking, kind="stable")[:m]
-    restart = np.zeros(g[key].shape[0])
+    restart = np.zeros(walk.shape[0])
     t = settings.bridge_ppr_temperature
     restart[seeds] = np.exp((cos[seeds] - cos[seeds].max()) / t) if t > 0 else np.clip(cos[seeds], 1e-6, None)
-    return pagerank(g[key], damping=settings.bridge_ppr_damping, personalization=restart, tol=1e-8, max_iter=60)[:n]
+    return pagerank(walk, damping=settings.bridge_ppr_damping, personalization=restart, tol=1e-8, max_iter=60)[:n]
 
 
-def bm25_scores(g: dict, query: str, k1: float = 1.2, b: float = 0.75) -> np.ndarray:
+def bm25_scores(g: LinkGraph, query: str) -> np.ndarray:
     """Okapi BM25 of every passage for the query's keywords (term counts from graph/links.py)."""
-    if "bm25" not in g:
-        tf = g["TF"].tocsr().astype(np.float32)
-        length = np.asarray(tf.sum(axis=1)).ravel()
-        norm = k1 * (1 - b + b * length / max(length.mean(), 1e-9))
-        df = np.asarray((tf > 0).sum(axis=0)).ravel()
-        idf = np.log(1 + (tf.shape[0] - df + 0.5) / (df + 0.5)).astype(np.float32)
-        w = tf.tocoo()
-        data = idf[w.col] * w.data * (k1 + 1) / (w.data + norm[w.row])
-        g["bm25"] = sp.csc_matrix((data, (w.row, w.col)), shape=tf.shape)
-        g["tf_vocab"] = {str(t): i for i, t in enumerate(g["tf_terms"])}
-    cols = [g["tf_vocab"][t] for t in set(keywords(query)) if t in g["tf_vocab"]]
+    weights = g.bm25
+    cols = [g.tf_vocab[t] for t in set(keywords(query)) if t in g.tf_vocab]
     if not cols:
-        return np.zeros(g["bm25"].shape[0])
-    return np.asarray(g["bm25"][:, cols].sum(axis=1)).ravel()
+        return np.zeros(weights.shape[0])
+    return np.asarray(weights[:, cols].sum(axis=1)).ravel()
 
 
 def rrf(*scores: np.ndarray, weights: tuple[float, ...] | None = None, k: int = RRF_K) -> np.ndarray:
@@ -140,7 +116,7 @@ def drop_near_duplicates(order: np.ndarray, vectors: np.ndarray, tokens: np.ndar
 
 
 def ranked_rows(
-    g: dict, query: str, qv: np.ndarray, settings: Settings, method: str, head_tokens: int = 0
+    g: LinkGraph, query: str, qv: np.ndarray, settings: Settings, method: str, head_tokens: int = 0
 ) -> tuple[np.ndarray, np.ndarray, dict]:
     """Passage rows best first, their scores, and what bridge scoring knew (for explanations);
     near-duplicates are dropped from the head holding ``head_tokens`` (``bridge_dedup``)."""
@@ -150,7 +126,7 @@ def ranked_rows(
         info = {"cos": cos, "bonus": bonus, "seeds": seeds}
     else:
         score = ppr_scores(g, query, qv, settings)
-        cos = g["vectors"] @ qv
+        cos = g.vectors @ qv
     w_dense, w_bm25, k = settings.bridge_dense_weight, settings.bridge_bm25_weight, settings.bridge_rrf_k
     if settings.bridge_fusion == "dense":
         score = rrf(score, cos, weights=(1.0, w_dense), k=k)
@@ -158,15 +134,15 @@ def ranked_rows(
         score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = np.argsort(-score, kind="stable")
     if settings.bridge_dedup < 1 and head_tokens > 0:
-        order = drop_near_duplicates(order, g["vectors"], g["tokens"], settings.bridge_dedup, head_tokens)
+        order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens)
     return order, score, info
 
 
-def _explain(g: dict, settings: Settings, info: dict, row: int) -> dict | None:
+def _explain(g: LinkGraph, settings: Settings, info: dict, row: int) -> dict | None:
     """Which seed and which keys lifted passage ``row`` (bridge only)."""
     if not info or info["bonus"][row] <= 0 or row in info["seeds"]:
         return None
-    k = _kind_matrix(g, settings.link_kinds)
+    k = g.keys_of(settings.link_kinds)[0]
     mine = set(k.indices[k.indptr[row] : k.indptr[row + 1]])
     best, best_keys, best_w = None, [], 0.0
     for s in info["seeds"]:
@@ -176,18 +152,18 @@ def _explain(g: dict, settings: Settings, info: dict, row: int) -> dict | None:
             best, best_keys, best_w = s, sorted(shared, key=lambda j: -k[s, j]), w
     if best is None:
         return None
-    return {"seed": str(g["ids"][best]), "keys": [str(g["labels"][j]) for j in best_keys[:5]], "bonus": float(info["bonus"][row])}
+    return {"seed": str(g.ids[best]), "keys": [str(g.labels[j]) for j in best_keys[:5]], "bonus": float(info["bonus"][row])}
 
 
 def bridge_units(index: Index, query: str, qv: np.ndarray, budget: int, settings: Settings, method: str = "bridge") -> list[Unit]:
     g = load_links(index, settings)
-    if "vectors" not in g or not len(g["ids"]):
+    if not len(g.ids):
         return []
     order, score, info = ranked_rows(g, query, qv, settings, method, head_tokens=2 * budget)
-    held = np.cumsum(g["tokens"][order])
+    held = np.cumsum(g.tokens[order])
     order = order[: int(np.searchsorted(held, 2 * budget)) + 1]  # enough to fill λ, with room for skips
-    units = load_units(index, "chunks", [(str(g["ids"][r]), float(score[r])) for r in order], source=method)
-    row_of = {str(g["ids"][r]): int(r) for r in order}
+    units = load_units(index, "chunks", [(str(g.ids[r]), float(score[r])) for r in order], source=method)
+    row_of = {str(g.ids[r]): int(r) for r in order}
     for u in units:
         why = _explain(g, settings, info, row_of[u.id]) if method == "bridge" else None
         if why:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..context import make_context
 from ..embed import Embedder
-from ..graph.concept_graph import load_concept_graph
+from ..graph.concept_graph import ConceptGraph, load_concept_graph
 from ..settings import Settings
 from ..store import Index
 from ..types import Context, Unit
@@ -29,18 +29,14 @@ from .units import load_units
 def concept_units(index: Index, settings: Settings, qv: np.ndarray, budget: int, source: str = "concept") -> list[Unit]:
     """Ranked chunks of the concept path, enough to fill ``budget`` when the graph allows."""
     g = load_concept_graph(index, settings)
-    if "TT" not in g:  # concept → chunks, transposed once per process
-        g["TT"] = g["T"].T.tocsr()
-    tt, tokens, adj = g["TT"], g["tokens"], g["adj"]
-    sims = g["vectors"] @ qv
-    sims[g["df"] == 0] = -np.inf  # words that are no chunk's concept (concepts_per_chunk)
+    tt, tokens, adj = g.TT, g.tokens, g.adj
+    sims = g.vectors @ qv
+    sims[g.df == 0] = -np.inf  # words that are no chunk's concept (concepts_per_chunk)
     k = min(settings.concept_top_k, int(np.isfinite(sims).sum()))
     if k == 0:
         return []
     direct = np.argsort(-sims)[:k]
-    if "chunk_vectors" not in g:  # read once per process, in stage order
-        g["chunk_vectors"] = index.vectors["chunks"].get([str(i) for i in g["ids"]])
-    chunk_cos = g["chunk_vectors"] @ qv
+    chunk_cos = g.chunk_vectors(index) @ qv
 
     def chunks_of(concepts: np.ndarray) -> np.ndarray:
         return np.unique(tt[concepts].indices)
@@ -53,7 +49,7 @@ def concept_units(index: Index, settings: Settings, qv: np.ndarray, budget: int,
             rows = chunks_of(np.asarray([c]))
             rows = rows[~taken[rows]]
             for r in rows[np.argsort(-chunk_cos[rows], kind="stable")]:
-                ranked.append((int(r), str(g["vocab"][c]), "direct"))
+                ranked.append((int(r), str(g.vocab[c]), "direct"))
             taken[rows] = True
             held += int(tokens[rows].sum())
             if held >= budget:
@@ -76,13 +72,15 @@ def concept_units(index: Index, settings: Settings, qv: np.ndarray, budget: int,
     return _units(index, g, ranked, chunk_cos, budget, source)
 
 
-def _units(index: Index, g: dict, ranked: list[tuple[int, str, str]], chunk_cos: np.ndarray, budget: int, source: str) -> list[Unit]:
+def _units(
+    index: Index, g: ConceptGraph, ranked: list[tuple[int, str, str]], chunk_cos: np.ndarray, budget: int, source: str
+) -> list[Unit]:
     """Units for the ranked rows, read only as far as they can matter: until they hold twice
     the budget (room for the ones `fill_budget` skips as too big for what is left)."""
-    held = np.cumsum([g["tokens"][r] for r, _, _ in ranked])
+    held = np.cumsum([g.tokens[r] for r, _, _ in ranked])
     ranked = ranked[: int(np.searchsorted(held, 2 * budget)) + 1]
-    units = load_units(index, "chunks", [(str(g["ids"][r]), float(chunk_cos[r])) for r, _, _ in ranked], source=source)
-    why = {str(g["ids"][r]): (concept, path) for r, concept, path in ranked}
+    units = load_units(index, "chunks", [(str(g.ids[r]), float(chunk_cos[r])) for r, _, _ in ranked], source=source)
+    why = {str(g.ids[r]): (concept, path) for r, concept, path in ranked}
     for u in units:
         concept, path = why[u.id]
         u.meta.update(path=path, **({"concept": concept} if concept else {}))

@@ -21,7 +21,7 @@ from ..settings import Settings
 from ..store import Index
 from ..types import Context
 from .concept import concept_units
-from .skeleton import kg_stage, kg_units
+from .kg_search import kg_stage, kg_units
 
 
 def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:

@@ -12,7 +12,7 @@ from ..settings import Settings
 from ..store import Index
 from ..types import Context
 from .keyword import keyword_units
-from .skeleton import kg_stage, kg_units
+from .kg_search import kg_stage, kg_units
 
 
 def _ket(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings, selection: str, method: str) -> Context:
@@ -20,10 +20,15 @@ def _ket(index: Index, embedder: Embedder, query: str, budget: int, settings: Se
     qv = embedder.encode_one(query)
     kg_budget = int(settings.theta * budget)
     kw_budget = budget - kg_budget
-    return combine(query, method, budget, [
-        (kg_units(index, embedder, query, kg_budget, settings, stage, qv=qv, source="ket:kg"), kg_budget),
-        (keyword_units(index, embedder, query, kw_budget, qv=qv), kw_budget),
-    ])  # fmt: skip
+    return combine(
+        query,
+        method,
+        budget,
+        [
+            (kg_units(index, embedder, query, kg_budget, settings, stage, qv=qv, source="ket:kg"), kg_budget),
+            (keyword_units(index, embedder, query, kw_budget, qv=qv), kw_budget),
+        ],
+    )
 
 
 def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:

@@ -11,24 +11,20 @@ import numpy as np
 
 from ..context import make_context
 from ..embed import Embedder
-from ..graph.bipartite import STAGE, build_keyword_graph
+from ..graph.bipartite import load_keyword_graph
 from ..settings import Settings
 from ..store import Index
-from ..store.stages import load_arrays
 from ..types import Context, Unit
 from .units import load_units
 
 
 def keyword_units(index: Index, embedder: Embedder, query: str, budget: int, qv: np.ndarray | None = None) -> list[Unit]:
     """Ranked candidate sub-chunks for a budget of ``budget`` tokens (2·budget of candidates)."""
-    build_keyword_graph(index)
-    g = load_arrays(index.tables, STAGE)
+    g = load_keyword_graph(index)
     qv = embedder.encode_one(query) if qv is None else qv
-    kw_scores = g["keyword_vectors"] @ qv
-    if "BT" not in g:  # keyword → sub-chunks, transposed once per process
-        g["BT"] = g["B"].T.tocsr()
-    bt = g["BT"]
-    tokens = g["tokens"]
+    kw_scores = g.keyword_vectors @ qv
+    bt = g.BT
+    tokens = g.tokens
     chosen = np.zeros(bt.shape[1], dtype=bool)
     held = 0
     for kw in np.argsort(-kw_scores):
@@ -39,7 +35,7 @@ def keyword_units(index: Index, embedder: Embedder, query: str, budget: int, qv:
         if held >= 2 * budget:
             break
     cand = np.flatnonzero(chosen)
-    ids = [str(g["ids"][i]) for i in cand]
+    ids = [str(g.ids[i]) for i in cand]
     if not ids:
         return []
     sims = index.vectors["subchunks"].get(ids) @ qv

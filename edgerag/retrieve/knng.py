@@ -19,7 +19,8 @@ from .units import load_units
 
 def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings) -> Context:
     build_knn_graph(index, k=settings.knn_k)
-    ids, adj, tokens = load_knn_graph(index, settings.knn_k)
+    knn = load_knn_graph(index, settings.knn_k)
+    ids, adj, tokens = knn.chunk_ids, knn.adj, knn.tokens
     pos = {cid: i for i, cid in enumerate(ids)}
     qv = embedder.encode_one(query)
     seeds = index.vectors["chunks"].search(qv, min(len(ids), 64), ef=settings.hnsw_ef)

@@ -17,8 +17,17 @@ def load_units(index: Index, unit_set: str, scored: list[tuple[str, float]], sou
         if rec is None:
             continue
         doc = docs.get(rec["doc_id"]) or {}
-        out.append(Unit(
-            kind=kind, id=uid, text=rec["text"], tokens=rec["tokens"], score=float(score),
-            doc_id=rec["doc_id"], chunk_id=rec.get("chunk_id", uid), title=doc.get("title", ""), source=source,
-        ))  # fmt: skip
+        out.append(
+            Unit(
+                kind=kind,
+                id=uid,
+                text=rec["text"],
+                tokens=rec["tokens"],
+                score=float(score),
+                doc_id=rec["doc_id"],
+                chunk_id=rec.get("chunk_id", uid),
+                title=doc.get("title", ""),
+                source=source,
+            )
+        )
     return out

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import IndexError_, IndexLockedError, IndexReadOnlyError
+from .errors import IndexLockedError, IndexReadOnlyError, IndexUnusableError
 from .tables import Tables
 from .vectors import VectorSet
 
@@ -67,7 +67,7 @@ class Index:
         map_size: int = 1 << 40,
         create: bool = True,
         embedder_spec: str | None = None,
-    ) -> "Index":
+    ) -> Index:
         """Open (or create) an index directory.
 
         ``embedder_id``/``dim``/``stored`` are what the caller will use; an existing index made
@@ -79,15 +79,15 @@ class Index:
             try:
                 manifest = json.loads(manifest_path.read_text())
             except (OSError, ValueError) as e:
-                raise IndexError_(f"{manifest_path} is unreadable ({e}); is {path} an edgerag index?") from e
+                raise IndexUnusableError(f"{manifest_path} is unreadable ({e}); is {path} an edgerag index?") from e
             _check_manifest(manifest, path, embedder_id, dim, stored)
         elif not create:
-            raise IndexError_(f"no edgerag index at {path} (no manifest.json): run `edgerag index FILES --index {path}` first")
+            raise IndexUnusableError(f"no edgerag index at {path} (no manifest.json): run `edgerag index FILES --index {path}` first")
         else:
             if path.exists() and any(path.iterdir()):
-                raise IndexError_(f"{path} exists, is not empty and is not an edgerag index; choose another --index")
+                raise IndexUnusableError(f"{path} exists, is not empty and is not an edgerag index; choose another --index")
             if embedder_id is None or dim is None or stored is None:
-                raise IndexError_("creating an index needs the embedder id, its dimension and the settings")
+                raise IndexUnusableError("creating an index needs the embedder id, its dimension and the settings")
             manifest = {
                 "format": FORMAT_VERSION,
                 "embedder": {"id": embedder_id, "dim": dim, "spec": embedder_spec or "default"},
@@ -109,11 +109,13 @@ class Index:
             # it, reading is safe only if nobody writes meanwhile (say so unless the mount is read-only).
             lock = os.access(lmdb_dir / "lock.mdb", os.W_OK)
             if not lock and not os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY:
-                log.warning("%s: opened without LMDB's lock (lock.mdb is not writable); results are undefined "
-                            "if its owner writes to it meanwhile", path)  # fmt: skip
+                log.warning(
+                    "%s: opened without LMDB's lock (lock.mdb is not writable); results are undefined if its owner writes to it meanwhile",
+                    path,
+                )
             tables = Tables(str(lmdb_dir), map_size=map_size, readonly=True, lock=lock)
         else:
-            raise IndexError_(f"{path} is read-only and holds no index data yet")
+            raise IndexUnusableError(f"{path} is read-only and holds no index data yet")
         return cls(tables, path, manifest)
 
     @property
@@ -133,8 +135,9 @@ class Index:
             self._lock_depth += 1
             return
         if self.read_only:
-            raise IndexReadOnlyError(f"{self.path} is read-only (no write permission): queries work, "
-                                     "but indexing, building and deleting need a writable copy")  # fmt: skip
+            raise IndexReadOnlyError(
+                f"{self.path} is read-only (no write permission): queries work, but indexing, building and deleting need a writable copy"
+            )
         fd = os.open(self.path / "write.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -202,12 +205,10 @@ class Index:
 def _check_manifest(manifest: dict, path: Path, embedder_id, dim, stored) -> None:
     fmt = manifest.get("format")
     if not isinstance(fmt, int) or fmt > FORMAT_VERSION:
-        raise IndexError_(
-            f"{path} has index format {fmt}, newer than this edgerag reads ({FORMAT_VERSION}): upgrade edgerag"
-        )
+        raise IndexUnusableError(f"{path} has index format {fmt}, newer than this edgerag reads ({FORMAT_VERSION}): upgrade edgerag")
     built = manifest.get("embedder", {})
     if embedder_id is not None and built.get("id") != embedder_id:
-        raise IndexError_(
+        raise IndexUnusableError(
             f"{path} was built with the embedder {built.get('id')} (dim {built.get('dim')}), "
             f"not {embedder_id} (dim {dim}); open it with the same --embedder, or index into a new directory"
         )
@@ -216,4 +217,4 @@ def _check_manifest(manifest: dict, path: Path, embedder_id, dim, stored) -> Non
         differ = {k: (built_with.get(k), v) for k, v in stored.items() if built_with.get(k) != v}
         if differ:
             what = ", ".join(f"{k}={a!r} (asked {b!r})" for k, (a, b) in differ.items())
-            raise IndexError_(f"{path} was built with {what}; these cannot change on an existing index")
+            raise IndexUnusableError(f"{path} was built with {what}; these cannot change on an existing index")

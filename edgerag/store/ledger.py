@@ -81,8 +81,17 @@ class Ledger:
 
 
 def _empty() -> dict[str, float]:
-    return {"calls": 0, "cached_calls": 0, "failed_calls": 0, "input": 0, "evaluated": 0, "output": 0,
-            "cached_input": 0, "cached_output": 0, "seconds": 0.0}  # fmt: skip
+    return {
+        "calls": 0,
+        "cached_calls": 0,
+        "failed_calls": 0,
+        "input": 0,
+        "evaluated": 0,
+        "output": 0,
+        "cached_input": 0,
+        "cached_output": 0,
+        "seconds": 0.0,
+    }
 
 
 def _add(b: dict[str, float], r: LedgerRow) -> None:

@@ -9,9 +9,10 @@ because arrays and record are written in one transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -46,8 +47,10 @@ def fingerprint(lines: list[str]) -> str:
 def save_stage(tables: Tables, name: str, record: dict[str, Any], arrays: dict[str, Any]) -> dict[str, Any]:
     """Write a stage's arrays and record in one transaction; returns the stored record."""
     if tables.readonly:
-        raise IndexReadOnlyError(f"the stage {name} is not built (or is out of date) and the index is read-only: "
-                                 "build it with `edgerag build --method …` on a writable copy")  # fmt: skip
+        raise IndexReadOnlyError(
+            f"the stage {name} is not built (or is out of date) and the index is read-only: "
+            "build it with `edgerag build --method …` on a writable copy"
+        )
     full = {**record, "arrays": sorted(arrays), "built": time.time()}
     with tables.write() as txn:
         for key, value in arrays.items():
@@ -62,20 +65,49 @@ def stage_record(tables: Tables, name: str) -> dict[str, Any] | None:
 
 
 _LOADED: dict[tuple, dict[str, Any]] = {}
+_TYPED: dict[tuple, Any] = {}
+
+S = TypeVar("S")
 
 
-def load_arrays(tables: Tables, name: str) -> dict[str, Any]:
-    """The arrays of a built stage; kept in memory per process until the stage is rebuilt."""
+def _load(tables: Tables, name: str) -> tuple[tuple, dict[str, Any]]:
+    """(cache key, arrays) of a built stage; the key changes whenever the stage is rebuilt."""
     with tables.read() as txn:  # record and arrays from one snapshot: a rebuild cannot tear them
         rec = tables.get(txn, "stages", name)
         if rec is None:
             raise KeyError(f"stage {name!r} is not built")
         key = (tables._key, name, rec["built"])
         if key in _LOADED:
-            return _LOADED[key]
+            return key, _LOADED[key]
         db = tables.db["arrays"]
         loaded = {k: _unpack(bytes(txn.get(f"{name}/{k}".encode(), db=db))) for k in rec["arrays"]}
     for old in [k for k in _LOADED if k[:2] == key[:2]]:
         del _LOADED[old]
     _LOADED[key] = loaded
-    return loaded
+    return key, loaded
+
+
+def load_arrays(tables: Tables, name: str) -> dict[str, Any]:
+    """The arrays of a built stage by name, to read (peek, delete); kept in memory per
+    process until the stage is rebuilt. Retrievers read a typed stage (`load_stage`)."""
+    return _load(tables, name)[1]
+
+
+def load_stage(tables: Tables, name: str, cls: type[S]) -> S:
+    """A built stage as its dataclass ``cls``, whose fields are named as the stored arrays
+    (arrays it does not name are left out). One object per process and build of the stage,
+    so what it derives on first use (a transpose, a lookup table) is computed once."""
+    key, arrays = _load(tables, name)
+    key = (*key, cls)
+    if key not in _TYPED:
+        for old in [k for k in _TYPED if k[:2] == key[:2] and k[3] is cls]:
+            del _TYPED[old]
+        fields = [f for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+        missing = [f.name for f in fields if f.name not in arrays and f.default is dataclasses.MISSING]
+        if missing:
+            raise ValueError(
+                f"the stage {name} lacks {', '.join(missing)}: it was built by an older edgerag; "
+                "rebuild it (`edgerag build --method …`, or delete the stage's method index)"
+            )
+        _TYPED[key] = cls(**{f.name: arrays[f.name] for f in fields if f.name in arrays})
+    return _TYPED[key]

@@ -10,8 +10,9 @@ import errno
 import json
 import os
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import lmdb
 
@@ -31,11 +32,27 @@ def _write_failed(e: BaseException) -> bool:
 
 
 TABLES = (
-    "meta", "docs", "chunks", "subchunks", "sentences", "ledger", "llm_cache",
-    "stages", "arrays", "extractions", "names", "entities", "relations", "files",
-    "vec.chunks", "vec.subchunks", "vec.sentences",
-    "lbl.chunks", "lbl.subchunks", "lbl.sentences",
-)  # fmt: skip
+    "meta",
+    "docs",
+    "chunks",
+    "subchunks",
+    "sentences",
+    "ledger",
+    "llm_cache",
+    "stages",
+    "arrays",
+    "extractions",
+    "names",
+    "entities",
+    "relations",
+    "files",
+    "vec.chunks",
+    "vec.subchunks",
+    "vec.sentences",
+    "lbl.chunks",
+    "lbl.subchunks",
+    "lbl.sentences",
+)
 
 
 def key(k: str) -> bytes:
@@ -74,9 +91,14 @@ class Tables:
                 _OPEN[self._key][1] += 1
             else:
                 env = lmdb.open(
-                    path, map_size=map_size, max_dbs=len(TABLES) + 8, subdir=True, readonly=readonly,
-                    readahead=False, lock=lock,
-                )  # fmt: skip
+                    path,
+                    map_size=map_size,
+                    max_dbs=len(TABLES) + 8,
+                    subdir=True,
+                    readonly=readonly,
+                    readahead=False,
+                    lock=lock,
+                )
                 if not readonly:
                     env.reader_check()  # free the reader slots of processes killed while reading
                 _OPEN[self._key] = [env, 1]
@@ -114,8 +136,10 @@ class Tables:
         write the storage refuses (full disk, I/O error) raises `StoreWriteError`; nothing of
         it is kept, as LMDB switches to the new root only after every page is written."""
         if self.readonly:
-            raise IndexReadOnlyError(f"{os.path.dirname(self.path)} is read-only (no write permission): "
-                                "queries work, but indexing, building and deleting need a writable copy")  # fmt: skip
+            raise IndexReadOnlyError(
+                f"{os.path.dirname(self.path)} is read-only (no write permission): "
+                "queries work, but indexing, building and deleting need a writable copy"
+            )
         try:
             with self.env.begin(write=True) as txn:
                 yield txn
@@ -125,8 +149,10 @@ class Tables:
             where = os.path.dirname(self.path)
             if isinstance(e, lmdb.MapFullError):
                 raise StoreWriteError(f"{where} reached its map_size ({e}); reopen it with a larger map_size") from e
-            raise StoreWriteError(f"could not write {where} ({e}): the disk is probably full (or failing). The step "
-                                  "under way was not saved, everything before it was: free space and run the same command again") from e  # fmt: skip
+            raise StoreWriteError(
+                f"could not write {where} ({e}): the disk is probably full (or failing). The step "
+                "under way was not saved, everything before it was: free space and run the same command again"
+            ) from e
 
     # ---- JSON helpers (take an open transaction) ------------------------------------------
     def get(self, txn, table: str, k: str) -> Any:

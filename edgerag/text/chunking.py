@@ -41,9 +41,7 @@ class DocumentSplit:
     sentences: list[Span] = field(default_factory=list)
 
 
-def split_document(
-    doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: int, subchunk_tokens: int
-) -> DocumentSplit:
+def split_document(doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: int, subchunk_tokens: int) -> DocumentSplit:
     text = doc.text
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
     out = DocumentSplit()

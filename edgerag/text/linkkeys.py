@@ -22,7 +22,9 @@ from .keywords import keywords, stop_words
 from .sentences import sentence_spans
 
 KINDS = ("span", "num", "word")
-CONNECTORS = frozenset({"of", "the", "de", "del", "della", "di", "da", "do", "dos", "du", "des", "la", "le", "van", "von", "der", "den", "y", "and", "&"})
+CONNECTORS = frozenset(
+    {"of", "the", "de", "del", "della", "di", "da", "do", "dos", "du", "des", "la", "le", "van", "von", "der", "den", "y", "and", "&"}
+)
 _TOKEN = re.compile(r"[^\W_]+(?:['’\-.][^\W_]+)*\.?|&|[^\w\s]")  # words, and punctuation that ends a run
 _NUMBER = re.compile(r"^\d{2,}$")
 

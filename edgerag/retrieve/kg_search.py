@@ -14,10 +14,10 @@ import numpy as np
 
 from ..context import make_context
 from ..embed import Embedder
-from ..graph.skeleton import stage_name
+from ..graph.kg import load_kg, stage_name
 from ..settings import Settings
 from ..store import Index
-from ..store.stages import load_arrays, stage_record
+from ..store.stages import stage_record
 from ..text.tokens import get_tokenizer
 from ..types import Context, Unit
 from .units import load_units
@@ -37,7 +37,9 @@ def kg_stage(index: Index, selection: str, beta: float, method: str) -> str:
         hint = ""
         sym, flag = ("κ", "--kappa") if selection == "concept" else ("β", "--beta")
         if built:
-            hint = "; built here: " + ", ".join(f"{k.split(':')[1]} {'κ' if k.split(':')[1] == 'concept' else 'β'}={k.split(':')[2]}" for k in built)
+            hint = "; built here: " + ", ".join(
+                f"{k.split(':')[1]} {'κ' if k.split(':')[1] == 'concept' else 'β'}={k.split(':')[2]}" for k in built
+            )
             if method in ("skeleton", "ket", "ket-u"):
                 hint += " (pass --beta / --core to use one)"
             elif method == "g2cons":
@@ -50,14 +52,22 @@ def kg_stage(index: Index, selection: str, beta: float, method: str) -> str:
     return name
 
 
-def kg_units(index: Index, embedder: Embedder, query: str, budget: int, settings: Settings, stage: str,
-             qv: np.ndarray | None = None, source: str = "kg") -> list[Unit]:  # fmt: skip
-    g = load_arrays(index.tables, stage)
-    if len(g["entity_names"]) == 0:
+def kg_units(
+    index: Index,
+    embedder: Embedder,
+    query: str,
+    budget: int,
+    settings: Settings,
+    stage: str,
+    qv: np.ndarray | None = None,
+    source: str = "kg",
+) -> list[Unit]:
+    g = load_kg(index, stage)
+    if len(g.entity_names) == 0:
         return []
     tok = get_tokenizer(settings.tokenizer)
     qv = embedder.encode_one(query) if qv is None else qv
-    sims = g["entity_vectors"] @ qv
+    sims = g.entity_vectors @ qv
     seeds = np.argsort(-sims)[:SEEDS]
     seed_set = set(int(s) for s in seeds)
     chunk_doc = {}
@@ -70,31 +80,33 @@ def kg_units(index: Index, embedder: Embedder, query: str, budget: int, settings
     out: list[Unit] = []
     held = 0
     for e in seeds:
-        text = str(g["entity_texts"][e])
-        cid = str(g["entity_chunks"][e])
-        u = Unit("entity", f"entity:{g['entity_names'][e]}", text, tok.count(text), float(sims[e]), doc_of(cid), cid, source=source)
+        text = str(g.entity_texts[e])
+        cid = str(g.entity_chunks[e])
+        u = Unit("entity", f"entity:{g.entity_names[e]}", text, tok.count(text), float(sims[e]), doc_of(cid), cid, source=source)
         out.append(u)
         held += u.tokens
-    src, dst = g["rel_src"], g["rel_dst"]
+    src, dst = g.rel_src, g.rel_dst
     touching = np.flatnonzero(np.isin(src, seeds) | np.isin(dst, seeds))
     in_seeds = np.isin(src[touching], seeds).astype(int) + np.isin(dst[touching], seeds).astype(int)
-    order = touching[np.lexsort((-g["rel_strength"][touching], -in_seeds))]
+    order = touching[np.lexsort((-g.rel_strength[touching], -in_seeds))]
     chosen_rels = []
     for r in order:
         if held >= budget // 2:
             break
-        text = str(g["rel_texts"][r])
-        cid = str(g["rel_chunks"][r])
-        u = Unit("relation", f"relation:{src[r]}-{dst[r]}", text, tok.count(text), float(g["rel_strength"][r]), doc_of(cid), cid, source=source)
+        text = str(g.rel_texts[r])
+        cid = str(g.rel_chunks[r])
+        u = Unit(
+            "relation", f"relation:{src[r]}-{dst[r]}", text, tok.count(text), float(g.rel_strength[r]), doc_of(cid), cid, source=source
+        )
         out.append(u)
         held += u.tokens
         chosen_rels.append(r)
-    links = np.asarray(g["E2S"][list(seed_set)].sum(axis=0)).ravel()
+    links = np.asarray(g.E2S[list(seed_set)].sum(axis=0)).ravel()
     if chosen_rels:
-        links = links + np.asarray(g["R2S"][chosen_rels].sum(axis=0)).ravel()
+        links = links + np.asarray(g.R2S[chosen_rels].sum(axis=0)).ravel()
     cand = np.flatnonzero(links > 0)
     if len(cand):
-        ids = [str(g["sub_ids"][i]) for i in cand]
+        ids = [str(g.sub_ids[i]) for i in cand]
         cos = index.vectors["subchunks"].get(ids) @ qv
         rank = np.lexsort((-cos, -links[cand]))
         out.extend(load_units(index, "subchunks", [(ids[i], float(links[cand][i])) for i in rank], source=source))

@@ -31,16 +31,16 @@ import scipy.sparse as sp
 
 from ..embed import Embedder
 from ..extract import kg as kgx
-from ..llm import Call, Completion, MeteredLLM, Runner, run_here
+from ..llm import Completion
+from ..metered import Call, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
-from ..store.stages import fingerprint, save_stage, stage_record
+from ..store.stages import fingerprint, load_stage, save_stage, stage_record
 
 log = logging.getLogger(__name__)
 
 SUMMARY_INSTRUCTION = (
-    "Merge the descriptions of one entity into a single short description (at most two "
-    "sentences). Write only the description."
+    "Merge the descriptions of one entity into a single short description (at most two sentences). Write only the description."
 )
 
 
@@ -80,8 +80,9 @@ def extraction_call(llm: MeteredLLM, text: str, *, grammar: bool, max_tokens: in
     return llm.prepare(kgx.messages(text), max_tokens=max_tokens, grammar=kgx.GRAMMAR if grammar else None, halt=kgx.halt_on_repeat)
 
 
-def commit_extraction(index: Index, llm: MeteredLLM, cid: str, text: str, call: Call, c: Completion, *,
-                      made_by: str, method: str, node: str = "") -> kgx.Extraction:  # fmt: skip
+def commit_extraction(
+    index: Index, llm: MeteredLLM, cid: str, text: str, call: Call, c: Completion, *, made_by: str, method: str, node: str = ""
+) -> kgx.Extraction:
     """Parse one chunk's completion and commit it in one write transaction: the call's cache
     entry and ledger row (`MeteredLLM.record`) and the chunk's extraction. A build killed
     before this commit redoes the chunk; one killed after it skips the chunk; either way the
@@ -89,14 +90,33 @@ def commit_extraction(index: Index, llm: MeteredLLM, cid: str, text: str, call: 
     ex = kgx.parse(c.text, text)
     with index.tables.write() as txn:
         llm.record(txn, call, c, stage="extract", method=method, ok=bool(ex.entities), sources=[cid], node=node)
-        index.tables.put(txn, "extractions", cid, {**ex.to_dict(), "prompt_tokens": c.prompt_tokens,
-                                                    "output_tokens": c.output_tokens, "cached": c.cached,
-                                                    "seconds": c.seconds, "extractor": made_by})  # fmt: skip
+        index.tables.put(
+            txn,
+            "extractions",
+            cid,
+            {
+                **ex.to_dict(),
+                "prompt_tokens": c.prompt_tokens,
+                "output_tokens": c.output_tokens,
+                "cached": c.cached,
+                "seconds": c.seconds,
+                "extractor": made_by,
+            },
+        )
     return ex
 
 
-def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: str, *, grammar: bool = False,
-                   max_tokens: int = 400, progress: bool | None = None, runner: Runner | None = None) -> ExtractionReport:  # fmt: skip
+def extract_chunks(
+    index: Index,
+    llm: MeteredLLM,
+    chunk_ids: list[str],
+    method: str,
+    *,
+    grammar: bool = False,
+    max_tokens: int = 400,
+    progress: bool | None = None,
+    runner: Runner | None = None,
+) -> ExtractionReport:
     """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk).
 
     ``runner`` computes the calls: by default `run_here`, one after another in this process;
@@ -133,7 +153,9 @@ def extract_chunks(index: Index, llm: MeteredLLM, chunk_ids: list[str], method: 
             report.unparsed_lines += ex.unparsed
             if not ex.entities:
                 report.zero_yield.append(cid)
-                log.warning("chunk %s yielded no entity (%d output lines, %d unparsed, %d invented)", cid, ex.lines, ex.unparsed, ex.invented)
+                log.warning(
+                    "chunk %s yielded no entity (%d output lines, %d unparsed, %d invented)", cid, ex.lines, ex.unparsed, ex.invented
+                )
             pb.set_postfix(entities=report.entities, zero=len(report.zero_yield), refresh=False)
             pb.update(1)
     finally:
@@ -152,8 +174,16 @@ def kg_current(index: Index, embedder: Embedder, chunk_ids: list[str], name: str
     return rec is not None and rec.get("chunk_set") == _made_from(chunk_ids, index.get_many("extractions", chunk_ids), embedder)
 
 
-def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, *, llm: MeteredLLM | None = None,
-             method: str = "kg", desc_limit: int = 200) -> dict:  # fmt: skip
+def build_kg(
+    index: Index,
+    embedder: Embedder,
+    chunk_ids: list[str],
+    name: str,
+    *,
+    llm: MeteredLLM | None = None,
+    method: str = "kg",
+    desc_limit: int = 200,
+) -> dict:
     """Merge the extractions of ``chunk_ids`` into the KG stage ``name`` (rebuilt only when the
     chunk set changed)."""
     extractions = index.get_many("extractions", chunk_ids)
@@ -210,21 +240,72 @@ def build_kg(index: Index, embedder: Embedder, chunk_ids: list[str], name: str, 
     ent_vecs = embedder.encode(ent_texts) if ent_texts else np.zeros((0, embedder.dim), dtype=np.float32)
     rel_vecs = embedder.encode(rel_texts) if rel_texts else np.zeros((0, embedder.dim), dtype=np.float32)
     record = {
-        "chunk_set": made_from, "core_chunks": len(chunk_ids), "extracted_chunks": extracted,
-        "entities": len(names), "relations": len(rel_keys), "seconds": time.perf_counter() - t0, **spent,
-    }  # fmt: skip
-    return save_stage(index.tables, name, record, {
-        "entity_names": np.asarray([ents[k]["name"] for k in names]), "entity_texts": np.asarray(ent_texts),
-        "entity_chunks": np.asarray([ents[k]["chunks"][0] for k in names]),
-        "entity_degree": np.bincount([pos[a] for a, _ in rel_keys] + [pos[b] for _, b in rel_keys], minlength=len(names)).astype(np.int64),
-        "entity_vectors": ent_vecs,
-        "rel_src": np.asarray([pos[a] for a, _ in rel_keys], dtype=np.int64),
-        "rel_dst": np.asarray([pos[b] for _, b in rel_keys], dtype=np.int64),
-        "rel_texts": np.asarray(rel_texts), "rel_strength": np.asarray([rels[k]["strength"] for k in rel_keys]),
-        "rel_chunks": np.asarray([rels[k]["chunks"][0] for k in rel_keys]),
-        "rel_vectors": rel_vecs, "E2S": e2s, "R2S": r2s, "sub_ids": np.asarray(sub_ids), "sub_tokens": tokens,
-        "chunks": np.asarray(chunk_ids, dtype=str),
-    })  # fmt: skip
+        "chunk_set": made_from,
+        "core_chunks": len(chunk_ids),
+        "extracted_chunks": extracted,
+        "entities": len(names),
+        "relations": len(rel_keys),
+        "seconds": time.perf_counter() - t0,
+        **spent,
+    }
+    return save_stage(
+        index.tables,
+        name,
+        record,
+        {
+            "entity_names": np.asarray([ents[k]["name"] for k in names]),
+            "entity_texts": np.asarray(ent_texts),
+            "entity_chunks": np.asarray([ents[k]["chunks"][0] for k in names]),
+            "entity_degree": np.bincount([pos[a] for a, _ in rel_keys] + [pos[b] for _, b in rel_keys], minlength=len(names)).astype(
+                np.int64
+            ),
+            "entity_vectors": ent_vecs,
+            "rel_src": np.asarray([pos[a] for a, _ in rel_keys], dtype=np.int64),
+            "rel_dst": np.asarray([pos[b] for _, b in rel_keys], dtype=np.int64),
+            "rel_texts": np.asarray(rel_texts),
+            "rel_strength": np.asarray([rels[k]["strength"] for k in rel_keys]),
+            "rel_chunks": np.asarray([rels[k]["chunks"][0] for k in rel_keys]),
+            "rel_vectors": rel_vecs,
+            "E2S": e2s,
+            "R2S": r2s,
+            "sub_ids": np.asarray(sub_ids),
+            "sub_tokens": tokens,
+            "chunks": np.asarray(chunk_ids, dtype=str),
+        },
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class KnowledgeGraph:
+    """A KG stage (``kg:{selection}:{β}``) as retrievers read it: entities, relations between
+    them (``rel_src``/``rel_dst`` index the entities), and the sub-chunks that mention each."""
+
+    entity_names: np.ndarray
+    entity_texts: np.ndarray
+    """"name: description" — what entity retrieval shows and embeds."""
+    entity_chunks: np.ndarray
+    """The first chunk that named each entity."""
+    entity_degree: np.ndarray
+    entity_vectors: np.ndarray
+    rel_src: np.ndarray
+    rel_dst: np.ndarray
+    rel_texts: np.ndarray
+    rel_strength: np.ndarray
+    rel_chunks: np.ndarray
+    rel_vectors: np.ndarray
+    E2S: sp.csr_matrix
+    """Entities × sub-chunks that mention them."""
+    R2S: sp.csr_matrix
+    """Relations × sub-chunks that mention both ends."""
+    sub_ids: np.ndarray
+    sub_tokens: np.ndarray
+    chunks: np.ndarray | None = None
+    """The core chunks it was merged from (None in stages built before it was stored)."""
+
+
+def load_kg(index: Index, name: str) -> KnowledgeGraph:
+    """The built KG stage ``name`` (`stage_name`)."""
+    return load_stage(index.tables, name, KnowledgeGraph)
 
 
 def _sentences_of(index: Index, chunk_ids: list[str]) -> dict[str, list[str]]:
@@ -268,8 +349,10 @@ def _links(items: list[tuple[str, list[str]]], index: Index, sub_pos: dict[str, 
 def _summarize(llm: MeteredLLM, name: str, descs: list[str], method: str, chunks: list[str], spent: dict) -> str:
     """One entity's descriptions merged by the model; its tokens are added to ``spent`` (the
     KG stage's record keeps them, so a method reading the stage is charged for them)."""
-    msgs = [{"role": "system", "content": SUMMARY_INSTRUCTION},
-            {"role": "user", "content": f"Entity: {name}\nDescriptions:\n" + "\n".join(f"- {d}" for d in descs)}]  # fmt: skip
+    msgs = [
+        {"role": "system", "content": SUMMARY_INSTRUCTION},
+        {"role": "user", "content": f"Entity: {name}\nDescriptions:\n" + "\n".join(f"- {d}" for d in descs)},
+    ]
     c = llm.chat(msgs, stage="summarize", method=method, max_tokens=120, validate=lambda t: bool(t.strip()), sources=chunks)
     spent["llm_input"] += c.prompt_tokens
     spent["llm_output"] += c.output_tokens
