@@ -21,7 +21,6 @@ from edgerag import EdgeRAG  # noqa: E402
 from tui.app import EdgeRAGApp  # noqa: E402
 
 
-
 async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # the title shows the index path: keep it short

@@ -9,8 +9,9 @@ a time, so the UI never freezes and the local model is never driven by two threa
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -26,7 +27,12 @@ from .index_screen import IndexScreen
 from .ledger_screen import LedgerScreen
 from .query_screen import QueryScreen
 
-SCREENS = {"index": ("Index", IndexScreen), "query": ("Query", QueryScreen), "ledger": ("Ledger", LedgerScreen), "graph": ("Graph peek", GraphScreen)}
+SCREENS = {
+    "index": ("Index", IndexScreen),
+    "query": ("Query", QueryScreen),
+    "ledger": ("Ledger", LedgerScreen),
+    "graph": ("Graph peek", GraphScreen),
+}
 
 
 class EdgeRAGApp(App):
@@ -91,16 +97,22 @@ class EdgeRAGApp(App):
     def busy(self) -> bool:
         return self.job is not None
 
-    def run_job(self, name: str, work: Callable[[], Any], done: Callable[[Any], None] | None = None,
-                on_progress: Callable[[Progress], None] | None = None) -> bool:  # fmt: skip
+    def run_job(
+        self,
+        name: str,
+        work: Callable[[], Any],
+        done: Callable[[Any], None] | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> bool:
         """Run ``work`` in a worker thread; ``done(result)`` and ``on_progress(step)`` run on
         the UI thread. Refused (with a notification) while another job runs."""
         if self.busy:
             self.notify(f"{self.job_name} is still running (cancel it on the index screen, or wait)", severity="warning")
             return False
         self.job_name, self.job_started = name, time.time()
-        self.job = self.run_worker(lambda: self._job_thread(name, work, done, on_progress), name=name, thread=True,
-                                   group="job", exit_on_error=False)  # fmt: skip
+        self.job = self.run_worker(
+            lambda: self._job_thread(name, work, done, on_progress), name=name, thread=True, group="job", exit_on_error=False
+        )
         return True
 
     def cancel_job(self) -> None:
@@ -123,7 +135,9 @@ class EdgeRAGApp(App):
             with observe(observer):
                 result = work()
         except Cancelled:
-            self.call_from_thread(self.notify, f"{name} cancelled: what was done is kept, and the next run resumes from there", severity="warning")
+            self.call_from_thread(
+                self.notify, f"{name} cancelled: what was done is kept, and the next run resumes from there", severity="warning"
+            )
         except Exception as e:  # shown, never a traceback over the screen
             self.call_from_thread(self.notify, f"{name} failed: {e}", title="error", severity="error", timeout=12)
         else:

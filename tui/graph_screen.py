@@ -50,8 +50,10 @@ class GraphScreen(Screen):
         nodes = peek(index, name)
         if not nodes:
             near = suggest(index, name)
-            out.update(f"no built graph has a node named {name!r}" + ("; pick a near name above" if near else
-                       " (graphs are built on first query, or on the index screen)"))  # fmt: skip
+            out.update(
+                f"no built graph has a node named {name!r}"
+                + ("; pick a near name above" if near else " (graphs are built on first query, or on the index screen)")
+            )
             if near:
                 box.clear_options()
                 box.add_options(near)

@@ -114,7 +114,11 @@ class IndexScreen(Screen):
         self.show_selection()
 
     def show_selection(self) -> None:
-        text = (f"{len(self.selected)} selected: " + ", ".join(p.name or str(p) for p in self.selected)) if self.selected else "nothing selected: pick files or folders on the left"
+        text = (
+            (f"{len(self.selected)} selected: " + ", ".join(p.name or str(p) for p in self.selected))
+            if self.selected
+            else "nothing selected: pick files or folders on the left"
+        )
         self.query_one("#selection", Static).update(text)
 
     @on(Button.Pressed, "#clear")
@@ -129,7 +133,7 @@ class IndexScreen(Screen):
     def apply_form(self) -> bool:
         """Read the parameter fields into the API's settings; a bad value is a notification."""
         changes = {}
-        for key, label, kind, fixed in PARAMS:
+        for key, label, kind, _fixed in PARAMS:
             field = self.query_one(f"#{key}", Input)
             if field.disabled:
                 continue
@@ -174,7 +178,9 @@ class IndexScreen(Screen):
             return
         if self.apply_form():
             method = self.method()
-            self.app.run_job("planning", lambda: self.app.rag.plan(method), lambda p: self.query_one("#plan-text", Static).update(p.summary()))
+            self.app.run_job(
+                "planning", lambda: self.app.rag.plan(method), lambda p: self.query_one("#plan-text", Static).update(p.summary())
+            )
 
     def action_build(self) -> None:
         self.build()
@@ -193,8 +199,7 @@ class IndexScreen(Screen):
         if ex is None:
             text = f"{method}: built (no LLM stage)"
         else:
-            text = (f"{method}: {ex['extracted']} chunks extracted now, {ex['already']} already done, "
-                    f"{len(ex['zero_yield'])} with no entity")  # fmt: skip
+            text = f"{method}: {ex['extracted']} chunks extracted now, {ex['already']} already done, {len(ex['zero_yield'])} with no entity"
             pending = (out.get("kg") or out.get("terag") or {}).get("pending_chunks")
             if pending:
                 text += f"; {pending} still pending: Build again to resume"
@@ -220,7 +225,11 @@ class IndexScreen(Screen):
         total = step.n if step.done and step.total is None else step.total  # an open-ended stage is whole when done
         bar.update(total=total, progress=step.n)
         extra = ", ".join(f"{k} {v}" for k, v in step.postfix.items())
-        label.update(f"{step.desc}: {step.n}{f'/{step.total}' if step.total is not None else ''} {step.unit}" + (f" ({extra})" if extra else "") + (" ✓" if step.done else ""))
+        label.update(
+            f"{step.desc}: {step.n}{f'/{step.total}' if step.total is not None else ''} {step.unit}"
+            + (f" ({extra})" if extra else "")
+            + (" ✓" if step.done else "")
+        )
 
     def update_meter(self, final: bool = False) -> None:
         """Tokens spent by the running job and its output speed, read from the ledger."""

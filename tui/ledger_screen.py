@@ -51,7 +51,14 @@ class LedgerScreen(Screen):
         totals = stats["tokens"]
 
         def row(label: str, b: dict) -> tuple:
-            return (label[:18], f"{int(b['calls']):,}", f"{int(b['cached_calls']):,}", f"{int(b['input']):,}", f"{int(b['output']):,}", f"{b['seconds']:.1f}")
+            return (
+                label[:18],
+                f"{int(b['calls']):,}",
+                f"{int(b['cached_calls']):,}",
+                f"{int(b['input']):,}",
+                f"{int(b['output']):,}",
+                f"{b['seconds']:.1f}",
+            )
 
         for stage, b in sorted(totals["by_stage"].items()):
             tokens.add_row(*row(f"stage {stage}", b))
@@ -61,4 +68,8 @@ class LedgerScreen(Screen):
         for what, n in index_sizes(stats):
             sizes.add_row(what, f"{n:,}")
         bars = token_bars(totals, width=30)
-        chart.update("\n".join(f"{label[:22]:<22} {bar} {n:,}" for label, n, bar in bars) if bars else "no LLM calls yet: the ledger fills as you build and ask")
+        chart.update(
+            "\n".join(f"{label[:22]:<22} {bar} {n:,}" for label, n, bar in bars)
+            if bars
+            else "no LLM calls yet: the ledger fills as you build and ask"
+        )

@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, ListItem, ListView, Select, Static
 
 from edgerag import EdgeRAG
+from edgerag import methods as registry
 from edgerag.display import answer_footer, explain, keywords_line, unit_source
-from edgerag.retrieve import QUERY_LLM
 from edgerag.types import Context
 
 from .unit_screen import UnitScreen
@@ -96,7 +96,9 @@ class QueryScreen(Screen):
         asked = Asked(question, method, budget)
         self.current = asked
         self.show(asked)
-        self.query_one("#answer", Static).update("retrieving…" if method not in QUERY_LLM else "asking the model for query keywords, then retrieving…")
+        self.query_one("#answer", Static).update(
+            "retrieving…" if not registry.get(method).query_llm else "asking the model for query keywords, then retrieving…"
+        )
 
         def work():
             rag = self.app.rag
@@ -107,8 +109,9 @@ class QueryScreen(Screen):
             plan = rag.plan_answer(question, asked.context)
             asked.plan = plan.summary()  # what the model reads, what it leaves out, the expected wait
             self.app.call_from_thread(self.show, asked)
-            return rag.answer(question, asked.context, plan=plan,
-                              on_text=lambda piece: self.app.call_from_thread(self.stream, asked, piece))  # fmt: skip
+            return rag.answer(
+                question, asked.context, plan=plan, on_text=lambda piece: self.app.call_from_thread(self.stream, asked, piece)
+            )
 
         if self.app.run_job("answering" if with_answer else "retrieving", work, lambda ans: self.answered(asked, ans)):
             self.history.append(asked)

@@ -37,14 +37,19 @@ class UnitScreen(ModalScreen):
             box.border_subtitle = "escape: close"
             why = explain(u.meta)
             where = (u.provenance or {}).get("label", "")
-            yield Static(f"{u.title or u.doc_id}  score {u.score:.3f}, {u.tokens} tokens" + (f"\nfrom {where}" if where else "")
-                         + (f"\n← {why}" if why else ""), id="unit-head", markup=False)  # fmt: skip
+            yield Static(
+                f"{u.title or u.doc_id}  score {u.score:.3f}, {u.tokens} tokens"
+                + (f"\nfrom {where}" if where else "")
+                + (f"\n← {why}" if why else ""),
+                id="unit-head",
+                markup=False,
+            )
             with VerticalScroll():
                 yield Static(u.text, id="unit-text", markup=False)
             names = peekable(u.meta)
             if names:
                 with Horizontal(classes="row"):
-                    for i, name in enumerate(names):
+                    for name in names:
                         yield Button(f"peek {name}", name=name, compact=True, classes="peek")
 
     @on(Button.Pressed, ".peek")
