@@ -1,20 +1,22 @@
 """Answers on an edge CPU: EM, F1, Coverage, latency and prompt tokens of the reader, per
-retriever, answer budget and answer mode, on the three dev splits. Writes JSON and prints a
-Markdown table.
+retriever, λ, answer mode and reader, on the three dev splits. Writes JSON and prints a
+Markdown table (docs/benchmarks.md, "Answers on an edge CPU").
 
-    .venv/bin/python benchmarks/answers.py                       # the defaults: bridge-ppr, 2,000, choose
+    .venv/bin/python benchmarks/answers.py      # the defaults: bridge-ppr, λ 2,000, auto, evidence (500 tokens)
     .venv/bin/python benchmarks/answers.py --methods text,bridge,bridge-ppr --budgets 1000,2000,4000 \
-        --modes choose,short --limit 100
+        --readers evidence,passages --answer-budget 1000 --limit 100
 
-For each question: retrieve with the method at λ = the budget, let the model read that
-context (answer budget = λ) and answer in the given mode. Reported per row:
+For each question: retrieve with the method at λ, let the model read at most
+``--answer-budget`` tokens of that context (evidence sentences or passages, answer.py) and
+answer in the given mode. Reported per row:
 
 * EM, F1 — SQuAD-normalised, max over the gold answers;
-* Coverage — the gold answer is in what the model read;
-* EM | in context — EM over the questions whose answer the model had in front of it: the
-  reader's own share of the work (the target is ≥ 50 %);
-* choosable — ``choose`` only: the gold answer is one of the candidate strings offered
-  (an upper bound on what choosing can get right);
+* Coverage λ — the gold answer is in the retrieved context; ``read`` — in what the model read;
+* EM | read — EM over the questions whose answer the model had in front of it: the reader's
+  own share of the work (the issue's target is ≥ 50 %);
+* closed EM — right answers / questions among the closed ones (a comparison "…, A or B?" or
+  yes/no, `candidates.closed_choices`); the JSON splits every figure by closed and open;
+* choosable — ``choose`` only (JSON): the gold answer is one of the candidate strings offered;
 * latency p50/p95 — seconds from the question to the finished answer (retrieval, prompt,
   generation), fresh calls only; a rerun answered from the LLM cache reuses the seconds of the
   run that computed it (kept in the JSON), so reruns are free and still report real latency;
@@ -35,11 +37,17 @@ from pathlib import Path
 from common import write_result
 
 from edgerag import EdgeRAG, Settings
+from edgerag.candidates import closed_choices
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize
 from edgerag.eval.runner import ensure_indexed
 
 SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
+
+
+def kind_of(question: str) -> str:
+    """``closed`` (a comparison "…, A or B?" or yes/no: `candidates.closed_choices`) or ``open``."""
+    return "closed" if closed_choices(question) else "open"
 
 
 def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict[str, dict]) -> list[dict]:
@@ -57,10 +65,12 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "id": q.id,
             "question": q.question,
             "gold": q.answers[0],
+            "kind": kind_of(q.question),
             "answer": ans.short,
             "em": exact_match(ans.short, q.answers),
             "f1": f1(ans.short, q.answers),
             "in_context": coverage(q.answers, read),
+            "in_retrieved": coverage(q.answers, " ".join(u.text for u in ctx.units)),
             "prompt_tokens": plan.prompt_tokens,
             "units": len(plan.units),
             "seconds": seconds,
@@ -83,12 +93,22 @@ def summarise(rows: list[dict]) -> dict:
         "em": 100 * sum(r["em"] for r in rows) / n,
         "f1": 100 * sum(r["f1"] for r in rows) / n,
         "coverage": 100 * len(inside) / n,
+        "retrieved_coverage": 100 * sum(r.get("in_retrieved", r["in_context"]) for r in rows) / n,
         "em_in_context": 100 * sum(r["em"] for r in inside) / max(len(inside), 1),
         "prompt_tokens": statistics.mean(r["prompt_tokens"] for r in rows),
         "latency_p50": statistics.median(secs) if secs else None,
         "latency_p95": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else None,
         "timed": len(secs),
     }
+    for kind in ("closed", "open"):
+        of = [r for r in rows if r.get("kind") == kind]
+        inside = [r for r in of if r["in_context"]]
+        out[kind] = {
+            "questions": len(of),
+            "em": sum(r["em"] for r in of),
+            "in_context": len(inside),
+            "em_in_context": sum(r["em"] for r in inside),
+        }
     if rows and "choosable" in rows[0]:
         out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
     return out
@@ -100,14 +120,16 @@ def main() -> int:
     ap.add_argument("--splits", default=",".join(SPLITS))
     ap.add_argument("--methods", default="bridge-ppr")
     ap.add_argument("--budgets", default="2000")
-    ap.add_argument("--modes", default="choose")
+    ap.add_argument("--modes", default="auto")
+    ap.add_argument("--readers", default="evidence", help="evidence, passages or both (answer.py)")
     ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
+    ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
     ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     out = Path(args.out)
     previous = json.loads(out.read_text()) if out.exists() else {}
-    kept = {(r["split"], r["method"], r["budget"], r["mode"]): r for r in previous.get("runs", [])}
+    kept = {(r["split"], r["method"], r["budget"], r["mode"], r.get("reader", "passages")): r for r in previous.get("runs", [])}
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
@@ -115,15 +137,15 @@ def main() -> int:
         ensure_indexed(rag, dataset)
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
-                for mode in args.modes.split(","):
-                    key = (split, method, budget, mode)
+                for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):
+                    key = (split, method, budget, mode, reader)
                     before = {r["id"]: r for r in kept.get(key, {}).get("rows", [])}
-                    rag.configure(answer_budget=budget)
+                    rag.configure(answer_budget=min(budget, args.answer_budget), answer_reader=reader)
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
                     print(
-                        f"{split:<16}{method:<12}{budget:>6} {mode:<7} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
+                        f"{split:<16}{method:<12}{budget:>6} {mode:<7}{reader:<9} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
                         f"cov {s['coverage']:5.1f}  EM|ctx {s['em_in_context']:5.1f}  "
                         f"p50 {s['latency_p50'] or 0:5.1f}s  ({time.perf_counter() - t0:.0f}s)",
                         flush=True,
@@ -133,6 +155,8 @@ def main() -> int:
                         "method": method,
                         "budget": budget,
                         "mode": mode,
+                        "reader": reader,
+                        "answer_budget": min(budget, args.answer_budget),
                         "model": rag.llm.llm.path.name,
                         "summary": s,
                         "rows": rows,
@@ -148,17 +172,20 @@ def main() -> int:
 
 def table(runs: list[dict]) -> str:
     lines = [
-        "| split | method | λ | mode | EM | F1 | Coverage | EM \\| in context | choosable | p50 s | p95 s | prompt tokens |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         s = r["summary"]
-        ch = f"{s['choosable']:.0f}" if "choosable" in s else "–"
         p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
         p95 = f"{s['latency_p95']:.1f}" if s["latency_p95"] is not None else "–"
+        closed = s.get("closed", {})
+        cl = f"{closed['em']}/{closed['questions']}" if closed.get("questions") else "–"
+        reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})"
         lines.append(
-            f"| {r['split']} | {r['method']} | {r['budget']:,} | {r['mode']} | {s['em']:.1f} | {s['f1']:.1f} | "
-            f"{s['coverage']:.0f} | {s['em_in_context']:.0f} | {ch} | {p50} | {p95} | {s['prompt_tokens']:.0f} |"
+            f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
+            f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "
+            f"{s['prompt_tokens']:.0f} |"
         )
     return "\n".join(lines)
 

@@ -23,6 +23,15 @@ Modes (``answer_mode``):
   tokens) free short answers beat chosen ones (EM 10.0 / 33.3 against 6.7 / 26.7 on MuSiQue /
   2Wiki), so ``choose`` stays an option, not the default.
 
+Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
+
+* ``evidence`` (default) — the model reads the question's evidence sentences (evidence.py:
+  first hop by similarity, second hop through the keys that link them, under their passages'
+  titles), up to the answer budget, with `EVIDENCE_INSTRUCTION`. A closed question (a
+  comparison "…, A or B?", or yes/no) may only be answered by its options
+  (`candidates.closed_choices`, enforced token by token).
+* ``passages`` — the model reads the context's best passages up to the answer budget.
+
 Citations are verified: in short answers (any mode, or any answer of at most 8 words) a cited
 passage that contains the answer is ``cited``; passages that contain it without being cited are
 ``matched``; a cited passage that does not contain it is ``unverified`` (small models copy the
@@ -35,19 +44,21 @@ so llama.cpp reuses the evaluated instruction from call to call.
 
 from __future__ import annotations
 
+import html
 import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .candidates import candidates
+from .candidates import candidates, closed_choices
 from .eval.metrics import normalize
 from .llm import PromptTooLongError
 from .metered import MeteredLLM
 from .types import Context, Unit
 
 MODES = ("auto", "choose", "short", "long")
+READERS = ("evidence", "passages")
 
 INSTRUCTION = (
     "You answer questions using only the numbered passages the user gives. "
@@ -69,6 +80,17 @@ CHOOSE_INSTRUCTION = (
     "passages: one names a person or thing, another tells the fact about it. Reply with only the "
     "answer: a name, place, date, number, or yes or no, copied from the passages."
 )
+# Measured with evidence sentences on the first 30 dev questions of each split (docs/benchmarks.md,
+# "Answers on an edge CPU"). Few-shot examples did worse: the 0.5B model copied their answers
+# ("Ostend", "Paul Ardent") into unrelated questions; the one-line example here is copied rarely,
+# and `copied_example` catches it.
+EVIDENCE_INSTRUCTION = (
+    "Answer the question using only the passages the user gives. Many questions need two passages: one "
+    "names a person or thing, another tells the fact asked about it. Write only the answer, a few words "
+    "copied from the passages (a name, place, date or number), no sentence. "
+    "Example: Question: In which city was the author of Book X born? Answer: Springfield"
+)
+DO_NOT_KNOW = "I do not know: the passages do not seem to hold the answer."
 SHORT_WORDS = 8
 """An answer of at most this many words (in either mode) is checked against the passages."""
 _CITE = re.compile(r"\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]")
@@ -117,9 +139,10 @@ class ReadPlan:
     mode: str
     """``choose``, ``short`` or ``long`` (``auto`` resolved)."""
     units: list[Unit]
-    """The units the model reads, best first, as numbered in the prompt."""
+    """The units the model reads, as numbered in the prompt: the context's best units, or
+    (reader ``evidence``) one ``evidence`` unit per passage the sentences come from."""
     left_out: int
-    """Units of the retrieved context the model does not read."""
+    """Units of the retrieved context the model does not read (not even a sentence of)."""
     budget: int
     """The answer budget that applied (tokens of the context's own unit)."""
     window_cut: int
@@ -132,17 +155,20 @@ class ReadPlan:
     expected_seconds: float | None
     """Prompt tokens ÷ the measured prefill speed: the wait for the first word (None until
     the ledger has timed a call of this model)."""
+    reader: str = "passages"
+    """``passages`` or ``evidence`` (the module doc)."""
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
         total = len(self.units) + self.left_out
-        parts = [f"the model reads {len(self.units)} of {total} units ({self.prompt_tokens:,} prompt tokens"]
+        what = "reads evidence sentences of" if self.reader == "evidence" else "reads"
+        parts = [f"the model {what} {len(self.units)} of {total} units ({self.prompt_tokens:,} prompt tokens"]
         if self.left_out:
             why = f"answer budget {self.budget:,} tokens" + (f"; {self.window_cut} more did not fit the window" if self.window_cut else "")
             parts.append(f"; {self.left_out} left out: {why}")
         parts.append(")")
-        if self.mode == "choose":
-            parts.append(f", choosing among {len(self.choices or [])} candidate answers")
+        if self.choices is not None:
+            parts.append(f", choosing among {len(self.choices)} candidate answers")
         if self.expected_seconds is not None:
             parts.append(f"; first word in about {self.expected_seconds:.0f}s")
         return "".join(parts)
@@ -182,11 +208,15 @@ def passages_block(units: list[Unit]) -> str:
 _INSTRUCTIONS = {"choose": CHOOSE_INSTRUCTION, "short": SHORT_INSTRUCTION, "long": INSTRUCTION}
 
 
-def build_messages(question: str, units: list[Unit], mode: str | bool) -> list[dict[str, str]]:
-    """The chat for ``mode`` (``True``/``False`` stand for ``short``/``long``)."""
+def instruction(mode: str, reader: str = "passages") -> str:
+    return EVIDENCE_INSTRUCTION if reader == "evidence" and mode != "long" else _INSTRUCTIONS[mode]
+
+
+def build_messages(question: str, units: list[Unit], mode: str | bool, reader: str = "passages") -> list[dict[str, str]]:
+    """The chat for ``mode`` (``True``/``False`` stand for ``short``/``long``) and ``reader``."""
     mode = {True: "short", False: "long"}.get(mode, mode)  # type: ignore[arg-type]
     user = f"Passages:\n{passages_block(units)}\n\nQuestion: {question.strip()}"
-    return [{"role": "system", "content": _INSTRUCTIONS[mode]}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": instruction(mode, reader)}, {"role": "user", "content": user}]
 
 
 def within_budget(units: list[Unit], budget: int) -> list[Unit]:
@@ -201,15 +231,17 @@ def within_budget(units: list[Unit], budget: int) -> list[Unit]:
     return out
 
 
-def fit_to_window(llm: MeteredLLM, question: str, units: list[Unit], mode: str | bool, max_tokens: int) -> list[Unit]:
+def fit_to_window(
+    llm: MeteredLLM, question: str, units: list[Unit], mode: str | bool, max_tokens: int, reader: str = "passages"
+) -> list[Unit]:
     """The longest rank-order prefix of ``units`` whose prompt fits the model's window."""
     window = llm.llm.n_ctx - max_tokens
-    if llm.prompt_tokens(build_messages(question, [], mode)) > window:
+    if llm.prompt_tokens(build_messages(question, [], mode, reader)) > window:
         raise PromptTooLongError(f"the question alone does not fit the model's window ({llm.llm.n_ctx} tokens)")
     lo, hi = 0, len(units)
     while lo < hi:  # binary search: prompt length grows with the number of units
         mid = (lo + hi + 1) // 2
-        if llm.prompt_tokens(build_messages(question, units[:mid], mode)) <= window:
+        if llm.prompt_tokens(build_messages(question, units[:mid], mode, reader)) <= window:
             lo = mid
         else:
             hi = mid - 1
@@ -217,29 +249,44 @@ def fit_to_window(llm: MeteredLLM, question: str, units: list[Unit], mode: str |
 
 
 def plan_answer(
-    llm: MeteredLLM, question: str, context: Context, *, mode: str = "auto", budget: int | None = None, max_tokens: int = 256
+    llm: MeteredLLM,
+    question: str,
+    context: Context,
+    *,
+    mode: str = "auto",
+    budget: int | None = None,
+    max_tokens: int = 256,
+    evidence: Callable[[list[Unit], int], list[Unit]] | None = None,
 ) -> ReadPlan:
-    """What the model will read (see the module doc); no model call is made."""
+    """What the model will read (see the module doc); no model call is made. ``evidence``
+    (``units, budget → evidence units``, evidence.py) makes a short or chosen answer read
+    evidence sentences instead of passages."""
     mode = resolve_mode(mode, question)
     limit = max_tokens if mode == "long" else min(max_tokens, 48)
     budget = budget or context.budget
-    admitted = within_budget(context.units, budget)
-    units = fit_to_window(llm, question, admitted, mode, limit)
-    messages = build_messages(question, units, mode)
+    reader = "evidence" if evidence is not None and mode != "long" else "passages"
+    admitted = within_budget(evidence(context.units, budget) if reader == "evidence" else context.units, budget)
+    units = fit_to_window(llm, question, admitted, mode, limit, reader)
+    messages = build_messages(question, units, mode, reader)
     n = llm.prompt_tokens(messages)
-    choices = candidates([u.text for u in units], question) if mode == "choose" else None
+    if mode == "choose":
+        choices = candidates([u.text for u in units], question)
+    else:
+        choices = closed_choices(question) if reader == "evidence" else None
+    read = {u.chunk_id for u in units}
     rate = llm.prefill_rate()
     return ReadPlan(
         question=question,
         mode=mode,
         units=units,
-        left_out=len(context.units) - len(units),
+        left_out=sum(u.chunk_id not in read for u in context.units),
         budget=budget,
         window_cut=len(admitted) - len(units),
         messages=messages,
         prompt_tokens=n,
         choices=choices,
         expected_seconds=n / rate if rate else None,
+        reader=reader,
     )
 
 
@@ -255,9 +302,25 @@ def parse_citations(text: str, units: list[Unit]) -> list[int]:
 
 
 def clean_answer(text: str) -> str:
-    text = _CITE.sub("", text)
-    text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I)
-    return text.strip().strip(".").strip()
+    """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
+    first or a repeated half ("Cork Cork": small models sometimes say it twice)."""
+    lines = html.unescape(text).strip().splitlines()
+    text = _CITE.sub("", lines[0] if lines else "")
+    text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
+    words = text.split()
+    half = len(words) // 2
+    if half and len(words) % 2 == 0 and words[:half] == words[half:]:
+        text = " ".join(words[:half])
+    return text
+
+
+def copied_example(short: str, plan: ReadPlan) -> bool:
+    """True when the short answer is a word of the instruction's example that none of the
+    passages holds ("Springfield"): the model copied the prompt, it did not answer."""
+    needle = normalize(short)
+    if not needle or f" {needle} " not in f" {normalize(plan.messages[0]['content'])} ":
+        return False
+    return not any(f" {needle} " in f" {normalize(u.text)} " for u in plan.units)
 
 
 def answer_question(
@@ -292,6 +355,8 @@ def answer_question(
     )
     text = c.text.strip()
     short_text = clean_answer(text)
+    if plan.mode != "long" and copied_example(short_text, plan):
+        text, short_text = DO_NOT_KNOW, ""
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = _citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .embed import Embedder
+from .evidence import evidence_units
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm import LocalLLM
@@ -194,7 +195,18 @@ class EdgeRAG:
         """What `answer` will have the model read: units kept and left out (answer budget,
         window), prompt tokens, the expected wait for the first word. No model call."""
         s = self.settings
-        return plan_answer(self.llm, question, context, mode=mode or s.answer_mode, budget=s.answer_budget, max_tokens=s.answer_max_tokens)
+        evidence = None
+        if s.answer_reader == "evidence":
+            evidence = partial(evidence_units, self.index, self.embedder, question)
+        return plan_answer(
+            self.llm,
+            question,
+            context,
+            mode=mode or s.answer_mode,
+            budget=s.answer_budget,
+            max_tokens=s.answer_max_tokens,
+            evidence=evidence,
+        )
 
     def answer(
         self,
@@ -208,8 +220,9 @@ class EdgeRAG:
     ) -> Answer:
         """Answer from a retrieved context, with citations; ``on_text`` streams the tokens.
         ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer.py);
-        ``short=True`` is ``mode="short"``. The model reads the context's best units up to
-        ``settings.answer_budget`` tokens (`plan_answer` says which, before the call)."""
+        ``short=True`` is ``mode="short"``. The model reads the context's evidence sentences
+        (``settings.answer_reader``) or best units up to ``settings.answer_budget`` tokens
+        (`plan_answer` says which, before the call)."""
         mode = "short" if short else mode
         plan = plan or self.plan_answer(question, context, mode=mode)
         return answer_question(self.llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)

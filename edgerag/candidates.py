@@ -82,6 +82,16 @@ def options(question: str) -> list[str]:
     return [a, b] if a and b and max(len(a), len(b)) <= MAX_CANDIDATE_CHARS else []
 
 
+def closed_choices(question: str) -> list[str] | None:
+    """The answers a closed question allows whatever the passages say: the two options of a
+    comparison question, or yes and no; None for an open one. The free short reader offers
+    only these to the model (answer.py)."""
+    opts = options(question)
+    if opts:
+        return opts
+    return list(YES_NO) if _YES_NO_Q.match(question) else None
+
+
 def candidates(passages: list[str], question: str = "") -> list[str]:
     """The answers the question allows, by its kind: the two options of a comparison question
     (`options`), yes/no for a yes-no question, dates and years for "when" and "what year",

@@ -324,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
     setting(sp, "--answer-mode", choices=["auto", "choose", "short", "long"])
     setting(sp, "--answer-budget")
+    setting(sp, "--answer-reader", choices=["evidence", "passages"])
     sp.add_argument("--short", action="store_true", help="same as --answer-mode short")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
     method_args(sp)

@@ -203,13 +203,16 @@ class Settings:
     """CPU threads for llama.cpp: None = all cores."""
     answer_max_tokens: int = 256
     """Hard cap on an answer's output tokens (short answers: 48)."""
-    answer_budget: int = 1_000
-    """Tokens of context the model reads to answer: the best units of the retrieved context up
-    to this many (retrieval itself keeps λ). Chosen for the default 0.5B model on 2 cores
-    (benchmarks/answers.py, first 10 dev questions of each split, bridge-ppr, choose): 1,000
-    gave EM 10 / 30 / 20 at p50 6–7 s, 2,000 gave 0 / 30 / 20 at 13–16 s. More context costs
-    prefill time (about 140 tokens/s here) and does not help a 0.5B model; a larger model on a
-    faster machine may read more."""
+    answer_budget: int = 500
+    """Tokens of context the model reads to answer: evidence sentences or the best units of the
+    retrieved context up to this many (retrieval itself keeps λ). Chosen for the default 0.5B
+    model on 2 cores: 500 tokens of evidence sentences (about 700 prompt tokens) beat 1,000
+    tokens of passages on MuSiQue and cost less prefill time (docs/benchmarks.md, "Answers on an
+    edge CPU"); a larger model on a faster machine may read more."""
+    answer_reader: str = "evidence"
+    """What a short or chosen answer reads: ``evidence`` (the question's evidence sentences
+    from the retrieved passages, first and second hop, up to the answer budget; evidence.py)
+    or ``passages`` (the best passages up to the answer budget). Long answers read passages."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a
@@ -296,6 +299,8 @@ class Settings:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
             raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
+        if self.answer_reader not in ("evidence", "passages"):
+            raise ValueError(f"answer_reader must be evidence or passages; got {self.answer_reader!r}")
         if self.answer_mode not in ("auto", "choose", "short", "long"):
             raise ValueError(f"answer_mode must be auto, choose, short or long; got {self.answer_mode!r}")
         if self.text_unit not in ("chunks", "subchunks"):

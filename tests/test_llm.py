@@ -92,7 +92,7 @@ def test_answer_cites_the_planted_fact_streams_and_caches(index_copy):
 
 @pytest.mark.model
 def test_context_is_cut_to_the_window_not_truncated(index_copy):
-    rag = EdgeRAG(index_copy, n_ctx=1024)
+    rag = EdgeRAG(index_copy, n_ctx=1024, answer_reader="passages", answer_budget=4000)
     ctx = rag.retrieve(PLANTED_QUESTION, budget=4000)
     assert ctx.tokens > 1500
     ans = rag.answer(PLANTED_QUESTION, ctx, short=True)

@@ -157,7 +157,7 @@ def test_choice_trie_allows_only_continuations_of_the_choices():
 @pytest.mark.model
 def test_the_real_model_answers_with_one_of_the_choices(index_copy):
     """A chosen answer is one of the candidates of what it read, and is cached like any call."""
-    rag = EdgeRAG(index_copy, answer_budget=600)
+    rag = EdgeRAG(index_copy, answer_budget=600, answer_reader="passages")
     ctx = rag.retrieve(PLANTED_QUESTION, budget=3000)
     plan = rag.plan_answer("Which vault has the access code tangerine-42?", ctx, mode="choose")
     assert plan.mode == "choose" and plan.choices and "Edith Varga" in plan.choices

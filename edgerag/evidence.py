@@ -1,0 +1,142 @@
+"""Evidence sentences: what a small model reads instead of whole passages.
+
+A 0.5B model answers a bridge question far better from six sentences than from six passages:
+on the first 30 MuSiQue dev questions (bridge-ppr) it reached EM 20.0 / F1 31.9 reading about
+500 tokens of evidence sentences, against EM 10.0 reading the 1,000 best tokens of passages,
+and EM 23.3 / F1 38.2 reading the gold passages themselves (docs/benchmarks.md, "Answers on
+an edge CPU"). The retrieved context holds the answer; the sentences that state it are few.
+
+`evidence_units` picks them from the retrieved passages, LLM-free, with the sentence vectors
+the index already has (indexing.py embeds every sentence):
+
+1. **First hop.** Every sentence of the passages is scored by its cosine to the question plus
+   a rank prior ``rank_weight / (1 + r)`` for the passage's rank r in the context (the
+   retriever's order carries information the sentence alone does not). The ``k1`` best are kept.
+2. **Second hop** (the bridge). The link keys of those sentences (their capitalised runs and
+   their passage's title, less what the question already names) point to the next hop: the
+   ``k2`` best-scoring sentences of *other* passages that contain such a key, or whose title is
+   one, are kept too, and remember the key (``meta["linked_by"]``). This is the evidence chain
+   bridge and bridge-ppr explain, at sentence level.
+3. **Fill** with the next best sentences up to the budget (tokens).
+
+The kept sentences are grouped by passage, in the passage's own order, under its title
+("Title: s1 s2"), passages in context order. Each group is a `Unit` of kind ``evidence`` that
+carries its passage's ids and provenance, so citations and page labels work as for passages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .embed import Embedder
+from .eval.metrics import normalize
+from .store import Index
+from .text.linkkeys import capitalised_runs
+from .types import Unit
+
+RANK_WEIGHT = 0.3
+"""Weight of the passage-rank prior (w/(1+r)); on 100 dev questions per split, offline, 0.3
+held the answer in the chosen sentences most often across the three splits (500 tokens)."""
+FIRST_HOP = 3
+"""k1: first-hop sentences whose keys lead to the second hop."""
+SECOND_HOP = 3
+"""k2: second-hop sentences kept for those keys."""
+
+
+def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tuple[str, int]], np.ndarray]]:
+    """Per passage (first occurrence of each chunk): its rank, unit, (text, tokens) of its
+    sentences and their vectors."""
+    seen: set[str] = set()
+    out = []
+    for rank, u in enumerate(units):
+        if u.chunk_id in seen:
+            continue
+        seen.add(u.chunk_id)
+        chunk = index.get("chunks", u.chunk_id) or {}
+        ids = list(chunk.get("sentences", []))
+        recs = index.get_many("sentences", ids)
+        kept = [(sid, r["text"], int(r["tokens"])) for sid, r in zip(ids, recs, strict=True) if r]
+        if not kept:
+            continue
+        vectors = index.vectors["sentences"].get([sid for sid, _, _ in kept])
+        out.append((rank, u, [(t, n) for _, t, n in kept], vectors))
+    return out
+
+
+def evidence_units(
+    index: Index,
+    embedder: Embedder,
+    question: str,
+    units: list[Unit],
+    budget: int,
+    *,
+    rank_weight: float = RANK_WEIGHT,
+    k1: int = FIRST_HOP,
+    k2: int = SECOND_HOP,
+) -> list[Unit]:
+    """The evidence sentences of ``units`` for ``question``, at most ``budget`` tokens (see the
+    module doc), as one ``evidence`` unit per passage, passages in context order. Empty when the
+    passages have no sentences (nothing to select from)."""
+    per = _sentences(index, units)
+    if not per:
+        return []
+    q = embedder.encode_one(question)
+    # (score, passage position in `per`, sentence index, tokens, text)
+    scored: list[tuple[float, int, int, int, str]] = []
+    for p, (rank, u, sents, vectors) in enumerate(per):
+        title = normalize(u.title)
+        for i, ((text, tokens), cos) in enumerate(zip(sents, vectors @ q, strict=True)):
+            if i == 0 and title and normalize(text) == title:
+                continue  # the title line: the group header says it
+            scored.append((float(cos) + rank_weight / (1 + rank), p, i, tokens, text))
+    scored.sort(key=lambda s: -s[0])
+    chosen: dict[tuple[int, int], str | None] = {(s[1], s[2]): None for s in scored[:k1]}
+
+    asked = {normalize(r) for r in capitalised_runs(question)}
+    keys: set[str] = set()
+    for _, p, _, _, text in scored[:k1]:
+        keys.update(k for k in map(normalize, capitalised_runs(text)) if len(k) > 2 and k not in asked)
+        title = normalize(per[p][1].title)
+        if title and title not in asked:
+            keys.add(title)
+    first_hop = {s[1] for s in scored[:k1]}
+    linked = 0
+    for _, p, i, _, text in scored:
+        if linked == k2:
+            break
+        if p in first_hop or (p, i) in chosen:
+            continue
+        title, body = normalize(per[p][1].title), f" {normalize(text)} "
+        key = title if title in keys else next((k for k in keys if f" {k} " in body), None)
+        if key:
+            chosen[(p, i)] = key
+            linked += 1
+
+    held = sum(s[3] for s in scored if (s[1], s[2]) in chosen)
+    for _, p, i, tokens, _ in scored:
+        if held >= budget:
+            break
+        if (p, i) not in chosen and held + tokens <= budget:
+            chosen[(p, i)] = None
+            held += tokens
+
+    out = []
+    for p, (_, u, sents, _) in enumerate(per):
+        picked = sorted(i for q_, i in chosen if q_ == p)
+        if not picked:
+            continue
+        body = " ".join(" ".join(sents[i][0].split()) for i in picked)
+        keys_here = sorted({chosen[(p, i)] for i in picked if chosen[(p, i)]})
+        out.append(
+            replace(
+                u,
+                kind="evidence",
+                id=f"{u.chunk_id}#evidence",
+                text=f"{u.title}: {body}" if u.title else body,
+                tokens=sum(sents[i][1] for i in picked),
+                meta={**u.meta, "of": u.id, "sentences": len(picked), "linked_by": keys_here},
+            )
+        )
+    return out
