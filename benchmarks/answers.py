@@ -180,7 +180,7 @@ def table(runs: list[dict]) -> str:
         p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
         p95 = f"{s['latency_p95']:.1f}" if s["latency_p95"] is not None else "–"
         closed = s.get("closed", {})
-        cl = f"{closed['em']}/{closed['questions']}" if closed.get("questions") else "–"
+        cl = f"{closed['em']:.0f}/{closed['questions']}" if closed.get("questions") else "–"
         reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})"
         lines.append(
             f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
