@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import offline  # noqa: F401
+from .answer import MODES, READERS
 from .cli_options import llm_args, method_args, ray_args, ray_options, setting, setting_overrides, settings_args
 from .display import format_ledger, print_answer_footer, print_context, stream_answer
 
@@ -322,9 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     setting(sp, "--budget")
     sp.add_argument("--json", action="store_true", help="print the context (or, with --answer, the answer) as JSON")
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
-    setting(sp, "--answer-mode", choices=["auto", "choose", "short", "long"])
+    setting(sp, "--answer-mode", choices=list(MODES))
     setting(sp, "--answer-budget")
-    setting(sp, "--answer-reader", choices=["evidence", "passages"])
+    setting(sp, "--answer-reader", choices=list(READERS))
     sp.add_argument("--short", action="store_true", help="same as --answer-mode short")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
     method_args(sp)
