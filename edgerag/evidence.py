@@ -124,7 +124,7 @@ def evidence_units(
 
     out = []
     for p, (_, u, sents, _) in enumerate(per):
-        picked = sorted(i for q_, i in chosen if q_ == p)
+        picked = sorted(i for passage, i in chosen if passage == p)
         if not picked:
             continue
         body = " ".join(" ".join(sents[i][0].split()) for i in picked)
