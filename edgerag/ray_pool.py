@@ -186,7 +186,11 @@ class Pool:
         report.seconds = time.perf_counter() - t0
         return cls(ray, live, opts, report)
 
-    def close(self) -> None:
+    def close(self, wait: float = 30.0) -> None:
+        """Stop every worker, and wait (up to ``wait`` seconds) until Ray lists none of them:
+        `ray.kill` only asks, and a worker busy inside llama.cpp takes a moment to go. Without
+        the wait, a build stopped with Ctrl-C could return while its workers still hold CPUs
+        that the next run asks for."""
         for w in self.workers:
             if w.alive:
                 try:
@@ -194,6 +198,10 @@ class Pool:
                 except Exception:  # already gone
                     pass
                 w.alive = False
+        names = {w.name for w in self.workers}
+        deadline = time.monotonic() + wait
+        while names & set(self.ray.util.list_named_actors()) and time.monotonic() < deadline:
+            time.sleep(0.1)
 
     def _retire(self, w: _Worker, why: str) -> None:
         if not w.alive:
