@@ -23,6 +23,10 @@ Modes (``answer_mode``):
   tokens) free short answers beat chosen ones (EM 10.0 / 33.3 against 6.7 / 26.7 on MuSiQue /
   2Wiki), so ``choose`` stays an option, not the default.
 
+A comparison of dates ("Which film has the director who died earlier, A or B?") is decided
+in code when the passages give both dates (compare.py, ``answer_compare``): the plan then says
+so, no model is called, and the answer cites the passages it read and says why.
+
 Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
 
 * ``evidence`` (default) — the model reads the question's evidence sentences (evidence.py:
@@ -52,6 +56,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .candidates import candidates, closed_choices
+from .compare import Decision
 from .eval.metrics import normalize
 from .llm import PromptTooLongError
 from .metered import MeteredLLM
@@ -156,10 +161,14 @@ class ReadPlan:
     """Prompt tokens ÷ the measured prefill speed: the wait for the first word (None until
     the ledger has timed a call of this model)."""
     reader: str = "passages"
-    """``passages`` or ``evidence`` (the module doc)."""
+    """``passages``, ``evidence`` or ``compare`` (the module doc)."""
+    decision: Decision | None = None
+    """A comparison decided in code (compare.py): the answer without a model call."""
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
+        if self.decision is not None:
+            return f"compared in code, no model call: {self.decision.reason} ({len(self.units)} passages read)"
         total = len(self.units) + self.left_out
         what = "reads evidence sentences of" if self.reader == "evidence" else "reads"
         parts = [f"the model {what} {len(self.units)} of {total} units ({self.prompt_tokens:,} prompt tokens"]
@@ -190,6 +199,8 @@ class Answer:
     seconds: float = 0.0
     cached: bool = False
     mode: str = "long"
+    reason: str = ""
+    """How the answer was decided when no model was asked (a comparison of dates, compare.py)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -257,13 +268,32 @@ def plan_answer(
     budget: int | None = None,
     max_tokens: int = 256,
     evidence: Callable[[list[Unit], int], list[Unit]] | None = None,
+    compare: Callable[[list[Unit]], Decision | None] | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``units, budget → evidence units``, evidence.py) makes a short or chosen answer read
-    evidence sentences instead of passages."""
+    evidence sentences instead of passages; ``compare`` (``units → Decision or None``,
+    compare.py) may decide a comparison of dates without the model."""
     mode = resolve_mode(mode, question)
-    limit = max_tokens if mode == "long" else min(max_tokens, 48)
     budget = budget or context.budget
+    decision = compare(context.units) if compare is not None and mode != "long" else None
+    if decision is not None:
+        read = {u.chunk_id for u in decision.units}
+        return ReadPlan(
+            question=question,
+            mode=mode,
+            units=decision.units,
+            left_out=sum(u.chunk_id not in read for u in context.units),
+            budget=budget,
+            window_cut=0,
+            messages=[],
+            prompt_tokens=0,
+            choices=None,
+            expected_seconds=0.0,
+            reader="compare",
+            decision=decision,
+        )
+    limit = max_tokens if mode == "long" else min(max_tokens, 48)
     reader = "evidence" if evidence is not None and mode != "long" else "passages"
     admitted = within_budget(evidence(context.units, budget) if reader == "evidence" else context.units, budget)
     units = fit_to_window(llm, question, admitted, mode, limit, reader)
@@ -343,6 +373,8 @@ def answer_question(
     limit = max_tokens if plan.mode == "long" else min(max_tokens, 48)
     units = plan.units
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
+    if plan.decision is not None:
+        return decided(plan, used, t0, on_text)
     c = llm.chat(
         plan.messages,
         stage="answer",
@@ -377,6 +409,25 @@ def answer_question(
         seconds=time.perf_counter() - t0,
         cached=c.cached,
         mode=plan.mode,
+    )
+
+
+def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:
+    """The answer of a comparison decided in code: every passage it read is cited."""
+    d = plan.decision
+    if on_text is not None:
+        on_text(d.answer)
+    return Answer(
+        question=plan.question,
+        text=d.answer,
+        short=d.answer,
+        citations=[_citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
+        context=used,
+        dropped_units=plan.left_out,
+        tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
+        seconds=time.perf_counter() - t0,
+        mode=plan.mode,
+        reason=d.reason,
     )
 
 

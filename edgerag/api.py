@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
+from .compare import decide
 from .embed import Embedder
 from .evidence import evidence_units
 from .indexing import insert_documents
@@ -30,10 +31,13 @@ from .settings import STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
 from .store.ledger import Ledger
 from .text.tokens import get_tokenizer
-from .types import Context, Document, InsertReport
+from .types import Context, Document, InsertReport, Unit
 
 if TYPE_CHECKING:
     from .deletion import DeleteReport
+
+NAME_LOOKUP_BUDGET = 800
+"""Tokens of dense retrieval for a name whose passage the context lacks (`EdgeRAG.passages_named`)."""
 
 
 class EdgeRAG:
@@ -198,6 +202,7 @@ class EdgeRAG:
         evidence = None
         if s.answer_reader == "evidence":
             evidence = partial(evidence_units, self.index, self.embedder, question)
+        compare = partial(decide, question, lookup=self.passages_named) if s.answer_compare else None
         return plan_answer(
             self.llm,
             question,
@@ -206,7 +211,13 @@ class EdgeRAG:
             budget=s.answer_budget,
             max_tokens=s.answer_max_tokens,
             evidence=evidence,
+            compare=compare,
         )
+
+    def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
+        """The passages dense retrieval finds for ``name`` alone (a comparison's option or
+        person whose passage the retrieved context lacks; compare.py keeps one titled so)."""
+        return self.retrieve(name, method="text", budget=budget).units
 
     def answer(
         self,

@@ -214,6 +214,10 @@ class Settings:
     """What a short or chosen answer reads: ``evidence`` (the question's evidence sentences
     from the retrieved passages, first and second hop, up to the answer budget; evidence.py)
     or ``passages`` (the best passages up to the answer budget). Long answers read passages."""
+    answer_compare: bool = True
+    """Decide a comparison of dates ("Which film has the director who died earlier, A or B?") in
+    code when the passages give both dates, without the model (compare.py); off: the model
+    picks one of the two options, which a 0.5B model does at chance."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a
