@@ -23,9 +23,13 @@ Modes (``answer_mode``):
   tokens) free short answers beat chosen ones (EM 10.0 / 33.3 against 6.7 / 26.7 on MuSiQue /
   2Wiki), so ``choose`` stays an option, not the default.
 
-A comparison of dates ("Which film has the director who died earlier, A or B?") is decided
-in code when the passages give both dates (compare.py, ``answer_compare``): the plan then says
-so, no model is called, and the answer cites the passages it read and says why.
+Two kinds of question get help in code before the model reads (``answer_hops``):
+
+* a comparison of dates ("Which film has the director who died earlier, A or B?") is decided
+  when the passages give both dates (compare.py): the plan says so, no model is called, and
+  the answer cites the passages it read and says why;
+* a bridge through a named relation ("Where was the director of film X born?") is hopped
+  (hops.py): the model is asked "Where was Max Mack born?" and reads Max Mack's passage first.
 
 Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
 
@@ -58,6 +62,7 @@ from typing import Any
 from .candidates import candidates, closed_choices
 from .compare import Decision
 from .eval.metrics import normalize
+from .hops import Hop
 from .llm import PromptTooLongError
 from .metered import MeteredLLM
 from .types import Context, Unit
@@ -164,6 +169,8 @@ class ReadPlan:
     """``passages``, ``evidence`` or ``compare`` (the module doc)."""
     decision: Decision | None = None
     """A comparison decided in code (compare.py): the answer without a model call."""
+    hop: Hop | None = None
+    """Relation hops made in code (hops.py): the model is asked ``hop.question``."""
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
@@ -178,6 +185,8 @@ class ReadPlan:
         parts.append(")")
         if self.choices is not None:
             parts.append(f", choosing among {len(self.choices)} candidate answers")
+        if self.hop is not None:
+            parts.append(f"; hopped in code ({self.hop.reason}), asking: {self.hop.question}")
         if self.expected_seconds is not None:
             parts.append(f"; first word in about {self.expected_seconds:.0f}s")
         return "".join(parts)
@@ -267,13 +276,15 @@ def plan_answer(
     mode: str = "auto",
     budget: int | None = None,
     max_tokens: int = 256,
-    evidence: Callable[[list[Unit], int], list[Unit]] | None = None,
+    evidence: Callable[[str, list[Unit], int], list[Unit]] | None = None,
     compare: Callable[[list[Unit]], Decision | None] | None = None,
+    hops: Callable[[list[Unit]], Hop | None] | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
-    (``units, budget → evidence units``, evidence.py) makes a short or chosen answer read
-    evidence sentences instead of passages; ``compare`` (``units → Decision or None``,
-    compare.py) may decide a comparison of dates without the model."""
+    (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
+    read evidence sentences instead of passages; ``compare`` (``units → Decision or None``,
+    compare.py) may decide a comparison of dates without the model; ``hops`` (``units → Hop or
+    None``, hops.py) may rewrite a bridge question into the one-hop question the model reads."""
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
@@ -295,14 +306,19 @@ def plan_answer(
         )
     limit = max_tokens if mode == "long" else min(max_tokens, 48)
     reader = "evidence" if evidence is not None and mode != "long" else "passages"
-    admitted = within_budget(evidence(context.units, budget) if reader == "evidence" else context.units, budget)
-    units = fit_to_window(llm, question, admitted, mode, limit, reader)
-    messages = build_messages(question, units, mode, reader)
+    hop = hops(context.units) if hops is not None and mode != "long" else None
+    asked, pool = question, context.units
+    if hop is not None:  # the hopped question, its passages read first
+        asked = hop.question
+        pool = hop.units + [u for u in context.units if u.chunk_id not in {h.chunk_id for h in hop.units}]
+    admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
+    units = fit_to_window(llm, asked, admitted, mode, limit, reader)
+    messages = build_messages(asked, units, mode, reader)
     n = llm.prompt_tokens(messages)
     if mode == "choose":
-        choices = candidates([u.text for u in units], question)
+        choices = candidates([u.text for u in units], asked)
     else:
-        choices = closed_choices(question) if reader == "evidence" else None
+        choices = closed_choices(asked) if reader == "evidence" else None
     read = {u.chunk_id for u in units}
     rate = llm.prefill_rate()
     return ReadPlan(
@@ -317,6 +333,7 @@ def plan_answer(
         choices=choices,
         expected_seconds=n / rate if rate else None,
         reader=reader,
+        hop=hop,
     )
 
 

@@ -22,6 +22,7 @@ from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .compare import decide
 from .embed import Embedder
 from .evidence import evidence_units
+from .hops import resolve as resolve_hops
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm import LocalLLM
@@ -201,8 +202,11 @@ class EdgeRAG:
         s = self.settings
         evidence = None
         if s.answer_reader == "evidence":
-            evidence = partial(evidence_units, self.index, self.embedder, question)
-        compare = partial(decide, question, lookup=self.passages_named) if s.answer_compare else None
+            evidence = partial(evidence_units, self.index, self.embedder)
+        compare = hops = None
+        if s.answer_hops:
+            compare = partial(decide, question, lookup=self.passages_named)
+            hops = partial(resolve_hops, question, lookup=self.passages_named)
         return plan_answer(
             self.llm,
             question,
@@ -212,6 +216,7 @@ class EdgeRAG:
             max_tokens=s.answer_max_tokens,
             evidence=evidence,
             compare=compare,
+            hops=hops,
         )
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:

@@ -32,8 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .candidates import MONTHS, options
-from .eval.metrics import normalize
-from .text.linkkeys import capitalised_runs
+from .relations import RELATION_WORDS, find_passage, hop
 from .types import Unit
 
 _MONTH_NUMBER = {m.lower()[:3]: i for i, m in enumerate(MONTHS.split("|")[:12], 1)}
@@ -131,6 +130,7 @@ def thing_date(text: str) -> When | None:
 
 
 # ---- the question ------------------------------------------------------------------------------
+_RELATION = re.compile(rf"\b({RELATION_WORDS})s?\b", re.I)
 _EARLY = re.compile(r"\b(?:first|earlier|earliest|older|oldest|sooner|before)\b", re.I)
 _LATE = re.compile(r"\b(?:later|last|latest|younger|youngest|more recent(?:ly)?|most recent(?:ly)?|newer|newest|after)\b", re.I)
 _BIRTH = re.compile(r"\b(?:born|birth|older|oldest|younger|youngest)\b", re.I)
@@ -140,22 +140,6 @@ _THING = re.compile(
     r"created|built|aired)\b",
     re.I,
 )
-_AND_MORE = r"(?:,?\s+(?:and\s+)?[a-z]+){0,3},?\s+by"
-"""Other credits between the verb and "by": "directed, written, and produced by"."""
-RELATIONS = {
-    "director": rf"directed{_AND_MORE}|direction of|(?:film|documentary|movie|picture) by",
-    "composer": rf"composed{_AND_MORE}|music (?:is )?by|score by",
-    "producer": rf"produced{_AND_MORE}",
-    "writer": rf"written{_AND_MORE}|screenplay by",
-    "author": rf"written{_AND_MORE}|(?:novel|book|story) by",
-    "performer": rf"performed{_AND_MORE}|(?:song|single|album) (?:is )?by|recorded by|sung by",
-    "creator": rf"created{_AND_MORE}",
-}
-"""Relation nouns a comparison may hop through, and how a passage names the relation's person."""
-_RELATION = re.compile(rf"\b({'|'.join(RELATIONS)})s?\b", re.I)
-_ARTICLE = re.compile(r"^(?:The|A|An)$")
-_LEAD_WORDS = 5
-"""At most this many words between "by" and the name ("by his older brother N. T. Rama Rao")."""
 
 
 @dataclass(frozen=True)
@@ -200,40 +184,6 @@ def parse_comparison(question: str) -> ComparisonQuestion | None:
     return ComparisonQuestion((opts[0], opts[1]), date, earlier, relation_name)
 
 
-# ---- the passages ------------------------------------------------------------------------------
-def _title_key(title: str) -> str:
-    """A title as compared with a name: without a disambiguation suffix ("Henry King (director)")."""
-    return normalize(re.sub(r"\s*\([^)]*\)\s*$", "", title or ""))
-
-
-def find_passage(name: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None) -> Unit | None:
-    """The passage about ``name``: a retrieved one titled so, else one ``lookup`` finds."""
-    key = normalize(name)
-    for pool in (units, lookup(name) if lookup else []):
-        for u in pool:
-            if _title_key(u.title) == key or normalize(u.title) == key:
-                return u
-    return None
-
-
-def related_people(relation: str, text: str) -> list[str]:
-    """The names the passage may give for ``relation``, likeliest first: the capitalised run
-    after each "directed by" (or the relation's other phrasings), then the same run less its
-    leading words ("film by Finnish director Pirjo Honkasalo" → "Finnish", "Pirjo
-    Honkasalo"; "the Austrian- American John H. Auer" → …, "John H. Auer"). The first of two
-    joined by "and" ("Reginald Denham and Thorold Dickinson" → "Reginald Denham"). The caller
-    keeps the first name that has a passage of its own."""
-    out: list[str] = []
-    for m in re.finditer(rf"\b(?:{RELATIONS[relation]})\s+(.{{0,120}})", text):
-        tail = m.group(1)
-        for run in capitalised_runs(tail):
-            if len(tail[: tail.find(run)].split()) > _LEAD_WORDS:
-                break
-            words = run.split(" and ")[0].split()
-            out += [" ".join(words[i:]) for i in range(len(words)) if not _ARTICLE.match(words[i])]
-    return list(dict.fromkeys(out))
-
-
 @dataclass
 class Decision:
     """A comparison decided in code: the answer, the passages it read and why."""
@@ -258,9 +208,7 @@ def decide(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]]
             return None
         read, subject = [passage], option
         if q.relation:
-            found_person = next(
-                ((name, p) for name in related_people(q.relation, passage.text) if (p := find_passage(name, units, lookup))), None
-            )
+            found_person = hop(q.relation, passage, units, lookup)
             if found_person is None:
                 return None
             person, passage = found_person

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.compare import When, dates, decide, parse_comparison, person_dates, related_people, thing_date
+from edgerag.compare import When, dates, decide, parse_comparison, person_dates, thing_date
+from edgerag.relations import related_people
 from edgerag.types import Unit
 
 from .conftest import SAMPLE
@@ -166,7 +167,7 @@ def test_the_api_answers_a_comparison_without_the_model(with_films):
 @pytest.mark.model
 def test_with_comparisons_off_the_model_reads_the_evidence(with_films):
     rag = with_films
-    rag.configure(answer_compare=False)
+    rag.configure(answer_hops=False)
     plan = rag.plan_answer(YOUNGER, rag.retrieve(YOUNGER, budget=2000))
     assert plan.decision is None and plan.reader == "evidence" and plan.prompt_tokens > 0
     assert plan.choices == ['I Cannot Say "Farewell"', "Tanjuska And The 7 Devils"]
