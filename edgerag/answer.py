@@ -56,14 +56,14 @@ import html
 import re
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .candidates import candidates, closed_choices
 from .compare import Decision
 from .eval.metrics import normalize
 from .hops import Hop
-from .llm import PromptTooLongError
+from .llm import Completion, PromptTooLongError
 from .metered import MeteredLLM
 from .types import Context, Unit
 
@@ -209,7 +209,8 @@ class Answer:
     cached: bool = False
     mode: str = "long"
     reason: str = ""
-    """How the answer was decided when no model was asked (a comparison of dates, compare.py)."""
+    """How the short answer was reached when it is not simply the model's reply: a comparison
+    decided in code (compare.py), or a reply that ran on, narrowed to one of its own candidates."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -406,6 +407,12 @@ def answer_question(
     short_text = clean_answer(text)
     if plan.mode != "long" and copied_example(short_text, plan):
         text, short_text = DO_NOT_KNOW, ""
+    reason = ""
+    if plan.mode == "short" and plan.choices is None and len(short_text.split()) > SHORT_WORDS:
+        narrowed = narrow(llm, plan, short_text, context.method, limit)
+        if narrowed is not None:
+            c = merged(c, narrowed)
+            short_text, reason = narrowed.text.strip(), RAN_ON
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = _citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {
@@ -426,6 +433,35 @@ def answer_question(
         seconds=time.perf_counter() - t0,
         cached=c.cached,
         mode=plan.mode,
+        reason=reason,
+    )
+
+
+RAN_ON = "the reply ran on: its short answer is the one of its own names, dates and numbers the model chose"
+
+
+def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int) -> Completion | None:
+    """A short answer for a reply that ran on (a 0.5B model often copies the passage it found
+    the answer in): the same prompt again, the output held to the reply's own candidates
+    (candidates.py, narrowed by the kind of question, the question's names left out). The
+    prompt is the one just evaluated, so llama.cpp reuses it and the call costs little more
+    than its few output tokens. None when the reply holds no candidate."""
+    asked = plan.hop.question if plan.hop is not None else plan.question
+    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no")]
+    if not options:
+        return None
+    sources = [u.chunk_id for u in plan.units]
+    return llm.chat(plan.messages, stage="answer", method=method, max_tokens=limit, sources=sources, choices=options)
+
+
+def merged(first: Completion, second: Completion) -> Completion:
+    """Two calls' tokens as one answer's account."""
+    return replace(
+        second,
+        prompt_tokens=first.prompt_tokens + second.prompt_tokens,
+        output_tokens=first.output_tokens + second.output_tokens,
+        evaluated_tokens=first.evaluated_tokens + second.evaluated_tokens,
+        cached=first.cached and second.cached,
     )
 
 

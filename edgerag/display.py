@@ -23,6 +23,8 @@ def print_answer_footer(ans) -> None:
 def answer_footer(ans) -> list[str]:
     """Citations, what was left out, and the answer's token account, as lines."""
     lines = []
+    if ans.reason:  # decided in code, or narrowed from a reply that ran on
+        lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"how: {ans.reason}")
     if ans.citations:
         lines.append("citations:")
         for c in ans.citations:

@@ -155,3 +155,43 @@ def test_the_real_model_answers_a_comparison_with_one_of_its_options(with_biogra
     ans = rag.answer(question, rag.retrieve(question, budget=3000), plan=plan)
     assert ans.text in plan.choices
     assert all(c.how == "matched" for c in ans.citations) and ans.citations
+
+
+class ChoosingLLM(ScriptedLLM):
+    """A scripted model that also takes ``choices`` and remembers what it was offered."""
+
+    def __init__(self, replies):
+        super().__init__(replies)
+        self.offered: list[list[str] | None] = []
+
+    def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
+        self.offered.append(choices)
+        return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
+
+
+def test_a_reply_that_runs_on_is_narrowed_to_one_of_its_own_names(index_copy):
+    from edgerag.answer import RAN_ON
+
+    question = "Ralph Hefferline was a psychology professor at a university in what city?"
+    units = [
+        Unit(
+            "evidence", "c1#evidence", "Ralph Hefferline: He was a professor at Columbia University in New York City.", 14, 1.0, "d1", "c1"
+        )
+    ]
+    plan = ReadPlan(question, "short", units, 0, 500, 0, build_messages(question, units, "short", "evidence"), 60, None, None, "evidence")
+    context = Context(query=question, method="bridge-ppr", budget=500, units=units)
+    rag = EdgeRAG(index_copy, Settings(progress=False))
+    ran_on = "Ralph Hefferline was a psychology professor at Columbia University in New York City from 1947 until he died"
+    model = ChoosingLLM([ran_on, "New York City"])
+    ans = answer_question(MeteredLLM(model, rag.index.tables), question, context, plan=plan)
+    assert model.offered[0] is None and "New York City" in model.offered[1] and "Columbia University" in model.offered[1]
+    assert "Ralph Hefferline" not in model.offered[1]  # the question's own name is not its answer
+    assert ans.short == "New York City" and ans.text == ran_on and ans.reason == RAN_ON
+    assert ans.tokens["output"] == len(ran_on.split()) + 3  # both calls are on the answer's account
+    assert [c.how for c in ans.citations] == ["matched"]
+    # a reply that is already short is taken as it is: one call
+    model = ChoosingLLM(["New York City"])
+    other = "In which city did Ralph Hefferline teach psychology?"  # another prompt: no cache hit
+    plan = ReadPlan(other, "short", units, 0, 500, 0, build_messages(other, units, "short", "evidence"), 60, None, None, "evidence")
+    ans = answer_question(MeteredLLM(model, rag.index.tables), other, context, plan=plan)
+    assert len(model.offered) == 1 and ans.short == "New York City" and not ans.reason
