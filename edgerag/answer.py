@@ -113,11 +113,21 @@ _FACT = re.compile(
 _OPEN = re.compile(r"^\s*(?:what (?:is|are|was|were) (?:a |an |the )?\S+\??$|what (?:do|does|did)\b.*\b(?:mean|say|do)\b)", re.I)
 
 
+_FACT_INSIDE = re.compile(r"\b(?:what|which|who|whom|whose|when|where|how (?:many|much|old|long|far|tall|big))\b", re.I)
+_REQUEST = re.compile(
+    r"^\s*(?:why|how (?:does|do|did|is|are|was|were|can|could|would|should)|explain|describe|summari[sz]e|compare|list)\b", re.I
+)
+
+
 def asks_for_fact(question: str) -> bool:
     """True for a question whose answer is a name, place, date, number or yes/no ("Where was
-    …", "Who directed …", "Is X older than Y?"); False for requests and open questions
-    ("Summarise …", "Why …", "How does …", "What is X?"), which get a long answer."""
-    return bool(_FACT.match(question)) and not _OPEN.match(question.strip())
+    …", "Who directed …", "Is X older than Y?", and statements that end in a question word:
+    "The arena where the Maineiacs played can seat how many people?"); False for requests and
+    open questions ("Summarise …", "Why …", "How does …", "What is X?"), which get a long answer."""
+    q = question.strip()
+    if _OPEN.match(q) or _REQUEST.match(q):
+        return False
+    return bool(_FACT.match(q)) or (q.endswith("?") and bool(_FACT_INSIDE.search(q)))
 
 
 def resolve_mode(mode: str, question: str) -> str:

@@ -41,8 +41,8 @@ def setting(g, flag: str, name: str | None = None, **kwargs) -> None:
     its type, help and default come from Settings itself (`settings.field_docs`)."""
     name = name or flag.lstrip("-").replace("-", "_")
     value = getattr(Settings(), name)
-    if isinstance(value, bool):
-        kwargs.setdefault("action", "store_true")
+    if isinstance(value, bool):  # a setting that is on by default gets a --no-… flag
+        kwargs.setdefault("action", "store_false" if value else "store_true")
         kwargs.setdefault("default", None)
     elif isinstance(value, (int, float)) and "choices" not in kwargs:
         kwargs.setdefault("type", type(value))

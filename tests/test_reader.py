@@ -57,6 +57,8 @@ def test_cli_query_uses_the_default_method(built_index):
         "Are both bands from the same country?",
         "How many people live in Cork?",
         "What is the place of birth of the director of film Seeta?",
+        "The arena where the Lewiston Maineiacs played their home games can seat how many people?",
+        "This singer of A Rather Blustery Day also voiced what hedgehog?",
     ],
 )
 def test_fact_questions_get_a_short_answer(question):
@@ -71,6 +73,8 @@ def test_fact_questions_get_a_short_answer(question):
         "How does the index store vectors?",
         "What is edgerag?",
         "Explain the access rules of the vault",
+        "Explain who may open the vault?",
+        "How does the vault stay sealed, and who holds the code?",
     ],
 )
 def test_open_requests_get_a_long_answer(question):
