@@ -125,11 +125,23 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
     ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
     ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")
+    ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     out = Path(args.out)
     previous = json.loads(out.read_text()) if out.exists() else {}
-    kept = {(r["split"], r["method"], r["budget"], r["mode"], r.get("reader", "passages")): r for r in previous.get("runs", [])}
+    kept = {
+        (
+            r["split"],
+            r["method"],
+            r["budget"],
+            r["mode"],
+            r.get("reader", "passages"),
+            r.get("answer_budget", r["budget"]),
+            r.get("hops", True),
+        ): r
+        for r in previous.get("runs", [])
+    }
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
@@ -138,9 +150,9 @@ def main() -> int:
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
                 for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):
-                    key = (split, method, budget, mode, reader)
+                    key = (split, method, budget, mode, reader, min(budget, args.answer_budget), not args.no_hops)
                     before = {r["id"]: r for r in kept.get(key, {}).get("rows", [])}
-                    rag.configure(answer_budget=min(budget, args.answer_budget), answer_reader=reader)
+                    rag.configure(answer_budget=min(budget, args.answer_budget), answer_reader=reader, answer_hops=not args.no_hops)
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
@@ -156,6 +168,7 @@ def main() -> int:
                         "budget": budget,
                         "mode": mode,
                         "reader": reader,
+                        "hops": not args.no_hops,
                         "answer_budget": min(budget, args.answer_budget),
                         "model": rag.llm.llm.path.name,
                         "summary": s,
@@ -181,7 +194,7 @@ def table(runs: list[dict]) -> str:
         p95 = f"{s['latency_p95']:.1f}" if s["latency_p95"] is not None else "–"
         closed = s.get("closed", {})
         cl = f"{closed['em']:.0f}/{closed['questions']}" if closed.get("questions") else "–"
-        reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})"
+        reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})" + ("" if r.get("hops", True) else ", no hops")
         lines.append(
             f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
             f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "

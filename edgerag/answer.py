@@ -361,10 +361,12 @@ def parse_citations(text: str, units: list[Unit]) -> list[int]:
 
 def clean_answer(text: str) -> str:
     """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
-    first or a repeated half ("Cork Cork": small models sometimes say it twice)."""
+    first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
+    ("Cork Cork": small models sometimes say it twice)."""
     lines = html.unescape(text).strip().splitlines()
     text = _CITE.sub("", lines[0] if lines else "")
     text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
+    text = re.sub(r"(?<=\S)\s+\([^()]*\)$", "", text)
     words = text.split()
     half = len(words) // 2
     if half and len(words) % 2 == 0 and words[:half] == words[half:]:

@@ -108,6 +108,8 @@ def test_closed_questions_allow_only_their_options(question, choices):
         ("Ben &amp; Jerry&#x27;s", "Ben & Jerry's"),
         ("New York New York", "New York"),
         ("the the", "the"),
+        ("6.8 inches (17.3 cm)", "6.8 inches"),
+        ("(1998)", "(1998)"),
     ],
 )
 def test_clean_answer(raw, short):
