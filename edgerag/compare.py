@@ -18,7 +18,7 @@ question to the model when it cannot:
 4. **Read the date** (`person_dates`, `thing_date`): the lifespan in the parentheses after a
    person's name ("(26 April 1897 – 14 January 1987)", "(born 22 February 1947)"), or
    "born/died … DATE"; a thing's date after "released / founded / started … in", else the first
-   year of its first sentence ("… is a 1943 American comedy film").
+   date of its opening ("… is a 1943 American comedy film").
 5. **Decide**: the option whose date wins, when both dates are known and differ at the
    precision both have; otherwise None, and the model answers as before.
 
@@ -106,7 +106,7 @@ def person_dates(text: str) -> tuple[When | None, When | None]:
 
 _THING_EVENT = re.compile(
     r"\b(?:released|founded|established|formed|started|launched|published|premiered|opened|created|built|"
-    r"incorporated|founded|first (?:aired|published|released|broadcast))\b[^.;]{0,40}"
+    r"incorporated|first (?:aired|published|released|broadcast))\b[^.;]{0,40}"
 )
 OPENING = 250
 """Characters of a passage read as its opening ("lit. Mother Tongue" ends no sentence)."""
@@ -176,12 +176,7 @@ def parse_comparison(question: str) -> ComparisonQuestion | None:
         date = "thing"
     else:
         return None
-    earlier = bool(early)
-    if date == "birth" and re.search(r"\b(?:younger|youngest)\b", stem, re.I):
-        earlier = False
-    if date == "birth" and re.search(r"\b(?:older|oldest)\b", stem, re.I):
-        earlier = True
-    return ComparisonQuestion((opts[0], opts[1]), date, earlier, relation_name)
+    return ComparisonQuestion((opts[0], opts[1]), date, bool(early), relation_name)
 
 
 @dataclass
