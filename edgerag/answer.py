@@ -52,19 +52,30 @@ so llama.cpp reuses the evaluated instruction from call to call.
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .candidates import candidates, closed_choices
 from .compare import Decision
-from .eval.metrics import normalize
 from .hops import Hop
-from .llm import Completion, PromptTooLongError
+from .llm import PromptTooLongError
 from .metered import MeteredLLM
+from .reply import (
+    DO_NOT_KNOW,
+    RAN_ON,
+    SHORT_WORDS,
+    Citation,
+    citation,
+    clean_answer,
+    copied_example,
+    merged,
+    narrow,
+    parse_citations,
+    verified_citations,
+)
 from .types import Context, Unit
 
 MODES = ("auto", "choose", "short", "long")
@@ -100,11 +111,6 @@ EVIDENCE_INSTRUCTION = (
     "copied from the passages (a name, place, date or number), no sentence. "
     "Example: Question: In which city was the author of Book X born? Answer: Springfield"
 )
-DO_NOT_KNOW = "I do not know: the passages do not seem to hold the answer."
-SHORT_WORDS = 8
-"""An answer of at most this many words (in either mode) is checked against the passages."""
-_CITE = re.compile(r"\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]")
-_CITE_ALL = re.compile(r"\d{1,3}")
 _FACT = re.compile(
     r"^\s*(?:who|whom|whose|when|where|which|what|how (?:many|much|old|long|far|tall|big)|in (?:what|which)|"
     r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|was|were|do|does|did|has|have|had|can|could|will)\b",
@@ -136,19 +142,6 @@ def resolve_mode(mode: str, question: str) -> str:
     if mode == "auto":
         return "short" if asks_for_fact(question) else "long"
     return mode
-
-
-@dataclass
-class Citation:
-    n: int
-    doc_id: str
-    chunk_id: str
-    title: str
-    how: str
-    """``cited`` (the model named it), ``matched`` (contains the short answer, not cited) or
-    ``unverified`` (cited, but the short answer is not in it)."""
-    where: str = ""
-    """The file and page or section of the passage (``report.pdf p. 12–13``), provenance.py."""
 
 
 @dataclass
@@ -348,41 +341,6 @@ def plan_answer(
     )
 
 
-def parse_citations(text: str, units: list[Unit]) -> list[int]:
-    """1-based passage numbers cited as [n] or [n, m] that exist, in order of first mention."""
-    seen: dict[int, None] = {}
-    for m in _CITE.finditer(text):
-        for num in _CITE_ALL.findall(m.group()):
-            n = int(num)
-            if 1 <= n <= len(units):
-                seen.setdefault(n, None)
-    return list(seen)
-
-
-def clean_answer(text: str) -> str:
-    """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
-    first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
-    ("Cork Cork": small models sometimes say it twice)."""
-    lines = html.unescape(text).strip().splitlines()
-    text = _CITE.sub("", lines[0] if lines else "")
-    text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
-    text = re.sub(r"(?<=\S)\s+\([^()]*\)$", "", text)
-    words = text.split()
-    half = len(words) // 2
-    if half and len(words) % 2 == 0 and words[:half] == words[half:]:
-        text = " ".join(words[:half])
-    return text
-
-
-def copied_example(short: str, plan: ReadPlan) -> bool:
-    """True when the short answer is a word of the instruction's example that none of the
-    passages holds ("Springfield"): the model copied the prompt, it did not answer."""
-    needle = normalize(short)
-    if not needle or f" {needle} " not in f" {normalize(plan.messages[0]['content'])} ":
-        return False
-    return not any(f" {needle} " in f" {normalize(u.text)} " for u in plan.units)
-
-
 def answer_question(
     llm: MeteredLLM,
     question: str,
@@ -426,7 +384,7 @@ def answer_question(
             c = merged(c, narrowed)
             short_text, reason = narrowed.text.strip(), RAN_ON
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
-    citations = _citations(parse_citations(text, units), units, short_text if checkable else None)
+    citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {
         "input": 0 if c.cached else c.prompt_tokens,
         "output": 0 if c.cached else c.output_tokens,
@@ -449,34 +407,6 @@ def answer_question(
     )
 
 
-RAN_ON = "the reply ran on: its short answer is the one of its own names, dates and numbers the model chose"
-
-
-def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int) -> Completion | None:
-    """A short answer for a reply that ran on (a 0.5B model often copies the passage it found
-    the answer in): the same prompt again, the output held to the reply's own candidates
-    (candidates.py, narrowed by the kind of question, the question's names left out). The
-    prompt is the one just evaluated, so llama.cpp reuses it and the call costs little more
-    than its few output tokens. None when the reply holds no candidate."""
-    asked = plan.hop.question if plan.hop is not None else plan.question
-    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no")]
-    if not options:
-        return None
-    sources = [u.chunk_id for u in plan.units]
-    return llm.chat(plan.messages, stage="answer", method=method, max_tokens=limit, sources=sources, choices=options)
-
-
-def merged(first: Completion, second: Completion) -> Completion:
-    """Two calls' tokens as one answer's account."""
-    return replace(
-        second,
-        prompt_tokens=first.prompt_tokens + second.prompt_tokens,
-        output_tokens=first.output_tokens + second.output_tokens,
-        evaluated_tokens=first.evaluated_tokens + second.evaluated_tokens,
-        cached=first.cached and second.cached,
-    )
-
-
 def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
@@ -486,7 +416,7 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
         question=plan.question,
         text=d.answer,
         short=d.answer,
-        citations=[_citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
+        citations=[citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
         context=used,
         dropped_units=plan.left_out,
         tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
@@ -494,18 +424,3 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
         mode=plan.mode,
         reason=d.reason,
     )
-
-
-def _citations(cited: list[int], units: list[Unit], short_answer: str | None) -> list[Citation]:
-    if short_answer is None:
-        return [_citation(n, units[n - 1], "cited") for n in cited]
-    needle = normalize(short_answer)
-    contains = [i for i, u in enumerate(units, 1) if needle and f" {needle} " in f" {normalize(u.text)} "]
-    out = [_citation(n, units[n - 1], "cited") for n in cited if n in contains]
-    out += [_citation(n, units[n - 1], "matched") for n in contains if n not in cited]
-    out += [_citation(n, units[n - 1], "unverified") for n in cited if n not in contains]
-    return out
-
-
-def _citation(n: int, u: Unit, how: str) -> Citation:
-    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how, where=u.provenance.get("label", ""))

@@ -10,9 +10,9 @@ import zipfile
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.answer import _citation
 from edgerag.ingest import Skipped, iter_documents
 from edgerag.provenance import locate
+from edgerag.reply import citation
 from edgerag.types import Document, Mark
 
 from .docmaker import encrypt_pdf, html_page, make_docx, make_epub, make_pdf, zip_bomb
@@ -181,7 +181,7 @@ def test_index_a_folder_of_formats_and_query_returns_the_page(library, tmp_path)
     a, b = top.provenance["pages"]
     assert a <= 3 <= b and top.provenance["label"] == ("report.pdf p. 3" if a == b else f"report.pdf p. {a}–{b}")
     assert top.to_dict()["provenance"]["file"].endswith("report.pdf")  # what query --json prints
-    assert _citation(1, top, "cited").where == top.provenance["label"]
+    assert citation(1, top, "cited").where == top.provenance["label"]
     sentence = next(r for r in rag.index.get_many("sentences", rag.index.ids("sentences")) if "tangerine-42" in r["text"])
     assert sentence["loc"] == {"pages": [3, 3]}
     ctx = rag.retrieve("Who keeps the lighthouse?", method="keyword", budget=200)

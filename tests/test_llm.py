@@ -7,10 +7,10 @@ import hashlib
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.answer import clean_answer, parse_citations
 from edgerag.llm import LocalLLM, PromptTooLongError
 from edgerag.metered import MeteredLLM
 from edgerag.models import DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelError, assemble, resolve_model
+from edgerag.reply import clean_answer, parse_citations
 from edgerag.store.tables import Tables
 from edgerag.types import Unit
 
@@ -128,11 +128,11 @@ def test_citation_parsing_and_answer_cleaning():
 
 
 def test_short_answer_citations_are_verified_against_the_passages():
-    from edgerag.answer import _citations
+    from edgerag.reply import verified_citations
 
     units = _units(3)
     units[1].text = "He was buried in Cork in 1908."
     units[2].text = "Cork is a city in Ireland."
-    cs = _citations([1, 2], units, "Cork")
+    cs = verified_citations([1, 2], units, "Cork")
     assert [(c.n, c.how) for c in cs] == [(2, "cited"), (3, "matched"), (1, "unverified")]
-    assert [(c.n, c.how) for c in _citations([1], units, None)] == [(1, "cited")]
+    assert [(c.n, c.how) for c in verified_citations([1], units, None)] == [(1, "cited")]
