@@ -24,7 +24,7 @@ def answer_footer(ans) -> list[str]:
     """Citations, what was left out, and the answer's token account, as lines."""
     lines = []
     if ans.reason:  # decided in code, or narrowed from a reply that ran on
-        lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"how: {ans.reason}")
+        lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"decided in code: {ans.reason}")
     if ans.citations:
         lines.append("citations:")
         for c in ans.citations:
@@ -38,6 +38,9 @@ def answer_footer(ans) -> list[str]:
     else:
         lines.append("citations: none (the model cited no passage)")
     t = ans.tokens
+    if not any(t.values()):  # decided in code (compare.py)
+        lines.append(f"token account: no model call; {ans.seconds:.1f}s")
+        return lines
     how = (
         "answered from the LLM cache: 0 fresh tokens"
         if ans.cached
