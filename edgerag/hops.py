@@ -93,20 +93,19 @@ def _matches(pattern: re.Pattern, text: str):
         m = pattern.search(text, m.start() + 1)
 
 
-def _one_hop(question: str, units: list[Unit], lookup) -> tuple[str, list[Unit], str] | None:
+def _phrasings(question: str):
+    """(relation match, spans where its thing may stand, where the rewrite starts and ends) for
+    every "the <relation> of X" (the span replaced: the phrase through X) and every "X's
+    <relation>" (X through the relation)."""
     for m in _matches(_OF, question):
-        thing = _thing(question, _spans_after(question, m.end()), units, lookup)
-        if thing is None:
-            continue
-        start, end, passage = thing
-        relation = m.group(1).lower()
-        person = hop(relation, passage, units, lookup)
-        if person is not None:
-            name, about = person
-            step = f"the {relation} of {question[start:end]} is {name}"
-            return question[: m.start()] + name + question[end:], [about, passage], step
+        yield m, _spans_after(question, m.end()), lambda start, end, m=m: (m.start(), end)
     for m in _POSSESSIVE.finditer(question):
-        thing = _thing(question, _spans_before(question, m.start()), units, lookup)
+        yield m, _spans_before(question, m.start()), lambda start, end, m=m: (start, m.end())
+
+
+def _one_hop(question: str, units: list[Unit], lookup) -> tuple[str, list[Unit], str] | None:
+    for m, spans, replaced in _phrasings(question):
+        thing = _thing(question, spans, units, lookup)
         if thing is None:
             continue
         start, end, passage = thing
@@ -114,8 +113,9 @@ def _one_hop(question: str, units: list[Unit], lookup) -> tuple[str, list[Unit],
         person = hop(relation, passage, units, lookup)
         if person is not None:
             name, about = person
+            cut_from, cut_to = replaced(start, end)
             step = f"the {relation} of {question[start:end]} is {name}"
-            return question[:start] + name + question[m.end() :], [about, passage], step
+            return question[:cut_from] + name + question[cut_to:], [about, passage], step
     return None
 
 
