@@ -29,7 +29,9 @@ Two kinds of question get help in code before the model reads (``answer_hops``):
   when the passages give both dates (compare.py): the plan says so, no model is called, and
   the answer cites the passages it read and says why;
 * a bridge through a named relation ("Where was the director of film X born?") is hopped
-  (hops.py): the model is asked "Where was Max Mack born?" and reads Max Mack's passage first.
+  (hops.py): the model is asked "Where was Max Mack born?" and reads the passages the hop
+  landed on (Max Mack's first, then the film's), not the rest of the context: other passages'
+  sentences that match the rewritten question ("buried", "born") only mislead it.
 
 Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
 
@@ -312,9 +314,8 @@ def plan_answer(
     reader = "evidence" if evidence is not None and mode != "long" else "passages"
     hop = hops(context.units) if hops is not None and mode != "long" else None
     asked, pool = question, context.units
-    if hop is not None:  # the hopped question, its passages read first
-        asked = hop.question
-        pool = hop.units + [u for u in context.units if u.chunk_id not in {h.chunk_id for h in hop.units}]
+    if hop is not None:  # the one-hop question, read from the passages the hops landed on
+        asked, pool = hop.question, hop.units
     admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
     units = fit_to_window(llm, asked, admitted, mode, limit, reader)
     messages = build_messages(asked, units, mode, reader)

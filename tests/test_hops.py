@@ -117,6 +117,7 @@ def test_the_plan_asks_the_hopped_question_and_reads_its_passage_first(index_cop
     plan = rag.plan_answer(DIRECTOR, ctx)
     assert plan.hop is not None and plan.hop.question == "Where was Max Mack born?"
     assert plan.units[0].title == "Max Mack" and "Halberstadt" in plan.units[0].text
+    assert {u.title for u in plan.units} == {"Max Mack", "A Day of Roses in August"}  # the hop's passages, nothing else
     assert plan.messages[-1]["content"].endswith("Question: Where was Max Mack born?")
     assert "hopped in code (the director of A Day Of Roses In August is Max Mack)" in plan.summary()
     rag.configure(answer_hops=False)
