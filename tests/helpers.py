@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from edgerag.llm import Completion
 from edgerag.store import Index
 from edgerag.store.stages import load_arrays, stage_record
+from edgerag.types import Unit
 
 
 # ---- stand-in models -------------------------------------------------------------------------
@@ -127,3 +128,8 @@ def same_arrays(a: Path, b: Path, stage: str) -> None:
     finally:
         ia.close()
         ib.close()
+
+
+def passage(id: str, title: str, text: str) -> Unit:
+    """A retrieved passage as the reader's code steps see it (compare.py, hops.py)."""
+    return Unit(kind="chunk", id=id, text=text, tokens=len(text.split()), score=0.0, doc_id=id, chunk_id=id, title=title)

@@ -14,6 +14,7 @@ from edgerag.relations import related_people
 from edgerag.types import Unit
 
 from .conftest import SAMPLE
+from .helpers import passage
 
 YOUNGER = 'Which film whose director is younger, I Cannot Say "Farewell" or Tanjuska And The 7 Devils?'
 """A bundled sample question: both films name their director, both directors have a passage."""
@@ -25,9 +26,7 @@ def _sample(titles: list[str]) -> list[dict]:
 
 
 def _unit(rec: dict) -> Unit:
-    return Unit(
-        kind="chunk", id=rec["id"], text=rec["text"], tokens=100, score=0.0, doc_id=rec["id"], chunk_id=rec["id"], title=rec["title"]
-    )
+    return passage(rec["id"], rec["title"], rec["text"])
 
 
 YOUNGER_PASSAGES = ['I Cannot Say "Farewell"', "Tanjuska and the 7 Devils", "Boris Durov", "Pirjo Honkasalo"]
@@ -122,17 +121,8 @@ def test_a_bridge_comparison_decided_on_the_sample_passages():
 
 
 def test_equal_dates_decide_nothing():
-    a = Unit(
-        kind="chunk",
-        id="a",
-        text="Ann Roe (1 May 1900 – 2 June 1950) was a painter.",
-        tokens=9,
-        score=0,
-        doc_id="a",
-        chunk_id="a",
-        title="Ann Roe",
-    )
-    b = Unit(kind="chunk", id="b", text="Bo Lin (born 1900) was a poet.", tokens=9, score=0, doc_id="b", chunk_id="b", title="Bo Lin")
+    a = passage("a", "Ann Roe", "Ann Roe (1 May 1900 – 2 June 1950) was a painter.")
+    b = passage("b", "Bo Lin", "Bo Lin (born 1900) was a poet.")
     assert decide("Who was born first, Ann Roe or Bo Lin?", [a, b]) is None
     assert decide("Who was born later, Ann Roe or Bo Lin?", [a, b]) is None
 

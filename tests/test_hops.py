@@ -13,6 +13,7 @@ from edgerag.relations import related_people
 from edgerag.types import Unit
 
 from .conftest import SAMPLE
+from .helpers import passage
 
 DIRECTOR = "Where was the director of film A Day Of Roses In August born?"
 
@@ -20,10 +21,7 @@ DIRECTOR = "Where was the director of film A Day Of Roses In August born?"
 @pytest.fixture(scope="module")
 def sample_units() -> list[Unit]:
     records = [json.loads(line) for line in (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
-    return [
-        Unit(kind="chunk", id=r["id"], text=r["text"], tokens=100, score=0.0, doc_id=r["id"], chunk_id=r["id"], title=r["title"])
-        for r in records
-    ]
+    return [passage(r["id"], r["title"], r["text"]) for r in records]
 
 
 def _titled(units: list[Unit], *titles: str) -> list[Unit]:
@@ -57,26 +55,8 @@ def test_the_relation_is_hopped_and_its_passage_read_first(sample_units, questio
 
 def test_two_hops_when_the_relation_nests(sample_units):
     units = _titled(sample_units, "A Day of Roses in August", "Max Mack")
-    father = Unit(
-        kind="chunk",
-        id="f",
-        text="Max Mack was the son of Ludwig Mack, a merchant.",
-        tokens=12,
-        score=0,
-        doc_id="f",
-        chunk_id="f",
-        title="Max Mack",
-    )
-    ludwig = Unit(
-        kind="chunk",
-        id="l",
-        text="Ludwig Mack (1820–1890) was a merchant in Halberstadt.",
-        tokens=12,
-        score=0,
-        doc_id="l",
-        chunk_id="l",
-        title="Ludwig Mack",
-    )
+    father = passage("f", "Max Mack", "Max Mack was the son of Ludwig Mack, a merchant.")
+    ludwig = passage("l", "Ludwig Mack", "Ludwig Mack (1820–1890) was a merchant in Halberstadt.")
     hop = resolve("Where did the father of the director of film A Day Of Roses In August die?", [units[0], father, ludwig])
     assert hop is not None and hop.question == "Where did Ludwig Mack die?"
     assert [u.title for u in hop.units] == ["Ludwig Mack", "Max Mack", "A Day of Roses in August"] and len(hop.steps) == 2
