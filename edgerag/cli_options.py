@@ -48,6 +48,8 @@ def setting(g, flag: str, name: str | None = None, **kwargs) -> None:
         kwargs.setdefault("type", type(value))
     default = default_text(name)
     doc = first_sentence(field_docs()[name]).replace("%", "%%")
+    if kwargs.get("action") == "store_false":  # the flag turns the setting off: say so
+        doc = f"turn off: {doc[0].lower()}{doc[1:]}"
     g.add_argument(flag, dest=name, help=f"{doc} (default {default})" if default else doc, **kwargs)
 
 

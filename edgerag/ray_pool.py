@@ -200,7 +200,12 @@ class Pool:
                 w.alive = False
         names = {w.name for w in self.workers}
         deadline = time.monotonic() + wait
-        while names & set(self.ray.util.list_named_actors()) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            try:
+                if not names & set(self.ray.util.list_named_actors()):
+                    break
+            except Exception:  # the cluster went away: nothing left to wait for, and an error here would hide the run's own
+                break
             time.sleep(0.1)
 
     def _retire(self, w: _Worker, why: str) -> None:
