@@ -12,7 +12,10 @@ from typing import Any
 
 def write_result(path: str | Path, result: dict[str, Any]) -> None:
     """Write ``result`` as JSON with the machine and time it was measured on, and say where."""
-    result = {**result, "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}, "when": time.strftime("%Y-%m-%d %H:%M")}
+    from edgerag.cpu import cpu_model, llama_features
+
+    machine = {"cpus": os.cpu_count(), "platform": platform.platform(), "cpu": cpu_model(), "cpu_features": llama_features()}
+    result = {**result, "machine": machine, "when": time.strftime("%Y-%m-%d %H:%M")}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2, default=str))

@@ -72,12 +72,8 @@ class EdgeRAG:
             )
         if "embedder" in fixed or new.device != self.settings.device:
             self.__dict__.pop("embedder", None)
-        if (new.model, new.n_ctx, new.llm_threads, new.n_gpu_layers) != (
-            self.settings.model,
-            self.settings.n_ctx,
-            self.settings.llm_threads,
-            self.settings.n_gpu_layers,
-        ):
+        llm_fields = ("model", "n_ctx", "llm_threads", "n_gpu_layers", "llm_repack")
+        if any(getattr(new, k) != getattr(self.settings, k) for k in llm_fields):
             self.__dict__.pop("llm", None)
         if new.tokenizer != self.settings.tokenizer:
             self.__dict__.pop("tokenizer", None)
@@ -94,7 +90,7 @@ class EdgeRAG:
     def llm(self) -> MeteredLLM:
         """The local model, metered into this index's ledger and cache (loaded on first use)."""
         s = self.settings
-        local = LocalLLM(resolve_model(s.model), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers)
+        local = LocalLLM(resolve_model(s.model), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
         return MeteredLLM(local, self.index.tables)
 
     @cached_property

@@ -214,6 +214,15 @@ def cmd_models(args) -> int:
     return 0
 
 
+def cmd_doctor(args) -> int:
+    from .doctor import format_report, report
+
+    r = report(index=args.index, model=args.model, repack=args.llm_repack or "auto", probe=not args.no_probe)
+    print(json.dumps(r, indent=2) if args.json else format_report(r))
+    probe = r.get("probe") or {}
+    return 0 if probe.get("ok", args.no_probe) and "error" not in r["model"] else 1
+
+
 def cmd_demo(args) -> int:
     """Index the bundled sample corpus and answer its first question."""
     from .eval.datasets import load_dataset
@@ -412,6 +421,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("models", help="list known GGUF models: installed, verified, where")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_models)
+
+    sp = sub.add_parser(
+        "doctor",
+        help="what this machine is to edgerag: versions, CPU, llama.cpp, models verified, a probe's speed; paste it into bug reports",
+    )
+    sp.add_argument("--index", help="also report this index's format and size")
+    sp.add_argument("--json", action="store_true", help="one JSON object (fields: docs/operations.md)")
+    sp.add_argument("--no-probe", action="store_true", help="skip the test generation (no model load)")
+    llm_args(sp)
+    sp.set_defaults(func=cmd_doctor)
 
     sp = sub.add_parser("tui", help="start the terminal UI (index, query, ledger, graph peek)")
     sp.add_argument("--index", default=DEFAULT_INDEX)

@@ -74,14 +74,17 @@ def _node_lock(name: str) -> Iterator[None]:
 class LLMWorker:
     """A GGUF loaded once on one node; computes the prepared calls it is sent."""
 
-    def __init__(self, model: str | None, n_ctx: int, threads: int, n_gpu_layers: int | None, expected_sha256: str) -> None:
+    def __init__(
+        self, model: str | None, n_ctx: int, threads: int, n_gpu_layers: int | None, expected_sha256: str, repack: str = "auto"
+    ) -> None:
         from .llm import LocalLLM
         from .models import ModelError, resolve_model
 
         self.node = _node_name()
         with _node_lock("model"):
             path = resolve_model(model)
-            self.llm = LocalLLM(path, n_ctx=n_ctx, n_threads=threads, n_gpu_layers=n_gpu_layers)
+            # llm_repack=auto decides on this node's CPU, and the probe proves it here
+            self.llm = LocalLLM(path, n_ctx=n_ctx, n_threads=threads, n_gpu_layers=n_gpu_layers, repack=repack)
             sha = self.llm.sha256
         if sha != expected_sha256:
             raise ModelError(
@@ -199,7 +202,7 @@ def llm_pool(rag, opts: RayOptions) -> Iterator[Pool]:
     s = rag.settings
     sha = rag.llm.llm.sha256
     with ray_session(opts) as ray:
-        pool = Pool.start(ray, LLMWorker, (model_spec(rag), s.n_ctx, opts.threads, s.n_gpu_layers, sha), opts, "llm")
+        pool = Pool.start(ray, LLMWorker, (model_spec(rag), s.n_ctx, opts.threads, s.n_gpu_layers, sha, s.llm_repack), opts, "llm")
         try:
             yield pool
         finally:

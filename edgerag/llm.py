@@ -2,7 +2,8 @@
 
 `LocalLLM` loads a model once per process with an explicit context window (``n_ctx``; no
 silent 512/2048 default), all cores, every layer on the GPU when llama.cpp was built with
-one, greedy decoding and a hard cap on output tokens. Prompts are formatted with the chat
+one, greedy decoding and a hard cap on output tokens. The first load on a machine is proven
+in a child process first (probe.py), so a llama.cpp crash is a message. Prompts are formatted with the chat
 template stored in the GGUF and measured in the model's own vocabulary *before* the call, so
 a prompt that does not fit the window is refused rather than truncated by llama.cpp.
 
@@ -21,6 +22,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .models import ModelError, check_gguf, model_sha256
+from .probe import load_llama, proven_repack
 
 
 class PromptTooLongError(ValueError):
@@ -49,13 +51,12 @@ def gpu_offload_available() -> bool:
 
 
 @lru_cache(maxsize=2)
-def _load(path: str, n_ctx: int, n_threads: int, n_gpu_layers: int):
-    from llama_cpp import Llama
-
+def _load(path: str, n_ctx: int, n_threads: int, n_gpu_layers: int, repack_setting: str = "auto"):
+    """The model, loaded once per process, with the repack choice a probe proved on this
+    machine (probe.py: a crash in llama.cpp becomes a `ModelCrashError`, not a dead process)."""
+    repack = proven_repack(path, repack_setting, n_gpu_layers, n_threads)
     try:
-        llama = Llama(
-            model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads, n_gpu_layers=n_gpu_layers, seed=0, verbose=False
-        )
+        llama = load_llama(path, n_ctx, n_threads, n_gpu_layers, repack)
         _LOADED.append(llama)
         return llama
     except (ValueError, RuntimeError, OSError) as e:
@@ -77,17 +78,26 @@ def close_models() -> None:
 
 
 class LocalLLM:
-    def __init__(self, path: str | os.PathLike, n_ctx: int = 8192, n_threads: int | None = None, n_gpu_layers: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        n_ctx: int = 8192,
+        n_threads: int | None = None,
+        n_gpu_layers: int | None = None,
+        repack: str = "auto",
+    ) -> None:
         self.path = Path(path)
         check_gguf(self.path)
         self.n_ctx = n_ctx
         self.n_threads = n_threads or os.cpu_count() or 1
         self.n_gpu_layers = (-1 if gpu_offload_available() else 0) if n_gpu_layers is None else n_gpu_layers
+        self.repack = repack
+        """``Settings.llm_repack``: whether llama.cpp may repack weights (cpu.py)."""
         self._lock = threading.Lock()
 
     @cached_property
     def llama(self):
-        return _load(str(self.path), self.n_ctx, self.n_threads, self.n_gpu_layers)
+        return _load(str(self.path), self.n_ctx, self.n_threads, self.n_gpu_layers, self.repack)
 
     @cached_property
     def sha256(self) -> str:

@@ -66,14 +66,21 @@ DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 def models_dir() -> Path:
     """``EDGERAG_MODELS``, else the repository's ``models/`` for a source checkout, else
-    ``~/.cache/edgerag/models``."""
+    `cache_dir` ``/models`` (``~/.cache/edgerag/models``)."""
     env = os.environ.get("EDGERAG_MODELS")
     if env:
         return Path(env).expanduser()
     repo_models = Path(__file__).resolve().parent.parent / "models"
     if (repo_models / "README.md").is_file() and os.access(repo_models, os.W_OK):
         return repo_models
-    return Path.home() / ".cache" / "edgerag" / "models"
+    return cache_dir() / "models"
+
+
+def cache_dir() -> Path:
+    """Where edgerag remembers what it learnt about this machine (model hashes, probe verdicts):
+    ``EDGERAG_CACHE``, else ``~/.cache/edgerag``."""
+    env = os.environ.get("EDGERAG_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "edgerag"
 
 
 def _part_paths(model: KnownModel) -> list[Path] | None:
@@ -206,14 +213,14 @@ def list_models() -> list[dict]:
 
 def model_sha256(path: Path) -> str:
     """sha256 of a model file: the official one for known files already verified, else
-    computed once and remembered per (path, size, mtime) under ~/.cache/edgerag."""
+    computed once and remembered per (path, size, mtime) under `cache_dir`."""
     path = Path(path).resolve()
     st = path.stat()
     known = next((m for m in KNOWN_MODELS.values() if m.filename == path.name and m.size == st.st_size), None)
     if known is not None:
         verify(path, known.size, known.sha256)
         return known.sha256
-    memo = Path.home() / ".cache" / "edgerag" / "sha256" / (hashlib.sha1(str(path).encode()).hexdigest() + ".json")
+    memo = cache_dir() / "sha256" / (hashlib.sha1(str(path).encode()).hexdigest() + ".json")
     key = {"path": str(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
     try:
         saved = json.loads(memo.read_text())

@@ -201,6 +201,12 @@ class Settings:
     """Layers offloaded to a GPU: None = all when llama.cpp was built with GPU support, else 0."""
     llm_threads: int | None = None
     """CPU threads for llama.cpp: None = all cores."""
+    llm_repack: str = "auto"
+    """Whether llama.cpp may repack the model's weights for its faster CPU kernels
+    (``use_extra_bufts``): ``auto`` = not where the CPU reports AMX (llama.cpp's AMX kernels
+    crash on Q4_K weights: SIGSEGV on Sapphire Rapids Xeons), else yes; ``on`` or ``off`` to
+    force it. Whatever the choice, a probe in a child process proves it on the machine first
+    (cpu.py, probe.py, docs/operations.md)."""
     answer_max_tokens: int = 256
     """Hard cap on an answer's output tokens (short answers: 48)."""
     answer_budget: int = 500
@@ -305,6 +311,8 @@ class Settings:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
             raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
+        if self.llm_repack not in ("auto", "on", "off"):
+            raise ValueError(f"llm_repack must be auto, on or off; got {self.llm_repack!r}")
         if self.answer_reader not in ("evidence", "passages"):
             raise ValueError(f"answer_reader must be evidence or passages; got {self.answer_reader!r}")
         if self.answer_mode not in ("auto", "choose", "short", "long"):
