@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 
+from .context import fill_room, recording_skipped
 from .provenance import attach
 from .retrieve import bridge, concept, g2cons, hybrid, ket, keyword, kg_search, knng, lightrag, terag, text
 from .types import Context
@@ -101,12 +102,18 @@ class Method:
         return "n calls" if f == 1.0 else f"⌈{KNOBS.get(f, f)}·n⌉ calls"
 
 
-def _with_provenance(retriever: Retriever) -> Retriever:
-    """Every method's units carry where their text is in its file (provenance.py)."""
+def _finished(retriever: Retriever) -> Retriever:
+    """Every method's context, finished the same way: the budget its units leave is filled
+    with the best pieces of the units it skipped as too big (context.fill_room: no method
+    answers "0 units" on pages of prose), and every unit carries where its text is in its
+    file (provenance.py)."""
 
     @wraps(retriever)
-    def run(index, *args, **kwargs) -> Context:
-        ctx = retriever(index, *args, **kwargs)
+    def run(index, embedder, query, budget, settings, **extra) -> Context:
+        with recording_skipped() as skipped:
+            ctx = retriever(index, embedder, query, budget, settings, **extra)
+        if skipped and ctx.tokens < ctx.budget:
+            fill_room(index, embedder.encode_one(query), ctx, skipped)
         attach(index, ctx.units)
         return ctx
 
@@ -299,7 +306,7 @@ def register(method: Method) -> Method:
         raise ValueError(f"{method.name}: unknown graph stages {sorted(unknown)}; known: {', '.join(GRAPHS)}")
     from dataclasses import replace
 
-    REGISTRY[method.name] = replace(method, retrieve=_with_provenance(method.retrieve))
+    REGISTRY[method.name] = replace(method, retrieve=_finished(method.retrieve))
     return REGISTRY[method.name]
 
 

@@ -99,7 +99,8 @@ def test_concept_retrieval_finds_the_planted_passage_and_explains_itself(built_i
     rag = EdgeRAG(built_index, LOOSE)
     ctx = rag.retrieve(PLANTED_QUESTION, method="concept", budget=1500)
     assert 0 < ctx.tokens <= 1500 and len({u.id for u in ctx.units}) == len(ctx.units)
-    assert all(u.kind == "chunk" and u.source == "concept" for u in ctx.units)
+    assert all(u.kind == "chunk" and u.source == "concept" for u in ctx.units if "piece_of" not in u.meta)
+    assert all(u.kind in ("subchunk", "sentence") for u in ctx.units if "piece_of" in u.meta)
     assert any(PLANTED_ANSWER in u.text for u in ctx.units)
     first = ctx.units[0]
     assert first.meta["path"] == "direct" and first.meta["concept"] in keyword_set(first.text)

@@ -28,8 +28,9 @@ def test_budget_is_respected_and_filled(built_index):
     for budget in (50, 500, 3000):
         ctx = rag.retrieve("Which film director was born in Germany?", method="text", budget=budget)
         assert 0 < ctx.tokens <= budget
-        scores = [u.score for u in ctx.units]
-        assert scores == sorted(scores, reverse=True)
+        ranked = [u.score for u in ctx.units if "piece_of" not in u.meta]  # pieces of what did not fit come last
+        assert ranked == sorted(ranked, reverse=True)
+        assert ctx.tokens >= budget * 0.8 or budget > 1000  # the room left goes to pieces
     big = rag.retrieve("film director", method="text", budget=3000)
     assert len(big.units) > len(rag.retrieve("film director", method="text", budget=500).units)
     # filled: whatever was left out would not have fitted

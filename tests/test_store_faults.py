@@ -67,7 +67,7 @@ def test_readers_see_whole_batches_while_another_process_writes_and_a_second_wri
         seen.append(counts["docs"])
         ctx = reader.retrieve(PLANTED_QUESTION, method="text", budget=400)  # the reader's cache tops up from LMDB
         assert PLANTED_ANSWER in ctx.units[0].text
-        assert all(reader.index.get("chunks", u.id) is not None for u in ctx.units)
+        assert all(reader.index.get(f"{u.kind}s", u.id) is not None for u in ctx.units)
     assert writer.wait() == 0
     assert seen == sorted(seen) and len(set(seen)) >= 3  # readers watched the index grow
     _, err = second.communicate(timeout=120)
