@@ -28,7 +28,7 @@ from .ingest import iter_documents
 from .llm import LocalLLM
 from .metered import MeteredLLM
 from .models import resolve_model
-from .settings import STORED_FIELDS, Settings
+from .settings import LEGACY_STORED, STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
 from .store.ledger import Ledger
 from .text.tokens import get_tokenizer
@@ -329,7 +329,7 @@ def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
     except (OSError, ValueError) as e:
         raise IndexUnusableError(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
     defaults = Settings()
-    stored = dict(data.get("settings") or {})
+    stored = {**LEGACY_STORED, **(data.get("settings") or {})}
     spec = (data.get("embedder") or {}).get("spec")
     if spec:
         stored["embedder"] = spec

@@ -58,6 +58,7 @@ def settings_args(p: argparse.ArgumentParser) -> None:
     setting(g, "--chunk-tokens")
     setting(g, "--overlap", "chunk_overlap")
     setting(g, "--tau")
+    setting(g, "--chunk-breaks")
     setting(g, "--tokenizer")
     setting(g, "--embedder")
     setting(g, "--device", choices=["auto", "cpu", "cuda"])

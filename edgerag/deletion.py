@@ -198,10 +198,11 @@ def documents_of_other_files(index: Index, doc_ids: list[str], path: str) -> set
 
 
 def document_rows(index: Index) -> list[dict]:
-    """Every document with its id, title, source, chunk count, and for a PDF its pages and
-    the file's page count (for `edgerag docs`)."""
+    """Every document with its id, title, source, chunk count, and for a PDF its pages, the
+    file's page count and the pages left out of the index (scanned, damaged; for `edgerag docs`)."""
     ids = index.ids("docs")
     rows = []
+    files: dict[str, dict | None] = {}
     for d, rec in zip(ids, index.get_many("docs", ids)):
         row = {"id": d, "title": rec.get("title", ""), "source": rec.get("source", ""), "chunks": len(rec.get("chunks", []))}
         if rec.get("kind"):
@@ -209,5 +210,9 @@ def document_rows(index: Index) -> list[dict]:
         if rec.get("pages"):
             row["pages"] = rec["pages"]
             row["file_pages"] = rec.get("file_pages", rec["pages"][-1])
+        if rec.get("path"):
+            left_out = (files.setdefault(rec["path"], index.get("files", rec["path"])) or {}).get("skipped_pages")
+            if left_out:
+                row["skipped_pages"] = left_out
         rows.append(row)
     return rows

@@ -32,6 +32,7 @@ import numpy as np
 
 from .embed import Embedder
 from .eval.metrics import normalize
+from .provenance import describe
 from .store import Index
 from .text.linkkeys import capitalised_runs
 from .types import Unit
@@ -45,9 +46,9 @@ SECOND_HOP = 3
 """k2: second-hop sentences kept for those keys."""
 
 
-def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tuple[str, int]], np.ndarray]]:
-    """Per passage (first occurrence of each chunk): its rank, unit, (text, tokens) of its
-    sentences and their vectors."""
+def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tuple[str, int, int | None]], np.ndarray]]:
+    """Per passage (first occurrence of each chunk): its rank, unit, (text, tokens, page) of
+    its sentences (page: where the sentence starts, None outside PDFs) and their vectors."""
     seen: set[str] = set()
     out = []
     for rank, u in enumerate(units):
@@ -57,11 +58,13 @@ def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tu
         chunk = index.get("chunks", u.chunk_id) or {}
         ids = list(chunk.get("sentences", []))
         recs = index.get_many("sentences", ids)
-        kept = [(sid, r["text"], int(r["tokens"])) for sid, r in zip(ids, recs, strict=True) if r]
+        kept = [
+            (sid, r["text"], int(r["tokens"]), (r.get("loc", {}).get("pages") or [None])[0]) for sid, r in zip(ids, recs, strict=True) if r
+        ]
         if not kept:
             continue
-        vectors = index.vectors["sentences"].get([sid for sid, _, _ in kept])
-        out.append((rank, u, [(t, n) for _, t, n in kept], vectors))
+        vectors = index.vectors["sentences"].get([k[0] for k in kept])
+        out.append((rank, u, [k[1:] for k in kept], vectors))
     return out
 
 
@@ -87,7 +90,7 @@ def evidence_units(
     scored: list[tuple[float, int, int, int, str]] = []
     for p, (rank, u, sents, vectors) in enumerate(per):
         title = normalize(u.title)
-        for i, ((text, tokens), cos) in enumerate(zip(sents, vectors @ q, strict=True)):
+        for i, ((text, tokens, _), cos) in enumerate(zip(sents, vectors @ q, strict=True)):
             if i == 0 and title and normalize(text) == title:
                 continue  # the title line: the group header says it
             scored.append((float(cos) + rank_weight / (1 + rank), p, i, tokens, text))
@@ -127,16 +130,33 @@ def evidence_units(
         picked = sorted(i for passage, i in chosen if passage == p)
         if not picked:
             continue
-        body = " ".join(" ".join(sents[i][0].split()) for i in picked)
+        head = f"{u.title}: " if u.title else ""
+        lines = [" ".join(sents[i][0].split()) for i in picked]
         keys_here = sorted({chosen[(p, i)] for i in picked if chosen[(p, i)]})
         out.append(
             replace(
                 u,
                 kind="evidence",
                 id=f"{u.chunk_id}#evidence",
-                text=f"{u.title}: {body}" if u.title else body,
+                text=head + " ".join(lines),
                 tokens=sum(sents[i][1] for i in picked),
                 meta={**u.meta, "of": u.id, "sentences": len(picked), "linked_by": keys_here},
+                provenance=_narrowed(u.provenance, len(head), lines, [sents[i][2] for i in picked]),
             )
         )
     return out
+
+
+def _narrowed(provenance: dict, offset: int, lines: list[str], pages: list[int | None]) -> dict:
+    """The passage's provenance cut to the sentences picked: the pages they stand on, and where
+    each page starts in the evidence text (provenance.page_at), so a citation names the page."""
+    if not provenance.get("pages") or None in pages:
+        return provenance
+    starts: list[list[int]] = []
+    for line, page in zip(lines, pages):
+        if not starts or starts[-1][1] != page:
+            starts.append([offset, page])
+        offset += len(line) + 1
+    starts[0][0] = 0
+    out = {k: v for k, v in provenance.items() if k != "page_starts"}
+    return {**describe(provenance.get("file", ""), {**out, "pages": [min(pages), max(pages)]}), "page_starts": starts}

@@ -104,7 +104,8 @@ def insert_documents(
                 progress.update(shown)
                 continue
             splits = {
-                d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens) for d in new.values()
+                d.id: split_document(d, tok, settings.chunk_tokens, settings.chunk_overlap, settings.subchunk_tokens, settings.chunk_breaks)
+                for d in new.values()
             }
             t_embed = time.perf_counter()
             vectors = _embed_batch(splits, embedder)

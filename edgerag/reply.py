@@ -18,6 +18,7 @@ from .candidates import candidates
 from .eval.metrics import normalize
 from .llm import Completion
 from .metered import MeteredLLM
+from .provenance import label_at
 from .types import Unit
 
 if TYPE_CHECKING:
@@ -111,11 +112,14 @@ def verified_citations(cited: list[int], units: list[Unit], short_answer: str | 
         return [citation(n, units[n - 1], "cited") for n in cited]
     needle = normalize(short_answer)
     contains = [i for i, u in enumerate(units, 1) if needle and f" {needle} " in f" {normalize(u.text)} "]
-    out = [citation(n, units[n - 1], "cited") for n in cited if n in contains]
-    out += [citation(n, units[n - 1], "matched") for n in contains if n not in cited]
+    out = [citation(n, units[n - 1], "cited", short_answer) for n in cited if n in contains]
+    out += [citation(n, units[n - 1], "matched", short_answer) for n in contains if n not in cited]
     out += [citation(n, units[n - 1], "unverified") for n in cited if n not in contains]
     return out
 
 
-def citation(n: int, u: Unit, how: str) -> Citation:
-    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how, where=u.provenance.get("label", ""))
+def citation(n: int, u: Unit, how: str, answer: str | None = None) -> Citation:
+    """A citation of unit ``u``; with the short ``answer`` it holds, ``where`` names the page
+    the answer stands on when the unit spans pages (provenance.label_at)."""
+    where = label_at(u.provenance, u.text, answer)
+    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how, where=where)

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # Settings that shape stored data: an index built with one value cannot be read with another.
-STORED_FIELDS = ("tokenizer", "chunk_tokens", "chunk_overlap", "tau")
+STORED_FIELDS = ("tokenizer", "chunk_tokens", "chunk_overlap", "tau", "chunk_breaks")
+LEGACY_STORED = {"chunk_breaks": False}
+"""What an index built before a stored setting existed was built with (its manifest lacks it)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,11 @@ class Settings:
     tau: int = 3
     """τ: sub-chunks hold ⌈ℓ / 2^τ⌉ tokens, so a full chunk splits into 2^τ equal sub-chunks
     (KET-RAG §5.1). A shorter chunk gets proportionally fewer (at least one)."""
+    chunk_breaks: bool = True
+    """A page (PDF) or heading (Word, HTML, EPUB) starts a new chunk, and no sentence runs
+    across one: a chunk never mixes two pages or sections, so its page is exact and a short
+    page is not buried in the next one's text (docs/benchmarks.md, "Long documents").
+    Plain text and corpus records have no breaks."""
 
     # --- embedding --------------------------------------------------------------------------
     embedder: str = "default"

@@ -35,11 +35,15 @@ class FileState:
     kind: str = ""
     pages: int = 0
     docs: tuple[str, ...] = field(default_factory=tuple)
+    skipped_pages: dict[str, list[int]] = field(default_factory=dict)
+    """Pages left out of an indexed file, by why (``no text layer``: scanned; ``unreadable``)."""
 
     def record(self) -> dict[str, Any]:
         rec = asdict(self)
         rec["docs"] = list(self.docs)
         del rec["path"]
+        if not self.skipped_pages:
+            del rec["skipped_pages"]
         return rec
 
 
@@ -87,6 +91,15 @@ def check(path: Path, st: os.stat_result, known: Known) -> Unchanged | str:
         return Unchanged(str(path), key, len(rec.get("docs", [])))
     digest = file_sha1(path)
     if rec and rec.get("sha1") == digest:
-        state = FileState(key, st.st_size, st.st_mtime_ns, digest, rec.get("kind", ""), rec.get("pages", 0), tuple(rec.get("docs", [])))
+        state = FileState(
+            key,
+            st.st_size,
+            st.st_mtime_ns,
+            digest,
+            rec.get("kind", ""),
+            rec.get("pages", 0),
+            tuple(rec.get("docs", [])),
+            rec.get("skipped_pages", {}),
+        )
         return Unchanged(str(path), key, len(state.docs), touched=state)
     return digest

@@ -68,11 +68,15 @@ def read_pdf(path: Path, part_chars: int) -> Iterator:
             yield Skipped(
                 f"{path} {_pages_list(scanned)}",
                 f"no text layer on {len(scanned)} of {pages} pages (images only): OCR them; the other pages are indexed",
+                pages=tuple(scanned),
+                what="no text layer (images only)",
             )
         if broken:
             yield Skipped(
                 f"{path} {_pages_list(broken)}",
                 f"PDFium could not read {len(broken)} of {pages} pages (damaged); the other pages are indexed",
+                pages=tuple(broken),
+                what="unreadable (damaged)",
             )
     finally:
         pdf.close()

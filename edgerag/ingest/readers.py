@@ -51,6 +51,11 @@ _CUT = re.compile(r"[.!?。！？]\s|\n\s*\n")
 class Skipped:
     source: str
     reason: str
+    pages: tuple[int, ...] = ()
+    """Pages of a file otherwise indexed that were left out (scanned, damaged); kept on the
+    file's record so `edgerag docs` shows what is missing."""
+    what: str = ""
+    """Why those pages, in a few words (``no text layer``, ``unreadable``)."""
 
 
 def content_id(text: str) -> str:
@@ -106,18 +111,21 @@ def _read_any(path: Path, max_bytes: int, part_chars: int, known: Known | None) 
     where = real_path(path)
     ids: list[str] = []
     pages = 0
+    left_out: dict[str, list[int]] = {}
     try:
         for item in _read_kind(path, kind, st.st_size, max_bytes, part_chars):
             if isinstance(item, Document):
                 item = replace(item, path=where, kind=item.kind or kind)
                 ids.append(item.id)
                 pages = item.pages or pages
+            elif isinstance(item, Skipped) and item.pages:
+                left_out.setdefault(item.what or item.reason, []).extend(item.pages)
             yield item
     except Exception as e:  # a reader's bug or a library's surprise must not stop the run
         yield Skipped(str(path), f"could not be read ({type(e).__name__}: {e})")
         return
     if known is not None and ids:
-        yield FileDone(FileState(where, st.st_size, st.st_mtime_ns, digest, kind, pages, tuple(dict.fromkeys(ids))))
+        yield FileDone(FileState(where, st.st_size, st.st_mtime_ns, digest, kind, pages, tuple(dict.fromkeys(ids)), left_out))
 
 
 def _read_kind(path: Path, kind: str, size: int, max_bytes: int, part_chars: int) -> Iterator:

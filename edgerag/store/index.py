@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..settings import LEGACY_STORED
 from .errors import IndexLockedError, IndexReadOnlyError, IndexUnusableError
 from .tables import Tables
 from .vectors import VectorSet
@@ -214,6 +215,7 @@ def _check_manifest(manifest: dict, path: Path, embedder_id, dim, stored) -> Non
         )
     if stored:
         built_with = manifest.get("settings") or {}
+        built_with = {**LEGACY_STORED, **built_with}
         differ = {k: (built_with.get(k), v) for k, v in stored.items() if built_with.get(k) != v}
         if differ:
             what = ", ".join(f"{k}={a!r} (asked {b!r})" for k, (a, b) in differ.items())

@@ -4,7 +4,8 @@ KET-RAG §5.1 splits the corpus into chunks of ℓ tokens and every chunk into 2
 Here:
 
 * A chunk is packed from whole sentences up to ℓ tokens, never across two documents (a short
-  document is one chunk). Consecutive chunks share up to ``overlap`` tokens of whole trailing
+  document is one chunk) and, with ``Settings.chunk_breaks``, never across a page or heading
+  of the document: a page of a PDF or a section of a Word file starts a chunk of its own. Consecutive chunks share up to ``overlap`` tokens of whole trailing
   sentences. A sentence longer than a sub-chunk is cut at word boundaries (a run of more than
   32 characters without a space counts as several words).
 * A chunk of T tokens is cut into n = ⌈T / ⌈ℓ/2^τ⌉⌉ sub-chunks of about T/n tokens each, so a
@@ -41,7 +42,11 @@ class DocumentSplit:
     sentences: list[Span] = field(default_factory=list)
 
 
-def split_document(doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: int, subchunk_tokens: int) -> DocumentSplit:
+def split_document(
+    doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: int, subchunk_tokens: int, breaks: bool = False
+) -> DocumentSplit:
+    """``breaks``: a page or section start (``doc.marks``) also starts a chunk, and no
+    sentence runs across it (``Settings.chunk_breaks``)."""
     text = doc.text
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
     out = DocumentSplit()
@@ -55,6 +60,8 @@ def split_document(doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: in
     bounds = {0, len(words)}
     for s, _ in sentence_spans(text):
         bounds.add(bisect_left(starts, s))
+    hard = {bisect_left(starts, m.start) for m in doc.marks} - {0, len(words)} if breaks else set()
+    bounds |= hard
     cuts = sorted(b for b in bounds if b <= len(words))
     segments: list[tuple[int, int]] = []
     for a, b in zip(cuts, cuts[1:]):
@@ -74,7 +81,7 @@ def split_document(doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: in
     i, ci = 0, 0
     while i < len(segments):
         j, total = i, 0
-        while j < len(segments) and (j == i or total + segtok[j] <= chunk_tokens):
+        while j < len(segments) and (j == i or (total + segtok[j] <= chunk_tokens and segments[j][0] not in hard)):
             total += segtok[j]
             j += 1
         chunk_id = f"{doc.id}:{ci}"
@@ -87,7 +94,7 @@ def split_document(doc: Document, tok: Tokenizer, chunk_tokens: int, overlap: in
         if j >= len(segments):
             break
         k, ov = j, 0
-        while k - 1 > i and ov + segtok[k - 1] <= overlap:
+        while k - 1 > i and ov + segtok[k - 1] <= overlap and segments[j][0] not in hard:  # no overlap back over a break
             ov += segtok[k - 1]
             k -= 1
         i = k
