@@ -31,7 +31,7 @@ from .progress import Cancelled, bar
 from .provenance import locate
 from .settings import Settings
 from .store import Index
-from .text.chunking import DocumentSplit, split_document
+from .text.chunking import DocumentSplit, chunk_heading, split_document
 from .text.keywords import keyword_set
 from .text.tokens import Tokenizer
 from .types import Document, InsertReport, Span
@@ -183,6 +183,9 @@ def _write_batch(
             for c in split.chunks:
                 rec = _record(c, marks)
                 rec.update(subchunks=subs_of.get(c.id, []), sentences=sents_of.get(c.id, []), keywords=keyword_set(c.text))
+                heading = chunk_heading(c.text, rec.get("loc", {}).get("section", ""))
+                if heading:
+                    rec["heading"] = heading
                 t.put(txn, "chunks", c.id, rec)
         index.bump_generation(txn)
         # Documents last: a document record means all of its pieces are in.

@@ -15,13 +15,20 @@ import zipfile
 from pathlib import Path
 
 
-def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (), width: int = 95) -> Path:
-    """A PDF with one page per string (wrapped at ``width`` characters a line); the 1-based
-    pages in ``image_pages`` hold only an image (a "scanned" page, no text)."""
+def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (), width: int = 95, font: Path | None = None) -> Path:
+    """A PDF with one page per string (each line of it wrapped at ``width`` characters); the
+    1-based pages in ``image_pages`` hold only an image (a "scanned" page, no text). Text is
+    in the standard Helvetica (Latin-1 only: "ę" comes back as "ÿ") unless ``font`` names a
+    TrueType file to embed (DejaVu Sans covers what Wikipedia passages hold)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     pdf = pdfium.PdfDocument.new()
+    ttf = None
+    if font is not None:
+        data = Path(font).read_bytes()
+        font_buf = ctypes.create_string_buffer(data, len(data))
+        ttf = raw.FPDFText_LoadFont(pdf.raw, ctypes.cast(font_buf, ctypes.POINTER(ctypes.c_uint8)), len(data), raw.FPDF_FONT_TRUETYPE, 1)
     for n, text in enumerate(pages, 1):
         page = pdf.new_page(612, 792)
         if n in image_pages:
@@ -33,8 +40,8 @@ def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (),
             page.insert_obj(img)
         else:
             y = 740.0
-            for line in textwrap.wrap(text, width) or [""]:
-                obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", 10.0)
+            for line in [w for para in text.split("\n") for w in textwrap.wrap(para, width) or [""]]:
+                obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, ttf, 10.0) if ttf else raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", 10.0)
                 ws = (line + "\x00").encode("utf-16-le")
                 buf = ctypes.create_string_buffer(ws, len(ws))
                 raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
@@ -44,6 +51,8 @@ def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (),
         page.gen_content()
         page.close()
     pdf.save(str(path))
+    if ttf:
+        raw.FPDFFont_Close(ttf)
     pdf.close()
     return path
 

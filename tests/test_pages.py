@@ -94,3 +94,25 @@ def test_docs_lists_the_pages_left_out(tmp_path):
     assert row["skipped_pages"] == {"no text layer (images only)": [2, 4]}
     rag.insert([f])  # unchanged: not read again, and the record keeps what was left out
     assert rag.documents()[0]["skipped_pages"] == {"no text layer (images only)": [2, 4]}
+
+
+def test_a_page_heading_is_the_passage_title(tmp_path):
+    """A PDF page headed "Max Mack" is found by that name, as a passage titled so would be
+    (hops and comparisons find a person's passage by title), and the heading is no part of
+    the first sentence's names."""
+    pages = [
+        "A Day of Roses in August\nA Day of Roses in August is a 1927 German silent film directed by Max Mack.",
+        "Max Mack\nMax Mack (2 October 1884 – 18 February 1973) was a German screenwriter and film director born in Halberstadt.",
+    ]
+    pdf = make_pdf(tmp_path / "films.pdf", pages)
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    rag.insert([pdf])
+    titles = {u.title for u in rag.retrieve("Max Mack", method="text", budget=500).units}
+    assert titles == {"Max Mack", "A Day of Roses in August"}
+    from edgerag.relations import find_passage
+    from edgerag.text.linkkeys import capitalised_runs
+
+    found = find_passage("Max Mack", [], rag.passages_named)
+    assert found is not None and "Halberstadt" in found.text and found.provenance["label"] == "films.pdf p. 2"
+    first = rag.index.get("sentences", rag.index.get("chunks", found.chunk_id)["sentences"][1])
+    assert "Max Mack" in capitalised_runs(first["text"])  # not "Max Mack Max Mack"

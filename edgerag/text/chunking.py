@@ -122,3 +122,21 @@ def _subchunk_cuts(segments: list[tuple[int, int]], cum: np.ndarray, size: int) 
             edges.append(w)
     edges.append(wb)
     return list(zip(edges, edges[1:]))
+
+
+_HEADING_LINE = re.compile(r"\A[#\s]*(?P<head>[^\n]{1,120}?)\s*\n\s*\n")
+_HEADING_END = tuple(".!?:;,")
+
+
+def chunk_heading(text: str, section: str = "") -> str:
+    """The heading a chunk stands under: the innermost heading of its section path (DOCX,
+    HTML, EPUB), else a heading line that opens its text (a short line with a blank line
+    below and no closing punctuation: a PDF page's title, as the PDF reader sets it apart,
+    or a Markdown ``# heading``); "" when it has none. Retrieved units take it as their title
+    (retrieve/units.py), so a passage is found by the name its page is headed with."""
+    if section:
+        return section.split(" › ")[-1].strip()
+    m = _HEADING_LINE.match(text)
+    if m and len(m["head"].split()) <= 12 and not m["head"].endswith(_HEADING_END):
+        return m["head"].strip()
+    return ""
