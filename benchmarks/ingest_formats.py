@@ -13,6 +13,10 @@
 3. HTML: ours (BeautifulSoup + lxml, html.py) against trafilatura on three saved-page
    layouts, by the real sentences kept and the boilerplate sentences let through
    (trafilatura is measured only if installed; it is not a dependency).
+4. OCR (``--ocr-pages N``, ``--only-ocr`` for this study alone): N scanned pages of real
+   prose of each kind (clean, turned 2°, grey on grey) through each installed engine
+   (RapidOCR, Tesseract), each engine in its own child process: seconds a page, character
+   accuracy (1 − edit distance / characters, whitespace squeezed) and peak RSS.
 
 Writes benchmarks/results/ingest_formats.json and prints a table.
 """
@@ -88,6 +92,72 @@ def child_index(pdf: str, index: str) -> dict:
         "embed_seconds": report.embed_seconds,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+
+
+def page_lines(n: int, width: int = 70) -> list[str]:
+    """Page ``n`` of real prose: the bundled sample's passages (Wikipedia), wrapped."""
+    import textwrap
+
+    rows = [json.loads(line) for line in (REPO / "edgerag" / "data" / "sample" / "corpus.jsonl").read_text().splitlines()]
+    text = " ".join(r["text"] for r in rows[3 * n : 3 * n + 3])
+    return textwrap.wrap(text, width)[:22]
+
+
+def edit_distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def child_ocr(engine: str, pages: str) -> dict:
+    """OCR ``pages`` rendered pages of each kind (clean, turned 2°, grey on grey) with one
+    engine, a fresh cache: seconds per page, character accuracy, peak RSS."""
+    os.environ["EDGERAG_OCR"] = engine
+    os.environ["EDGERAG_CACHE"] = tempfile.mkdtemp()
+    from edgerag.ingest import ocr
+    from tests.docmaker import text_image
+
+    kinds = {"clean": {}, "turned 2°": {"angle": 2.0}, "grey on grey": {"ink": 110, "paper": 170}}
+    out = {}
+    for kind, style in kinds.items():
+        secs, errors, chars = 0.0, 0, 0
+        for n in range(int(pages)):
+            lines = page_lines(n)
+            img = text_image(lines, size=26, **style)
+            t0 = time.perf_counter()
+            page = ocr.recognise(img)
+            secs += time.perf_counter() - t0
+            want, got = " ".join(" ".join(lines).split()), " ".join(page.text.split())
+            errors += edit_distance(want, got)
+            chars += len(want)
+        out[kind] = {"pages": int(pages), "seconds_per_page": round(secs / int(pages), 2), "char_accuracy": round(1 - errors / chars, 4)}
+    out["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return out
+
+
+def ocr_engines(pages: int) -> dict:
+    """The OCR study: each installed engine in its own child process; prints its table."""
+    import shutil
+
+    found = {}
+    for engine in ("rapidocr", "tesseract"):
+        try:
+            found[engine] = run_child("ocr", engine, str(pages))
+        except Exception as e:  # not installed: say so in the JSON
+            found[engine] = {"error": str(e).splitlines()[-1][:200], "tesseract_on_path": bool(shutil.which("tesseract"))}
+    print(f"\n{'OCR engine':<12}{'page kind':<14}{'s/page':>8}{'char accuracy':>15}{'peak RSS MiB':>14}")
+    for engine, r in found.items():
+        if "error" in r:
+            print(f"{engine:<12}not measured: {r['error']}")
+            continue
+        for kind, k in r.items():
+            if isinstance(k, dict):
+                print(f"{engine:<12}{kind:<14}{k['seconds_per_page']:>8.2f}{k['char_accuracy']:>15.1%}{r['peak_rss_mib']:>14}")
+    return found
 
 
 def run_child(*args: str) -> dict:
@@ -236,11 +306,19 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=1000)
     ap.add_argument("--index-pages", type=int, default=1000)
     ap.add_argument("--child", nargs="+")
+    ap.add_argument("--ocr-pages", type=int, default=5, help="pages of each kind per OCR engine (0: no OCR study)")
+    ap.add_argument("--only-ocr", action="store_true", help="the OCR study alone")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "ingest_formats.json"))
     args = ap.parse_args()
     if args.child:
         kind, *rest = args.child
-        print(json.dumps(child_read(*rest) if kind == "read" else child_index(*rest)))
+        print(json.dumps({"read": child_read, "index": child_index, "ocr": child_ocr}[kind](*rest)))
+        return
+    if args.only_ocr:
+        result = ocr_engines(args.ocr_pages)
+        out = Path(args.out).with_name("ocr.json")
+        out.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"\nwrote {out}")
         return
     from tests.docmaker import make_pdf
 
@@ -264,6 +342,8 @@ def main() -> None:
         result["index"] = {**r, "pages": args.index_pages, "pages_per_s": round(args.index_pages / r["seconds"], 2)}
         result["text_kept"] = formats_kept(tmp)
     result["html_extractors"] = html_extractors()
+    if args.ocr_pages:
+        result["ocr"] = ocr_engines(args.ocr_pages)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     rd, ix = result["read"], result["index"]

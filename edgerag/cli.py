@@ -66,6 +66,8 @@ def cmd_docs(args) -> int:
     for r in rows:
         pages = f"{page_label(r['pages'])} of {r['file_pages']}" if r.get("pages") else "-"
         print(f"{r['id']}\t{r['chunks']} chunk(s)\t{pages}\t{r['title'] or '-'}\t{r['source']}")
+        if r.get("ocr_pages"):
+            print(f"\tread by OCR: pp. {', '.join(map(str, r['ocr_pages']))}")
         for why, left_out in (r.get("skipped_pages") or {}).items():
             print(f"\tnot indexed: {page_label(left_out) if len(left_out) == 1 else 'pp. ' + ', '.join(map(str, left_out))} ({why})")
     print(f"{len(rows)} document(s)", file=sys.stderr)

@@ -210,6 +210,8 @@ def document_rows(index: Index) -> list[dict]:
         if rec.get("pages"):
             row["pages"] = rec["pages"]
             row["file_pages"] = rec.get("file_pages", rec["pages"][-1])
+        if rec.get("ocr_pages"):
+            row["ocr_pages"] = rec["ocr_pages"]
         if rec.get("path"):
             left_out = (files.setdefault(rec["path"], index.get("files", rec["path"])) or {}).get("skipped_pages")
             if left_out:

@@ -117,6 +117,9 @@ def insert_documents(
                 index.save_vectors()
                 last_save = time.perf_counter()
             report.docs_added += len(new)
+            for d in new.values():
+                report.ocr_pages += len({m.page for m in d.marks if m.ocr})
+                report.ocr_seconds += d.ocr_seconds
             for s in splits.values():
                 report.chunks += len(s.chunks)
                 report.subchunks += len(s.subchunks)
@@ -202,6 +205,9 @@ def _write_batch(
             page_marks = [m.page for m in d.marks if m.page]
             if page_marks:
                 rec.update(pages=[page_marks[0], page_marks[-1]], file_pages=d.pages)
+            ocr_pages = sorted({m.page for m in d.marks if m.ocr})
+            if ocr_pages:
+                rec["ocr_pages"] = ocr_pages
             t.put(txn, "docs", doc_id, rec)
         for path, frec in (files or {}).items():
             t.put(txn, "files", path, frec)

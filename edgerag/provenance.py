@@ -6,7 +6,8 @@ character range (`locate`): ``{"pages": [12, 13]}`` for a chunk that spans a pag
 ``{"section": "Methods › Setup"}`` for one under that heading. Retrieval copies it onto each
 `Unit` as ``provenance`` with the file and a readable ``label`` (`describe`), which
 ``query --json``, answer citations, the TUI and ``edgerag docs`` show:
-``report.pdf p. 12–13``, ``notes.docx § Methods › Setup``.
+``report.pdf p. 12–13``, ``notes.docx § Methods › Setup``; text recognised from an image
+carries its OCR confidence (``"ocr": 0.93``) and says so (``scan.pdf p. 4 (OCR)``).
 
 Sub-chunks and sentences carry their own, narrower location. A chunk or sub-chunk whose text
 spans pages also carries ``page_starts`` (the page where each of its sentences starts), so a
@@ -34,9 +35,15 @@ def locate(marks: Sequence[Mark], start: int, end: int) -> dict[str, Any]:
     starts = [m.start for m in marks]
     first = max(bisect_right(starts, start) - 1, 0)
     last = max(bisect_right(starts, max(end - 1, start)) - 1, first)
+    loc: dict[str, Any] = {}
     if marks[first].page:
-        return {"pages": [marks[first].page, marks[last].page]}
-    return {"section": marks[first].section} if marks[first].section else {}
+        loc["pages"] = [marks[first].page, marks[last].page]
+    elif marks[first].section:
+        loc["section"] = marks[first].section
+    read = [m.ocr for m in marks[first : last + 1] if m.ocr]
+    if read:  # recognised from an image: the lowest confidence of the pages it touches
+        loc["ocr"] = min(read)
+    return loc
 
 
 def describe(file: str, loc: dict[str, Any]) -> dict[str, Any]:
@@ -49,6 +56,8 @@ def describe(file: str, loc: dict[str, Any]) -> dict[str, Any]:
         label += f" p. {a}" if a == b else f" p. {a}–{b}"
     elif loc.get("section"):
         label += f" § {loc['section']}"
+    if loc.get("ocr"):
+        label += " (OCR)"
     out["label"] = label.strip()
     return out
 
@@ -144,4 +153,4 @@ def label_at(provenance: dict[str, Any], text: str, needle: str | None) -> str:
     if page is None:
         return label
     name = PurePath(provenance.get("file", "")).name
-    return f"{name} p. {page}".strip()
+    return f"{name} p. {page}{' (OCR)' if provenance.get('ocr') else ''}".strip()

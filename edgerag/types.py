@@ -16,6 +16,8 @@ class Mark:
     """1-based page number (PDF); 0 for formats without pages."""
     section: str = ""
     """Heading path, outermost first, joined by " › " (DOCX, HTML, EPUB)."""
+    ocr: float = 0.0
+    """The OCR confidence (0–1) of text read from an image (ingest/ocr.py); 0 for a text layer."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Document:
     """The reader that made it: txt, md, jsonl, pdf, docx, html, epub."""
     pages: int = 0
     """Pages of the whole file (PDF); 0 for formats without pages."""
+    ocr_seconds: float = 0.0
+    """Time spent recognising its OCR pages (0 when none, or all remembered)."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,10 @@ class InsertReport:
     """Old documents removed because their file changed."""
     extractions_reused: int = 0
     """KG extractions and TERAG name sets carried over to new chunks of unchanged text."""
+    ocr_pages: int = 0
+    """Pages (or images) of the added documents read by OCR (ingest/ocr.py)."""
+    ocr_seconds: float = 0.0
+    """Time OCR took on them (pages remembered from an earlier run cost nothing)."""
 
     def summary(self) -> str:
         lines = [
@@ -146,6 +154,8 @@ class InsertReport:
                 f"updated in place: {', '.join(self.files_replaced)} ({self.docs_replaced} old document(s) removed, "
                 f"{self.extractions_reused} LLM extraction(s) of unchanged text reused)"
             )
+        if self.ocr_pages:
+            lines.append(f"read {self.ocr_pages} page(s) by OCR in {self.ocr_seconds:.1f}s; their text is marked (OCR) in citations")
         for source, reason in self.skipped:
             lines.append(f"skipped {source}: {reason}")
         return "\n".join(lines)

@@ -140,3 +140,57 @@ def zip_bomb(path: Path, member: str = "word/document.xml", mib: int = 8) -> Pat
         z.writestr("[Content_Types].xml", "<Types/>")
         z.writestr(member, b"\0" * (mib << 20))
     return path
+
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def text_image(lines: list[str], *, size: int = 26, angle: float = 0.0, ink: int = 0, paper: int = 255, width: int = 1224):
+    """A scanned page as a greyscale PIL image: ``lines`` drawn at ``size`` px (DejaVu Sans,
+    else Pillow's own font), turned by ``angle`` degrees, ``ink`` on ``paper`` (0–255: a
+    low-contrast scan draws 110 on 170)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(FONT), size) if FONT.exists() else ImageFont.load_default(size=size)
+    height = max(400, 120 + int(size * 1.6) * len(lines))
+    img = Image.new("L", (width, height), paper)
+    draw = ImageDraw.Draw(img)
+    for n, line in enumerate(lines):
+        draw.text((80, 80 + int(size * 1.6) * n), line, fill=ink, font=font)
+    return img.rotate(angle, expand=True, fillcolor=paper) if angle else img
+
+
+def noise_image(seed: int = 0, width: int = 800, height: int = 600):
+    """A page of random grey specks: a scan of nothing."""
+    import numpy as np
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    return Image.fromarray(rng.integers(0, 256, (height, width), dtype=np.uint8), "L")
+
+
+def make_scanned_pdf(path: Path, images: list, *, text_pages: dict[int, str] | None = None) -> Path:
+    """An image-only PDF: one page per PIL image, filling a US-letter page; pages named in
+    ``text_pages`` (1-based) hold that text instead, as a text layer."""
+    import pypdfium2 as pdfium
+
+    tmp = path.with_suffix(".text.pdf")
+    text_pages = text_pages or {}
+    make_pdf(tmp, [text_pages.get(n, "") for n in range(1, len(images) + 1)])
+    pdf = pdfium.PdfDocument(str(tmp))
+    for n, image in enumerate(images, 1):
+        if n in text_pages or image is None:
+            continue
+        page = pdf[n - 1]
+        img = pdfium.PdfImage.new(pdf)
+        img.set_bitmap(pdfium.PdfBitmap.from_pil(image.convert("RGB")))
+        fit = min(612 / image.width, 792 / image.height)
+        w, h = image.width * fit, image.height * fit
+        img.set_matrix(pdfium.PdfMatrix().scale(w, h).translate(0, 792 - h))
+        page.insert_obj(img)
+        page.gen_content()
+        page.close()
+    pdf.save(str(path))
+    pdf.close()
+    tmp.unlink()
+    return path

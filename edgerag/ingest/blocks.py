@@ -22,6 +22,9 @@ class Block:
     text: str
     page: int = 0
     section: str = ""
+    ocr: float = 0.0
+    """OCR confidence when the text was recognised from an image (ocr.py), else 0."""
+    ocr_seconds: float = 0.0
 
 
 def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars: int, pages: int = 0) -> Iterator[Document]:
@@ -34,15 +37,17 @@ def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars:
     pieces: list[str] = []
     marks: list[Mark] = []
     size = 0
-    where: tuple[int, str] | None = None
+    where: tuple[int, str, float] | None = None
+
+    seconds = 0.0  # OCR time of the part being packed
 
     def flush() -> None:
-        nonlocal pieces, marks, size, where
+        nonlocal pieces, marks, size, where, seconds
         if pieces:
-            parts.append(("\n\n".join(pieces), tuple(marks)))
-        pieces, marks, size, where = [], [], 0, None
+            parts.append(("\n\n".join(pieces), tuple(marks), seconds))
+        pieces, marks, size, where, seconds = [], [], 0, None, 0.0
 
-    def emit(n: int, text: str, mk: tuple[Mark, ...], many: bool) -> Document:
+    def emit(n: int, text: str, mk: tuple[Mark, ...], ocr_seconds: float, many: bool) -> Document:
         return Document(
             id=content_id(text),
             text=text,
@@ -51,6 +56,7 @@ def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars:
             marks=mk,
             kind=kind,
             pages=pages() if callable(pages) else pages,
+            ocr_seconds=ocr_seconds,
         )
 
     n = 0
@@ -64,13 +70,14 @@ def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars:
                 n += 1
                 yield emit(n, *parts.pop(0), True)
         start = size + (2 if pieces else 0)
-        if (b.page, b.section) != where:
-            marks.append(Mark(start=start, page=b.page, section=b.section))
-            where = (b.page, b.section)
+        if (b.page, b.section, b.ocr) != where:
+            marks.append(Mark(start=start, page=b.page, section=b.section, ocr=b.ocr))
+            where = (b.page, b.section, b.ocr)
+        seconds += b.ocr_seconds
         pieces.append(text)
         size = start + len(text)
     flush()
     many = n > 0 or len(parts) > 1
-    for text, mk in parts:
+    for text, mk, secs in parts:
         n += 1
-        yield emit(n, text, mk, many)
+        yield emit(n, text, mk, secs, many)

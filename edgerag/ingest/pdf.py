@@ -5,10 +5,14 @@ next, so memory holds one page plus at most two parts of text (blocks.py), whate
 page count. Every page's text is a `Block` with its 1-based page number, so chunks know the
 pages they span.
 
+Scanned pages (images with fewer than `MIN_TEXT_CHARS` characters of text layer) are
+rendered and read by OCR (ocr.py) when an engine is installed; their blocks carry the OCR
+confidence, and pages OCR cannot read with confidence are named and left out. Without an
+engine they are named and skipped ("pip install 'edgerag[ocr]' to read them by OCR").
+
 Refused, by name, with the reason: a file that is not a PDF (wrong extension), a password-
-protected PDF, a damaged or truncated one PDFium cannot open, and a PDF with no text layer
-(scanned pages: "no text layer: OCR it first"). Pages that are images with no text inside an
-otherwise text PDF are reported in one line, and the rest is indexed.
+protected PDF, a damaged or truncated one PDFium cannot open, and a PDF with no text at all.
+Pages left out of an otherwise indexed PDF are reported in one line, and the rest is indexed.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..types import Document
+from . import ocr
 from .blocks import Block, pack
 from .sniff import looks_like
 
@@ -52,24 +57,35 @@ def read_pdf(path: Path, part_chars: int) -> Iterator:
             return
         scanned: list[int] = []
         broken: list[int] = []
+        unclear: list[int] = []
         found = 0
-        for doc in pack(path, "pdf", _pages(pdf, scanned, broken), path.stem, part_chars, pages):
+        for doc in pack(path, "pdf", _pages(pdf, path, scanned, broken, unclear), path.stem, part_chars, pages):
             found += 1
             yield doc
         if not found:
-            why = (
-                "no text layer: OCR it first"
-                if not broken
-                else f"no page could be read (damaged? PDFium failed on {len(broken)} of {pages} pages)"
-            )
+            if broken:
+                why = f"no page could be read (damaged? PDFium failed on {len(broken)} of {pages} pages)"
+            elif unclear:
+                why = f"OCR found no confident text on any page (confidence below {ocr.MIN_CONFIDENCE}, or blank)"
+            else:
+                why = f"no text layer: {ocr.INSTALL} to read scanned pages by OCR"
             yield Skipped(str(path), f"{why} ({pages} page{'s' * (pages != 1)}, no extractable text)")
             return
         if scanned:
             yield Skipped(
                 f"{path} {_pages_list(scanned)}",
-                f"no text layer on {len(scanned)} of {pages} pages (images only): OCR them; the other pages are indexed",
+                f"no text layer on {len(scanned)} of {pages} pages (images only): {ocr.INSTALL} to read them by OCR; "
+                "the other pages are indexed",
                 pages=tuple(scanned),
                 what="no text layer (images only)",
+            )
+        if unclear:
+            yield Skipped(
+                f"{path} {_pages_list(unclear)}",
+                f"OCR found no confident text on {len(unclear)} of {pages} pages (confidence below {ocr.MIN_CONFIDENCE}, "
+                "or blank): left out; the other pages are indexed",
+                pages=tuple(unclear),
+                what="OCR: no confident text",
             )
         if broken:
             yield Skipped(
@@ -82,31 +98,62 @@ def read_pdf(path: Path, part_chars: int) -> Iterator:
         pdf.close()
 
 
-def _pages(pdf, scanned: list[int], broken: list[int]) -> Iterator[Block]:
+MIN_TEXT_CHARS = 20
+"""A page whose text layer holds fewer characters than this (none, a page number, a stamp)
+but that has images is a scanned page: it is read by OCR when an engine is installed."""
+
+
+def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list[int]) -> Iterator[Block]:
     import pypdfium2 as pdfium
 
-    for i in range(len(pdf)):
-        try:
-            page = pdf[i]
-        except pdfium.PdfiumError:
-            broken.append(i + 1)
-            continue
-        try:
-            tp = page.get_textpage()
+    engine = ocr.engine_name()
+    progress = None
+    try:
+        for i in range(len(pdf)):
             try:
-                text = tp.get_text_range()
+                page = pdf[i]
+            except pdfium.PdfiumError:
+                broken.append(i + 1)
+                continue
+            block = None
+            try:
+                tp = page.get_textpage()
+                try:
+                    text = tp.get_text_range()
+                finally:
+                    tp.close()
+                text = _BLANKS.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROL)).strip()
+                if len("".join(text.split())) < MIN_TEXT_CHARS and _has_images(page):
+                    if engine is None:
+                        if not text:
+                            scanned.append(i + 1)
+                    else:
+                        if progress is None:
+                            from ..progress import bar
+
+                            progress = bar(total=len(pdf), desc=f"OCR {path.name}", unit="page")
+                            progress.update(i)
+                        read = ocr.recognise(page.render(scale=ocr.RENDER_SCALE).to_pil())
+                        if read.readable and len(read.text) > len(text):
+                            block = Block(
+                                _headings_apart(read.text), page=i + 1, ocr=read.confidence, ocr_seconds=0 if read.cached else read.seconds
+                            )
+                        elif not text:
+                            unclear.append(i + 1)
+            except pdfium.PdfiumError:
+                broken.append(i + 1)
+                continue
             finally:
-                tp.close()
-            text = _BLANKS.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROL)).strip()
-            if not text and _has_images(page):
-                scanned.append(i + 1)
-        except pdfium.PdfiumError:
-            broken.append(i + 1)
-            continue
-        finally:
-            page.close()
-        if text:
-            yield Block(_headings_apart(text), page=i + 1)
+                page.close()
+                if progress is not None:
+                    progress.update(1)
+            if block is None and text:
+                block = Block(_headings_apart(text), page=i + 1)
+            if block is not None:
+                yield block
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 _END = tuple(".!?:;,")

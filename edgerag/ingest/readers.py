@@ -32,12 +32,13 @@ from pathlib import Path
 
 from ..types import Document
 from .files import FileDone, FileState, Known, Unchanged, check, real_path
+from .image import IMAGE_SUFFIXES
 from .sniff import kind_of
 
-STRUCTURED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub"}
+STRUCTURED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub", **IMAGE_SUFFIXES}
 """Suffix → reader for the formats with pages or sections."""
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".jsonl", *STRUCTURED)
-_SUPPORTED_HINT = "use .txt, .md, .jsonl, .pdf, .docx, .html or .epub"
+_SUPPORTED_HINT = "use .txt, .md, .jsonl, .pdf, .docx, .html, .epub, or .png/.jpg/.tiff (with OCR)"
 _SNIFF = 8192
 PART_CHARS = 1_000_000
 """Text files longer than this are indexed as parts of about this many characters."""
@@ -150,6 +151,10 @@ def _read_kind(path: Path, kind: str, size: int, max_bytes: int, part_chars: int
         from .epub import read_epub
 
         yield from read_epub(path, part_chars)
+    elif kind == "image":
+        from .image import read_image
+
+        yield from read_image(path, part_chars)
     else:
         from .html import read_html
 
