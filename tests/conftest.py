@@ -51,6 +51,17 @@ def index_copy(built_index, tmp_path) -> Path:
     return dst
 
 
+@pytest.fixture
+def no_ocr(monkeypatch):
+    """The reader as a user without ``edgerag[ocr]`` has it (``EDGERAG_OCR=off``): scanned pages are named, not read."""
+    from edgerag.ingest import ocr
+
+    monkeypatch.setenv("EDGERAG_OCR", "off")
+    ocr.engine_name.cache_clear()
+    yield
+    ocr.engine_name.cache_clear()
+
+
 def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 

@@ -135,12 +135,12 @@ def test_epub_chapters_in_spine_order_titled_by_the_table_of_contents(library, t
     assert doc.marks[0].section == "Only a heading"
 
 
-def test_every_bad_file_is_named_with_its_reason_and_the_rest_is_read(library):
+def test_every_bad_file_is_named_with_its_reason_and_the_rest_is_read(library, no_ocr):
     docs, skipped = _split(list(iter_documents([library])))
     assert sorted(os.path.basename(d.source) for d in docs) == ["book.epub", "notes.docx", "page.html", "report.pdf"]
     why = {os.path.basename(k): v for k, v in skipped.items()}
     assert "encrypted" in why["locked.pdf"] and "password" in why["locked.pdf"]
-    assert why["scanned.pdf"].startswith("no text layer: OCR it first")
+    assert why["scanned.pdf"].startswith("no text layer:") and "edgerag[ocr]" in why["scanned.pdf"]
     assert "damaged or truncated PDF" in why["truncated.pdf"]
     assert "not a DOCX" in why["notzip.docx"] and "not a zip" in why["notzip.docx"]
     assert "zip bomb" in why["bomb.docx"] and "zip bomb" in why["bomb.epub"]
@@ -149,7 +149,7 @@ def test_every_bad_file_is_named_with_its_reason_and_the_rest_is_read(library):
     assert "it is a PDF" in why["pdf.txt"] and "name it .pdf" in why["pdf.txt"]
 
 
-def test_a_pdf_with_a_few_scanned_pages_indexes_the_rest_and_names_them(tmp_path):
+def test_a_pdf_with_a_few_scanned_pages_indexes_the_rest_and_names_them(tmp_path, no_ocr):
     f = make_pdf(tmp_path / "mixed.pdf", ["Real text on page one.", "", "Real text on page three."], image_pages=(2,))
     docs, skipped = _split(list(iter_documents([f])))
     assert [m.page for m in docs[0].marks] == [1, 3]

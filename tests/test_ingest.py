@@ -20,14 +20,16 @@ def test_bad_files_are_skipped_by_name(tmp_path):
     (tmp_path / "blank.md").write_text("   \n\n  ")
     (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02PK\x03\x04" * 20)
     (tmp_path / "latin1.txt").write_bytes("caf\xe9 cr\xe8me".encode("latin-1"))
-    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n")  # cut off after the signature
+    (tmp_path / "drawing.bmp").write_bytes(b"BM" + bytes(60))
     docs, skipped = _split(list(iter_documents([tmp_path, tmp_path / "missing.txt"])))
     assert [d.title for d in docs] == ["good"]
     assert "empty file" in skipped[str(tmp_path / "empty.txt")]
     assert "empty file" in skipped[str(tmp_path / "blank.md")]
     assert "binary" in skipped[str(tmp_path / "binary.txt")]
     assert "not valid UTF-8" in skipped[str(tmp_path / "latin1.txt")]
-    assert "unsupported file type" in skipped[str(tmp_path / "image.png")]
+    assert "not an image Pillow can open" in skipped[str(tmp_path / "image.png")]
+    assert "unsupported file type" in skipped[str(tmp_path / "drawing.bmp")]
     assert "no such file" in skipped[str(tmp_path / "missing.txt")]
 
 

@@ -86,7 +86,7 @@ def test_pieces_of_a_chunk_too_big_for_the_budget_cite_their_own_page(report_rag
     assert "Dorrance" in best.text and best.provenance["label"] == "report.pdf p. 3"
 
 
-def test_docs_lists_the_pages_left_out(tmp_path):
+def test_docs_lists_the_pages_left_out(tmp_path, no_ocr):
     f = make_pdf(tmp_path / "mixed.pdf", ["Real text on page one.", "", "Real text on page three.", ""], image_pages=(2, 4))
     rag = EdgeRAG(tmp_path / "ix", progress=False)
     rag.insert([f])
