@@ -7,7 +7,7 @@ Markdown table (docs/benchmarks.md, "Answers on an edge CPU").
         --readers evidence,passages --answer-budget 1000 --limit 100
 
 For each question: retrieve with the method at λ, let the model read at most
-``--answer-budget`` tokens of that context (evidence sentences or passages, answer.py) and
+``--answer-budget`` tokens of that context (evidence sentences or passages, answer/plan.py) and
 answer in the given mode. Reported per row:
 
 * EM, F1 — SQuAD-normalised, max over the gold answers;
@@ -37,7 +37,7 @@ from pathlib import Path
 from common import write_result
 
 from edgerag import EdgeRAG, Settings
-from edgerag.candidates import closed_choices
+from edgerag.answer.candidates import closed_choices
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize
 from edgerag.eval.runner import ensure_indexed
@@ -121,7 +121,7 @@ def main() -> int:
     ap.add_argument("--methods", default="bridge-ppr")
     ap.add_argument("--budgets", default="2000")
     ap.add_argument("--modes", default="auto")
-    ap.add_argument("--readers", default="evidence", help="evidence, passages or both (answer.py)")
+    ap.add_argument("--readers", default="evidence", help="evidence, passages or both (answer/plan.py)")
     ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
     ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
     ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
-from .compare import decide
+from .answer.compare import decide
+from .answer.evidence import evidence_units
+from .answer.hops import resolve as resolve_hops
 from .embed import Embedder
-from .evidence import evidence_units
-from .hops import resolve as resolve_hops
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm import LocalLLM
@@ -217,7 +217,7 @@ class EdgeRAG:
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
         """The passages dense retrieval finds for ``name`` alone (a comparison's option or
-        person whose passage the retrieved context lacks; compare.py keeps one titled so)."""
+        person whose passage the retrieved context lacks; answer/compare.py keeps one titled so)."""
         return self.retrieve(name, method="text", budget=budget).units
 
     def answer(
@@ -231,7 +231,7 @@ class EdgeRAG:
         plan: ReadPlan | None = None,
     ) -> Answer:
         """Answer from a retrieved context, with citations; ``on_text`` streams the tokens.
-        ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer.py);
+        ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer/plan.py);
         ``short=True`` is ``mode="short"``. The model reads the context's evidence sentences
         (``settings.answer_reader``) or best units up to ``settings.answer_budget`` tokens
         (`plan_answer` says which, before the call)."""

@@ -38,7 +38,7 @@ def answer_footer(ans) -> list[str]:
     else:
         lines.append("citations: none (the model cited no passage)")
     t = ans.tokens
-    if not any(t.values()):  # decided in code (compare.py)
+    if not any(t.values()):  # decided in code (answer/compare.py)
         lines.append(f"token account: no model call; {ans.seconds:.1f}s")
         return lines
     how = (

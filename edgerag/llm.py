@@ -223,7 +223,7 @@ class ChoiceTrie:
     sequences, then end its turn: at each step every token that does not continue some
     allowed sequence gets −∞. Greedy decoding under it walks the trie of the choices, taking
     the likeliest allowed token each time, so the model picks among the strings it was
-    offered (the candidate answers of candidates.py) at the cost of a few output tokens."""
+    offered (the candidate answers of answer/candidates.py) at the cost of a few output tokens."""
 
     def __init__(self, sequences: list[list[int]], end: list[int], start: int) -> None:
         self.root: dict = {}

@@ -12,7 +12,7 @@ carries its OCR confidence (``"ocr": 0.93``) and says so (``scan.pdf p. 4 (OCR)`
 Sub-chunks and sentences carry their own, narrower location. A chunk or sub-chunk whose text
 spans pages also carries ``page_starts`` (the page where each of its sentences starts), so a
 citation names the page a short answer stands on (`label_at`: ``report.pdf p. 3``), not the
-chunk's range; the evidence reader builds the same for the sentences it picks (evidence.py).
+chunk's range; the evidence reader builds the same for the sentences it picks (answer/evidence.py).
 """
 
 from __future__ import annotations

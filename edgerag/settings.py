@@ -225,17 +225,17 @@ class Settings:
     "Answers on an edge CPU"); a larger model on a faster machine may read more."""
     answer_reader: str = "evidence"
     """What a short or chosen answer reads: ``evidence`` (the question's evidence sentences
-    from the retrieved passages, first and second hop, up to the answer budget; evidence.py)
+    from the retrieved passages, first and second hop, up to the answer budget; answer/evidence.py)
     or ``passages`` (the best passages up to the answer budget). Long answers read passages."""
     answer_hops: bool = True
     """Help a short answer in code: decide a comparison of dates ("Which film has the director
     who died earlier, A or B?") when the passages give both dates, without the model
-    (compare.py), and ask a bridge question one hop at a time ("Where was the director of film X
-    born?" → "Where was Max Mack born?", hops.py). Off: the model reads the question as asked."""
+    (answer/compare.py), and ask a bridge question one hop at a time ("Where was the director of film X
+    born?" → "Where was Max Mack born?", answer/hops.py). Off: the model reads the question as asked."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a
-    question that asks for a fact, ``long`` otherwise; answer.py)."""
+    question that asks for a fact, ``long`` otherwise; answer/plan.py)."""
 
     # --- output -----------------------------------------------------------------------------
     progress: bool | None = None

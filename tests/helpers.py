@@ -131,5 +131,5 @@ def same_arrays(a: Path, b: Path, stage: str) -> None:
 
 
 def passage(id: str, title: str, text: str) -> Unit:
-    """A retrieved passage as the reader's code steps see it (compare.py, hops.py)."""
+    """A retrieved passage as the reader's code steps see it (answer/compare.py, answer/hops.py)."""
     return Unit(kind="chunk", id=id, text=text, tokens=len(text.split()), score=0.0, doc_id=id, chunk_id=id, title=title)

@@ -1,4 +1,4 @@
-"""Comparisons of dates decided in code (compare.py): the parsers on their own, the decision on
+"""Comparisons of dates decided in code (answer/compare.py): the parsers on their own, the decision on
 real passages of the bundled sample, and through the API on a real index, where the answer
 comes without a model call and cites the passages it read."""
 
@@ -9,8 +9,8 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.compare import When, dates, decide, parse_comparison, person_dates, thing_date
-from edgerag.relations import related_people
+from edgerag.answer.compare import When, dates, decide, parse_comparison, person_dates, thing_date
+from edgerag.answer.relations import related_people
 from edgerag.types import Unit
 
 from .conftest import SAMPLE

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.answer import EVIDENCE_INSTRUCTION, ReadPlan, answer_question, build_messages
-from edgerag.candidates import closed_choices
-from edgerag.evidence import evidence_units
+from edgerag.answer.candidates import closed_choices
+from edgerag.answer.evidence import evidence_units
+from edgerag.answer.plan import EVIDENCE_INSTRUCTION, ReadPlan, build_messages
+from edgerag.answer.read import answer_question
+from edgerag.answer.reply import DO_NOT_KNOW, clean_answer, copied_example
 from edgerag.metered import MeteredLLM
-from edgerag.reply import DO_NOT_KNOW, clean_answer, copied_example
 from edgerag.types import Context, Unit
 
 from .conftest import PLANTED_ANSWER, PLANTED_QUESTION
@@ -165,7 +166,7 @@ class ChoosingLLM(ScriptedLLM):
 
 
 def test_a_reply_that_runs_on_is_narrowed_to_one_of_its_own_names(index_copy):
-    from edgerag.reply import RAN_ON
+    from edgerag.answer.reply import RAN_ON
 
     question = "Ralph Hefferline was a psychology professor at a university in what city?"
     units = [

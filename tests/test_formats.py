@@ -10,9 +10,9 @@ import zipfile
 import pytest
 
 from edgerag import EdgeRAG
+from edgerag.answer.citations import citation
 from edgerag.ingest import Skipped, iter_documents
 from edgerag.provenance import locate
-from edgerag.reply import citation
 from edgerag.types import Document, Mark
 
 from .docmaker import encrypt_pdf, html_page, make_docx, make_epub, make_pdf, zip_bomb

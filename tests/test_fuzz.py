@@ -11,7 +11,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edgerag.answer import clean_answer, parse_citations
+from edgerag.answer.citations import parse_citations
+from edgerag.answer.reply import clean_answer
 from edgerag.extract import kg as kgx
 from edgerag.extract import names as nm
 from edgerag.extract import query_keywords as qkw

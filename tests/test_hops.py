@@ -1,4 +1,4 @@
-"""Bridge questions one hop at a time (hops.py): the rewrite on real passages of the bundled
+"""Bridge questions one hop at a time (answer/hops.py): the rewrite on real passages of the bundled
 sample, what it refuses, and the plan the model reads through the API on a real index."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.hops import resolve
-from edgerag.relations import related_people
+from edgerag.answer.hops import resolve
+from edgerag.answer.relations import related_people
 from edgerag.types import Unit
 
 from .conftest import SAMPLE

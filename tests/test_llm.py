@@ -7,10 +7,11 @@ import hashlib
 import pytest
 
 from edgerag import EdgeRAG
+from edgerag.answer.citations import parse_citations
+from edgerag.answer.reply import clean_answer
 from edgerag.llm import LocalLLM, PromptTooLongError
 from edgerag.metered import MeteredLLM
 from edgerag.models import DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelError, assemble, resolve_model
-from edgerag.reply import clean_answer, parse_citations
 from edgerag.store.tables import Tables
 from edgerag.types import Unit
 
@@ -128,7 +129,7 @@ def test_citation_parsing_and_answer_cleaning():
 
 
 def test_short_answer_citations_are_verified_against_the_passages():
-    from edgerag.reply import verified_citations
+    from edgerag.answer.citations import verified_citations
 
     units = _units(3)
     units[1].text = "He was buried in Cork in 1908."

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.evidence import evidence_units
+from edgerag.answer.citations import verified_citations
+from edgerag.answer.evidence import evidence_units
 from edgerag.provenance import label_at
-from edgerag.reply import verified_citations
 
 from .docmaker import make_pdf
 
@@ -109,7 +109,7 @@ def test_a_page_heading_is_the_passage_title(tmp_path):
     rag.insert([pdf])
     titles = {u.title for u in rag.retrieve("Max Mack", method="text", budget=500).units}
     assert titles == {"Max Mack", "A Day of Roses in August"}
-    from edgerag.relations import find_passage
+    from edgerag.answer.relations import find_passage
     from edgerag.text.linkkeys import capitalised_runs
 
     found = find_passage("Max Mack", [], rag.passages_named)

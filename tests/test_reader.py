@@ -1,4 +1,4 @@
-"""The reader (answer.py): defaults, the answer budget, prompt formats, candidate answers and
+"""The reader (answer/): defaults, the answer budget, prompt formats, candidate answers and
 the choice-constrained decoding, on the real default model where a model is involved."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.answer import asks_for_fact, build_messages, plan_answer, resolve_mode, within_budget
-from edgerag.candidates import all_candidates, candidates, capitalised_runs, options
+from edgerag.answer.candidates import all_candidates, candidates, capitalised_runs, options
+from edgerag.answer.plan import asks_for_fact, build_messages, plan_answer, resolve_mode, within_budget
 from edgerag.llm import ChoiceTrie
 from edgerag.types import Unit
 

@@ -1,4 +1,4 @@
-"""Answer and retrieval metrics, SQuAD-normalised as the multi-hop QA benchmarks score them.
+"""Answer and retrieval metrics, SQuAD-normalised (text/normalize.py) as the multi-hop QA benchmarks score them.
 
 * Coverage (KET-RAG §6.1): the gold answer (or an alias) appears in the retrieved context,
   both normalised.
@@ -9,19 +9,9 @@
 
 from __future__ import annotations
 
-import re
-import string
 from collections import Counter
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = str.maketrans("", "", string.punctuation)
-
-
-def normalize(text: str) -> str:
-    """Lower-case, drop punctuation and the articles a/an/the, squeeze whitespace (SQuAD)."""
-    text = text.lower().translate(_PUNCT)
-    text = _ARTICLES.sub(" ", text)
-    return " ".join(text.split())
+from ..text.normalize import normalize  # here too: `from edgerag.eval.metrics import normalize` works
 
 
 def coverage(answers: list[str], context_text: str) -> bool:

@@ -32,7 +32,7 @@ _NUMBER = re.compile(r"^\d{2,}$")
 def capitalised_runs(text: str) -> list[str]:
     """Runs of capitalised words of ``text`` as written, sentence by sentence (see the module
     doc): connectors may sit inside a run; a sentence's first word starts one only when it is
-    not a stop word. The reader's candidate answers (candidates.py) are these runs too."""
+    not a stop word. The reader's candidate answers (answer/candidates.py) are these runs too."""
     out: list[str] = []
     stops = stop_words()
     for s, e in sentence_spans(text):

@@ -30,12 +30,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from .embed import Embedder
-from .eval.metrics import normalize
-from .provenance import describe
-from .store import Index
-from .text.linkkeys import capitalised_runs
-from .types import Unit
+from ..embed import Embedder
+from ..provenance import describe
+from ..store import Index
+from ..text.linkkeys import capitalised_runs
+from ..text.normalize import normalize
+from ..types import Unit
 
 RANK_WEIGHT = 0.3
 """Weight of the passage-rank prior (w/(1+r)); on 100 dev questions per split, offline, 0.3

@@ -31,9 +31,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..types import Unit
 from .candidates import MONTHS, options
 from .relations import RELATION_WORDS, find_passage, hop
-from .types import Unit
 
 _MONTH_NUMBER = {m.lower()[:3]: i for i, m in enumerate(MONTHS.split("|")[:12], 1)}
 _DATE = re.compile(

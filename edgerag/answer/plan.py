@@ -1,84 +1,20 @@
-"""Context + question → an answer with citations, from the local model: the reader.
-
-Reading happens in two steps, so nothing is dropped silently:
-
-1. `plan_answer` decides what the model reads: the context's best units up to the answer
-   budget (``answer_budget``, tokens; retrieval keeps λ for ``--json`` and eval, the model reads
-   what it can use), then cut again, if need be, to the model's window in its own tokens. The
-   plan says how many units were left out and why, the prompt's length, and the expected
-   seconds to the first word (prompt tokens ÷ the prefill speed the ledger has measured), so
-   the CLI and the TUI can say so *before* the call.
-2. `answer_question` runs the plan.
-
-Modes (``answer_mode``):
-
-* ``choose`` — the answer is one of the candidate strings of the passages (candidates.py:
-  names, dates, numbers, yes/no), enforced token by token (llm.ChoiceTrie). A 0.5B model picks
-  far better than it composes (docs/benchmarks.md, "Answers").
-* ``short`` — a free short phrase with a passage number, e.g. "Springfield [4]".
-* ``long`` — a free answer citing passages as [n].
-* ``auto`` (default) — ``short`` for questions that ask for a name, place, date, number or
-  yes/no (`asks_for_fact`), ``long`` for the rest ("Summarise …", "Why …", "How does …").
-  On the first 30 dev questions of each split (benchmarks/answers.py, bridge-ppr, 1,000
-  tokens) free short answers beat chosen ones (EM 10.0 / 33.3 against 6.7 / 26.7 on MuSiQue /
-  2Wiki), so ``choose`` stays an option, not the default.
-
-Two kinds of question get help in code before the model reads (``answer_hops``):
-
-* a comparison of dates ("Which film has the director who died earlier, A or B?") is decided
-  when the passages give both dates (compare.py): the plan says so, no model is called, and
-  the answer cites the passages it read and says why;
-* a bridge through a named relation ("Where was the director of film X born?") is hopped
-  (hops.py): the model is asked "Where was Max Mack born?" and reads the passages the hop
-  landed on (Max Mack's first, then the film's), not the rest of the context: other passages'
-  sentences that match the rewritten question ("buried", "born") only mislead it.
-
-Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
-
-* ``evidence`` (default) — the model reads the question's evidence sentences (evidence.py:
-  first hop by similarity, second hop through the keys that link them, under their passages'
-  titles), up to the answer budget, with `EVIDENCE_INSTRUCTION`. A closed question (a
-  comparison "…, A or B?", or yes/no) may only be answered by its options
-  (`candidates.closed_choices`, enforced token by token).
-* ``passages`` — the model reads the context's best passages up to the answer budget.
-
-Citations are verified: in short answers (any mode, or any answer of at most 8 words) a cited
-passage that contains the answer is ``cited``; passages that contain it without being cited are
-``matched``; a cited passage that does not contain it is ``unverified`` (small models copy the
-passage number of the prompt's example). A chosen answer cites no number: the passages that
-hold it are its ``matched`` citations.
-
-The prompt keeps its fixed instruction first and the variable text (passages, question) last,
-so llama.cpp reuses the evaluated instruction from call to call.
+"""What the model reads for one question, decided before the call (step 1 of the path, see the
+package doc): the mode, the reader, the units within the answer budget and the model's window,
+the prompt and its instructions, the answers it may choose among. No model call is made here.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
+from ..llm import PromptTooLongError
+from ..metered import MeteredLLM
+from ..types import Context, Unit
 from .candidates import candidates, closed_choices
 from .compare import Decision
 from .hops import Hop
-from .llm import PromptTooLongError
-from .metered import MeteredLLM
-from .reply import (
-    DO_NOT_KNOW,
-    RAN_ON,
-    SHORT_WORDS,
-    Citation,
-    citation,
-    clean_answer,
-    copied_example,
-    merged,
-    narrow,
-    parse_citations,
-    verified_citations,
-)
-from .types import Context, Unit
 
 MODES = ("auto", "choose", "short", "long")
 READERS = ("evidence", "passages")
@@ -97,7 +33,7 @@ SHORT_INSTRUCTION = (
 # Chosen on the first 10 questions of the bundled sample with the default 0.5B model: variants
 # with a "Paris [2]"-style example or a bare format description made it reply "[1]" alone in
 # up to 6 of 10; this one always gave an answer (EM 0.4, F1 0.44). Small models copy the
-# example's passage number, which is why short-mode citations are verified (see below).
+# example's passage number, which is why short-mode citations are verified (citations.py).
 CHOOSE_INSTRUCTION = (
     "Answer the question using only the numbered passages the user gives. Many questions need two "
     "passages: one names a person or thing, another tells the fact about it. Reply with only the "
@@ -195,32 +131,6 @@ class ReadPlan:
         if self.expected_seconds is not None:
             parts.append(f"; first word in about {self.expected_seconds:.0f}s")
         return "".join(parts)
-
-
-@dataclass
-class Answer:
-    question: str
-    text: str
-    """The answer as the model wrote it."""
-    short: str
-    """The answer with citation marks and trailing punctuation removed (what EM/F1 score)."""
-    citations: list[Citation]
-    context: Context
-    """The units the model saw (the retrieved context cut to the answer budget and window)."""
-    dropped_units: int
-    """Units of the retrieved context the model did not read (said before the call)."""
-    tokens: dict[str, int] = field(default_factory=dict)
-    seconds: float = 0.0
-    cached: bool = False
-    mode: str = "long"
-    reason: str = ""
-    """How the short answer was reached when it is not simply the model's reply: a comparison
-    decided in code (compare.py), or a reply that ran on, narrowed to one of its own candidates."""
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["context"] = self.context.to_dict()
-        return d
 
 
 def passages_block(units: list[Unit]) -> str:
@@ -339,89 +249,4 @@ def plan_answer(
         expected_seconds=n / rate if rate else None,
         reader=reader,
         hop=hop,
-    )
-
-
-def answer_question(
-    llm: MeteredLLM,
-    question: str,
-    context: Context,
-    *,
-    mode: str = "auto",
-    short: bool = False,
-    budget: int | None = None,
-    max_tokens: int = 256,
-    on_text: Callable[[str], None] | None = None,
-    plan: ReadPlan | None = None,
-) -> Answer:
-    """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
-    callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it."""
-    t0 = time.perf_counter()
-    if plan is None:
-        plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
-    limit = max_tokens if plan.mode == "long" else min(max_tokens, 48)
-    units = plan.units
-    used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
-    if plan.decision is not None:
-        return decided(plan, used, t0, on_text)
-    c = llm.chat(
-        plan.messages,
-        stage="answer",
-        method=context.method,
-        max_tokens=limit,
-        on_text=on_text,
-        validate=lambda t: bool(t.strip()),
-        sources=[u.chunk_id for u in units],
-        choices=plan.choices,
-    )
-    text = c.text.strip()
-    short_text = clean_answer(text)
-    if plan.mode != "long" and copied_example(short_text, plan):
-        text, short_text = DO_NOT_KNOW, ""
-    reason = ""
-    if plan.mode == "short" and plan.choices is None and len(short_text.split()) > SHORT_WORDS:
-        narrowed = narrow(llm, plan, short_text, context.method, limit)
-        if narrowed is not None:
-            c = merged(c, narrowed)
-            short_text, reason = narrowed.text.strip(), RAN_ON
-    checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
-    citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
-    tokens = {
-        "input": 0 if c.cached else c.prompt_tokens,
-        "output": 0 if c.cached else c.output_tokens,
-        "evaluated": c.evaluated_tokens,
-        "cached_input": c.prompt_tokens if c.cached else 0,
-        "cached_output": c.output_tokens if c.cached else 0,
-    }
-    return Answer(
-        question=question,
-        text=text,
-        short=short_text,
-        citations=citations,
-        context=used,
-        dropped_units=plan.left_out,
-        tokens=tokens,
-        seconds=time.perf_counter() - t0,
-        cached=c.cached,
-        mode=plan.mode,
-        reason=reason,
-    )
-
-
-def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:
-    """The answer of a comparison decided in code: every passage it read is cited."""
-    d = plan.decision
-    if on_text is not None:
-        on_text(d.answer)
-    return Answer(
-        question=plan.question,
-        text=d.answer,
-        short=d.answer,
-        citations=[citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
-        context=used,
-        dropped_units=plan.left_out,
-        tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
-        seconds=time.perf_counter() - t0,
-        mode=plan.mode,
-        reason=d.reason,
     )

@@ -21,8 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..types import Unit
 from .relations import RELATION_WORDS, find_passage, hop
-from .types import Unit
 
 MAX_HOPS = 2
 MAX_NAME_WORDS = 10

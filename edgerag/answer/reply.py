@@ -1,58 +1,27 @@
-"""What the model wrote → the short answer and its verified citations.
+"""What the model wrote → the short answer (its citations are verified in citations.py).
 
 A 0.5B model's reply needs reading too: it copies citation marks, the instruction's example,
 a passage's aside, or whole sentences of the passage it found the answer in. `clean_answer`
 and `copied_example` take the short answer out of the reply; `narrow` asks again, on the same
-prompt, for one of the reply's own names, dates and numbers when the reply ran on; `verified_citations`
-checks each passage number against the passages (``cited`` / ``matched`` / ``unverified``).
+prompt, for one of the reply's own names, dates and numbers when the reply ran on.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
+from ..llm import Completion
+from ..metered import MeteredLLM
+from ..text.normalize import normalize
 from .candidates import candidates
-from .eval.metrics import normalize
-from .llm import Completion
-from .metered import MeteredLLM
-from .provenance import label_at
-from .types import Unit
-
-if TYPE_CHECKING:
-    from .answer import ReadPlan
+from .citations import CITE
+from .plan import ReadPlan
 
 DO_NOT_KNOW = "I do not know: the passages do not seem to hold the answer."
 SHORT_WORDS = 8
 """An answer of at most this many words (in either mode) is checked against the passages."""
-_CITE = re.compile(r"\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]")
-_CITE_ALL = re.compile(r"\d{1,3}")
-
-
-@dataclass
-class Citation:
-    n: int
-    doc_id: str
-    chunk_id: str
-    title: str
-    how: str
-    """``cited`` (the model named it), ``matched`` (contains the short answer, not cited) or
-    ``unverified`` (cited, but the short answer is not in it)."""
-    where: str = ""
-    """The file and page or section of the passage (``report.pdf p. 12–13``), provenance.py."""
-
-
-def parse_citations(text: str, units: list[Unit]) -> list[int]:
-    """1-based passage numbers cited as [n] or [n, m] that exist, in order of first mention."""
-    seen: dict[int, None] = {}
-    for m in _CITE.finditer(text):
-        for num in _CITE_ALL.findall(m.group()):
-            n = int(num)
-            if 1 <= n <= len(units):
-                seen.setdefault(n, None)
-    return list(seen)
 
 
 def clean_answer(text: str) -> str:
@@ -60,7 +29,7 @@ def clean_answer(text: str) -> str:
     first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
     ("Cork Cork": small models sometimes say it twice)."""
     lines = html.unescape(text).strip().splitlines()
-    text = _CITE.sub("", lines[0] if lines else "")
+    text = CITE.sub("", lines[0] if lines else "")
     text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
     text = re.sub(r"(?<=\S)\s+\([^()]*\)$", "", text)
     words = text.split()
@@ -105,21 +74,3 @@ def merged(first: Completion, second: Completion) -> Completion:
         evaluated_tokens=first.evaluated_tokens + second.evaluated_tokens,
         cached=first.cached and second.cached,
     )
-
-
-def verified_citations(cited: list[int], units: list[Unit], short_answer: str | None) -> list[Citation]:
-    if short_answer is None:
-        return [citation(n, units[n - 1], "cited") for n in cited]
-    needle = normalize(short_answer)
-    contains = [i for i, u in enumerate(units, 1) if needle and f" {needle} " in f" {normalize(u.text)} "]
-    out = [citation(n, units[n - 1], "cited", short_answer) for n in cited if n in contains]
-    out += [citation(n, units[n - 1], "matched", short_answer) for n in contains if n not in cited]
-    out += [citation(n, units[n - 1], "unverified") for n in cited if n not in contains]
-    return out
-
-
-def citation(n: int, u: Unit, how: str, answer: str | None = None) -> Citation:
-    """A citation of unit ``u``; with the short ``answer`` it holds, ``where`` names the page
-    the answer stands on when the unit spans pages (provenance.label_at)."""
-    where = label_at(u.provenance, u.text, answer)
-    return Citation(n=n, doc_id=u.doc_id, chunk_id=u.chunk_id, title=u.title, how=how, where=where)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .eval.metrics import normalize
-from .text.linkkeys import capitalised_runs
-from .types import Unit
+from ..text.linkkeys import capitalised_runs
+from ..text.normalize import normalize
+from ..types import Unit
 
 _AND_MORE = r"(?:,?\s+(?:and\s+)?[a-z]+){0,3},?\s+by"
 """Other credits between the verb and "by": "directed, written, and produced by"."""

@@ -3,7 +3,7 @@
 A small model chooses far better than it composes. Asked to write an answer, the default 0.5B
 model copies a passage number, repeats the question's entity or invents a phrase; asked to
 pick one of the strings the passages actually contain, it picks the right one much more often
-(docs/benchmarks.md, "Answers"). This module lists those strings; answer.py offers them to the
+(docs/benchmarks.md, "Answers"). This module lists those strings; plan.py offers them to the
 model as the only allowed outputs (llm.py's token trie).
 
 Candidates, in the passages' order, as written (case kept, so the answer reads naturally):
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 
-from .text.keywords import stop_words
-from .text.linkkeys import capitalised_runs
+from ..text.keywords import stop_words
+from ..text.linkkeys import capitalised_runs
 
 MONTHS = (
     "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
@@ -85,7 +85,7 @@ def options(question: str) -> list[str]:
 def closed_choices(question: str) -> list[str] | None:
     """The answers a closed question allows whatever the passages say: the two options of a
     comparison question, or yes and no; None for an open one. The free short reader offers
-    only these to the model (answer.py)."""
+    only these to the model (plan.py)."""
     opts = options(question)
     if opts:
         return opts

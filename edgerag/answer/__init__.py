@@ -1,0 +1,75 @@
+"""Context + question → an answer with citations, from the local model: the reader.
+
+One module per step of the path:
+
+    question + context
+      plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
+        compare.py     a comparison of dates decided in code: the answer, no model call
+        hops.py        a bridge question hopped in code: the one-hop question the model is asked
+        relations.py   (for both) a thing's passage by title, the person it names ("directed by …")
+        evidence.py    the question's evidence sentences, read instead of whole passages
+        candidates.py  the answers a chosen or closed question may take
+      read.py        `answer_question` → `Answer`: runs the plan, the model call
+      reply.py       the model's reply → the short answer (cleaned, or narrowed when it ran on)
+      citations.py   the passage numbers it cites, verified against the passages
+
+Imports point one way, no circle (tests/test_layers.py): plan.py knows nothing of the model
+call, the reply or its citations; read.py puts the steps together. The text normaliser that
+short answers are matched with is text/normalize.py, which eval/metrics.py scores with too.
+
+Reading happens in two steps, so nothing is dropped silently:
+
+1. `plan_answer` decides what the model reads: the context's best units up to the answer
+   budget (``answer_budget``, tokens; retrieval keeps λ for ``--json`` and eval, the model reads
+   what it can use), then cut again, if need be, to the model's window in its own tokens. The
+   plan says how many units were left out and why, the prompt's length, and the expected
+   seconds to the first word (prompt tokens ÷ the prefill speed the ledger has measured), so
+   the CLI and the TUI can say so *before* the call.
+2. `answer_question` runs the plan.
+
+Modes (``answer_mode``):
+
+* ``choose`` — the answer is one of the candidate strings of the passages (candidates.py:
+  names, dates, numbers, yes/no), enforced token by token (llm.ChoiceTrie). A 0.5B model picks
+  far better than it composes (docs/benchmarks.md, "Answers").
+* ``short`` — a free short phrase with a passage number, e.g. "Springfield [4]".
+* ``long`` — a free answer citing passages as [n].
+* ``auto`` (default) — ``short`` for questions that ask for a name, place, date, number or
+  yes/no (`asks_for_fact`), ``long`` for the rest ("Summarise …", "Why …", "How does …").
+  On the first 30 dev questions of each split (benchmarks/answers.py, bridge-ppr, 1,000
+  tokens) free short answers beat chosen ones (EM 10.0 / 33.3 against 6.7 / 26.7 on MuSiQue /
+  2Wiki), so ``choose`` stays an option, not the default.
+
+Two kinds of question get help in code before the model reads (``answer_hops``):
+
+* a comparison of dates ("Which film has the director who died earlier, A or B?") is decided
+  when the passages give both dates (compare.py): the plan says so, no model is called, and
+  the answer cites the passages it read and says why;
+* a bridge through a named relation ("Where was the director of film X born?") is hopped
+  (hops.py): the model is asked "Where was Max Mack born?" and reads the passages the hop
+  landed on (Max Mack's first, then the film's), not the rest of the context: other passages'
+  sentences that match the rewritten question ("buried", "born") only mislead it.
+
+Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
+
+* ``evidence`` (default) — the model reads the question's evidence sentences (evidence.py:
+  first hop by similarity, second hop through the keys that link them, under their passages'
+  titles), up to the answer budget, with `EVIDENCE_INSTRUCTION`. A closed question (a
+  comparison "…, A or B?", or yes/no) may only be answered by its options
+  (`candidates.closed_choices`, enforced token by token).
+* ``passages`` — the model reads the context's best passages up to the answer budget.
+
+Citations are verified: in short answers (any mode, or any answer of at most 8 words) a cited
+passage that contains the answer is ``cited``; passages that contain it without being cited are
+``matched``; a cited passage that does not contain it is ``unverified`` (small models copy the
+passage number of the prompt's example). A chosen answer cites no number: the passages that
+hold it are its ``matched`` citations.
+
+The prompt keeps its fixed instruction first and the variable text (passages, question) last,
+so llama.cpp reuses the evaluated instruction from call to call.
+"""
+
+from .plan import MODES, READERS, ReadPlan, plan_answer
+from .read import Answer, answer_question
+
+__all__ = ["MODES", "READERS", "Answer", "ReadPlan", "answer_question", "plan_answer"]

@@ -1,0 +1,128 @@
+"""Step 2 of reading: `answer_question` runs a `ReadPlan` (plan.py) into an `Answer`: the model
+call, or the comparison decided in code; the reply made a short answer (reply.py); its passage
+numbers verified (citations.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..metered import MeteredLLM
+from ..types import Context
+from .citations import Citation, citation, parse_citations, verified_citations
+from .plan import ReadPlan, plan_answer
+from .reply import DO_NOT_KNOW, RAN_ON, SHORT_WORDS, clean_answer, copied_example, merged, narrow
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    """The answer as the model wrote it."""
+    short: str
+    """The answer with citation marks and trailing punctuation removed (what EM/F1 score)."""
+    citations: list[Citation]
+    context: Context
+    """The units the model saw (the retrieved context cut to the answer budget and window)."""
+    dropped_units: int
+    """Units of the retrieved context the model did not read (said before the call)."""
+    tokens: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    cached: bool = False
+    mode: str = "long"
+    reason: str = ""
+    """How the short answer was reached when it is not simply the model's reply: a comparison
+    decided in code (compare.py), or a reply that ran on, narrowed to one of its own candidates."""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["context"] = self.context.to_dict()
+        return d
+
+
+def answer_question(
+    llm: MeteredLLM,
+    question: str,
+    context: Context,
+    *,
+    mode: str = "auto",
+    short: bool = False,
+    budget: int | None = None,
+    max_tokens: int = 256,
+    on_text: Callable[[str], None] | None = None,
+    plan: ReadPlan | None = None,
+) -> Answer:
+    """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
+    callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it."""
+    t0 = time.perf_counter()
+    if plan is None:
+        plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
+    limit = max_tokens if plan.mode == "long" else min(max_tokens, 48)
+    units = plan.units
+    used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
+    if plan.decision is not None:
+        return decided(plan, used, t0, on_text)
+    c = llm.chat(
+        plan.messages,
+        stage="answer",
+        method=context.method,
+        max_tokens=limit,
+        on_text=on_text,
+        validate=lambda t: bool(t.strip()),
+        sources=[u.chunk_id for u in units],
+        choices=plan.choices,
+    )
+    text = c.text.strip()
+    short_text = clean_answer(text)
+    if plan.mode != "long" and copied_example(short_text, plan):
+        text, short_text = DO_NOT_KNOW, ""
+    reason = ""
+    if plan.mode == "short" and plan.choices is None and len(short_text.split()) > SHORT_WORDS:
+        narrowed = narrow(llm, plan, short_text, context.method, limit)
+        if narrowed is not None:
+            c = merged(c, narrowed)
+            short_text, reason = narrowed.text.strip(), RAN_ON
+    checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
+    citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+    tokens = {
+        "input": 0 if c.cached else c.prompt_tokens,
+        "output": 0 if c.cached else c.output_tokens,
+        "evaluated": c.evaluated_tokens,
+        "cached_input": c.prompt_tokens if c.cached else 0,
+        "cached_output": c.output_tokens if c.cached else 0,
+    }
+    return Answer(
+        question=question,
+        text=text,
+        short=short_text,
+        citations=citations,
+        context=used,
+        dropped_units=plan.left_out,
+        tokens=tokens,
+        seconds=time.perf_counter() - t0,
+        cached=c.cached,
+        mode=plan.mode,
+        reason=reason,
+    )
+
+
+def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:
+    """The answer of a comparison decided in code: every passage it read is cited."""
+    d = plan.decision
+    if on_text is not None:
+        on_text(d.answer)
+    return Answer(
+        question=plan.question,
+        text=d.answer,
+        short=d.answer,
+        citations=[citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
+        context=used,
+        dropped_units=plan.left_out,
+        tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
+        seconds=time.perf_counter() - t0,
+        mode=plan.mode,
+        reason=d.reason,
+    )
