@@ -145,6 +145,14 @@ def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
     return out
 
 
+def _ocr() -> dict:
+    """The engine that reads scanned pages and images here (ingest/ocr.py), or none."""
+    from .ingest import ocr
+
+    engine = ocr.engine_name()
+    return {"engine": engine, "setting": os.environ.get("EDGERAG_OCR", "auto"), "install": None if engine else ocr.INSTALL}
+
+
 def _index(path: str) -> dict:
     p = Path(path)
     manifest = json.loads((p / "manifest.json").read_text()) if (p / "manifest.json").is_file() else None
@@ -177,6 +185,7 @@ def report(index: str | None = None, model: str | None = None, repack: str = "au
         "model": _section(_model, model),
         "embedder": _section(_embedder, Settings().embedder),
     }
+    out["ocr"] = _section(_ocr)
     if probe and "path" in out["model"]:
         out["probe"] = _section(_probe, out["model"]["path"], repack, n_gpu_layers)
     where = Path(index) if index else Path.cwd()
@@ -226,6 +235,13 @@ def format_report(r: dict) -> str:
     else:
         gpu = "CUDA available" if e["cuda"] else "no CUDA (CPU)"
         lines.append(f"embedder   {e['path']} (weights {e['fingerprint']}), torch threads {e['torch_threads']}, {gpu}")
+    o = r.get("ocr", {})
+    if "error" in o:
+        lines.append(f"ocr        ERROR {o['error']}")
+    elif o:
+        lines.append(
+            f"ocr        {o['engine'] or 'none: scanned pages are named, not read (' + o['install'] + ')'} (EDGERAG_OCR={o['setting']})"
+        )
     p = r.get("probe")
     if p is not None:
         if "error" in p and "ok" not in p:

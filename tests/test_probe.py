@@ -148,3 +148,6 @@ def test_doctor_json_on_the_real_model(built_index, tmp_path, monkeypatch):
     assert probe_["prompt_tokens_per_s"] > 1 and probe_["generation_tokens_per_s"] > 0.5
     assert r["index"]["format"] == r["index"]["format_read"] and r["index"]["embedder"]["dim"] == 384
     assert r["memory"]["total"] > r["memory"]["available"] > 0 and r["disk"]["free"] > 0
+    from edgerag.ingest import ocr
+
+    assert r["ocr"]["engine"] == ocr.engine_name()  # the test extra installs one

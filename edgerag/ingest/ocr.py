@@ -1,12 +1,18 @@
 """Offline OCR: pages with no text layer, and image files, become text (issue #34).
 
-Engines, the first one installed wins (``EDGERAG_OCR=rapidocr|tesseract|off`` picks one):
+Engines (``EDGERAG_OCR=rapidocr|tesseract|off`` picks one; ``auto``, the default, takes the
+first installed, in this order):
 
 * **RapidOCR** (``rapidocr-onnxruntime`` 1.4.4, Apache-2.0; ``pip install 'edgerag[ocr]'``):
   PaddleOCR's PP-OCRv4 detection and recognition models as ONNX files *inside the wheel*,
-  run by ONNX Runtime on the CPU. Nothing is fetched at run time.
-* **Tesseract** through ``pytesseract``, where a user has the ``tesseract`` program and its
-  English data installed (``apt install tesseract-ocr``).
+  run by ONNX Runtime on the CPU. Nothing is fetched at run time and nothing else is
+  installed, so every machine with the extra reads a page the same way. Its recogniser was
+  trained mostly on Chinese: on English lines it drops some spaces between words and now and
+  then a whole line (87–98 % of characters right on real prose, about 3 s a page on 2 cores).
+* **Tesseract** 5 through ``pytesseract`` (in the extra too), where a user has installed the
+  ``tesseract`` program and its English data (``apt install tesseract-ocr``): more accurate on
+  clean English prose (99.7 %, about 2 s a page), but its global threshold loses text printed
+  on a grey background inside a white page, which RapidOCR reads. ``EDGERAG_OCR=tesseract``.
 
 `recognise` returns the page's lines in reading order (top to bottom, a line's boxes left to
 right, a blank line where the gap is wider than a line) and a **confidence**: the engine's
