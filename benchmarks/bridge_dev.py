@@ -2,7 +2,12 @@
 splits (MuSiQue, 2WikiMultihopQA, HotpotQA), beside dense, with the defaults chosen on
 musique/paper (benchmarks/bridge_paper.py). Writes JSON.
 
-    .venv/bin/python benchmarks/bridge_dev.py [--budget 12000]
+    .venv/bin/python benchmarks/bridge_dev.py [--budgets 12000]
+    .venv/bin/python benchmarks/bridge_dev.py --budgets 2000,4000 --dense-head 1,2 \
+        --out benchmarks/results/bridge_dev_dense_head.json   # issue #31 item 4
+
+``--dense-head`` adds a ``bridge-ppr`` row per N of ``bridge_dense_head`` (the dense top N
+lead the fused ranking).
 """
 
 from __future__ import annotations
@@ -32,34 +37,45 @@ METHODS = {  # label → (method, settings changes); the defaults fuse with dens
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--budget", type=int, default=12_000)
+    ap.add_argument("--budgets", default="12000", help="λ values, comma-separated")
+    ap.add_argument("--dense-head", default="", help="bridge_dense_head values to add, comma-separated")
     ap.add_argument("--out", default="benchmarks/results/bridge_dev.json")
     args = ap.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    methods = dict(METHODS)
+    for n in filter(None, args.dense_head.split(",")):
+        methods[f"bridge-ppr, dense head {n}"] = ("bridge-ppr", {"bridge_dense_head": int(n)})
     results: dict[str, dict] = {}
     for name in SPLITS:
         dataset = load_dataset(f"{args.data}/{name}/dev")
         rag = EdgeRAG(f".edgerag/bench/{name}-dev", Settings(progress=sys.stderr.isatty()))
         ensure_indexed(rag, dataset)
         base = rag.settings
-        for label, (method, changes) in METHODS.items():
-            rag.settings = base.replace(**changes)
-            cov, r5, r10 = [], [], []
-            for q in dataset.questions:
-                ctx = rag.retrieve(q.question, method=method, budget=args.budget)
-                cov.append(coverage(q.answers, ctx.text()))
-                r5.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 5))
-                r10.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 10))
-            results.setdefault(name, {})[label] = {
-                "coverage": float(np.mean(cov)),
-                "recall_at_5": float(np.mean(r5)),
-                "recall_at_10": float(np.mean(r10)),
-            }
+        for budget in budgets:
+            for label, (method, changes) in methods.items():
+                rag.settings = base.replace(**changes)
+                cov, r5, r10 = [], [], []
+                for q in dataset.questions:
+                    ctx = rag.retrieve(q.question, method=method, budget=budget)
+                    cov.append(coverage(q.answers, ctx.text()))
+                    r5.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 5))
+                    r10.append(recall_at_k(q.supporting_ids, ctx.doc_ids, 10))
+                results.setdefault(str(budget), {}).setdefault(name, {})[label] = {
+                    "coverage": float(np.mean(cov)),
+                    "recall_at_5": float(np.mean(r5)),
+                    "recall_at_10": float(np.mean(r10)),
+                }
         rag.close()
-    print(f"{'dev split, λ=' + format(args.budget, ','):<22}{'method':<26}{'Recall@5':>9}{'Recall@10':>10}{'Coverage':>9}")
-    for name, rows in results.items():
-        for label, r in rows.items():
-            print(f"{name:<22}{label:<26}{100 * r['recall_at_5']:>9.1f}{100 * r['recall_at_10']:>10.1f}{100 * r['coverage']:>9.1f}")
-    write_result(args.out, {"benchmark": "bridge_dev", "budget": args.budget, "results": results})
+    width = max(map(len, methods)) + 2
+    print(f"{'λ':>7}  {'dev split':<17}{'method':<{width}}{'Recall@5':>9}{'Recall@10':>10}{'Coverage':>9}")
+    for budget, splits in results.items():
+        for name, rows in splits.items():
+            for label, r in rows.items():
+                print(
+                    f"{int(budget):>7,}  {name:<17}{label:<{width}}"
+                    f"{100 * r['recall_at_5']:>9.1f}{100 * r['recall_at_10']:>10.1f}{100 * r['coverage']:>9.1f}"
+                )
+    write_result(args.out, {"benchmark": "bridge_dev", "budgets": budgets, "results": results})
     return 0
 
 
