@@ -3,11 +3,7 @@ splits (MuSiQue, 2WikiMultihopQA, HotpotQA), beside dense, with the defaults cho
 musique/paper (benchmarks/bridge_paper.py). Writes JSON.
 
     .venv/bin/python benchmarks/bridge_dev.py [--budgets 12000]
-    .venv/bin/python benchmarks/bridge_dev.py --budgets 2000,4000 --dense-head 1,2 \
-        --out benchmarks/results/bridge_dev_dense_head.json   # issue #31 item 4
-
-``--dense-head`` adds a ``bridge-ppr`` row per N of ``bridge_dense_head`` (the dense top N
-lead the fused ranking).
+    .venv/bin/python benchmarks/bridge_dev.py --budgets 2000,4000 --out …   # issue #31 item 4
 """
 
 from __future__ import annotations
@@ -38,13 +34,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--budgets", default="12000", help="λ values, comma-separated")
-    ap.add_argument("--dense-head", default="", help="bridge_dense_head values to add, comma-separated")
     ap.add_argument("--out", default="benchmarks/results/bridge_dev.json")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     methods = dict(METHODS)
-    for n in filter(None, args.dense_head.split(",")):
-        methods[f"bridge-ppr, dense head {n}"] = ("bridge-ppr", {"bridge_dense_head": int(n)})
     results: dict[str, dict] = {}
     for name in SPLITS:
         dataset = load_dataset(f"{args.data}/{name}/dev")

@@ -191,11 +191,6 @@ class Settings:
     """w_dense: weight of the dense ranking in the fusion (the bridge ranking weighs 1)."""
     bridge_bm25_weight: float = 0.5
     """w_bm25: weight of the BM25 ranking in the fusion (``dense+bm25`` only)."""
-    bridge_dense_head: int = 0
-    """The dense ranking's top N passages lead the fused ranking, in dense order, before the
-    fused rest (both bridges; 0 = plain fusion). A question answered by two passages that
-    dense retrieval finds as its top two can lose the second to a bridged passage in the
-    fusion (issue #31); this keeps them."""
     bridge_dedup: float = 0.9
     """τ_dup: a passage whose cosine to one ranked above it is at least this is left out (1 =
     keep all). Corpora hold the same paragraph more than once (revisions, copies), and a copy
@@ -314,10 +309,10 @@ class Settings:
             raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
         if not 0 < self.bridge_dedup <= 1:
             raise ValueError(f"bridge_dedup must be in (0, 1] (1 keeps near-duplicates); got {self.bridge_dedup}")
-        if self.bridge_rrf_k < 0 or self.bridge_dense_weight < 0 or self.bridge_bm25_weight < 0 or self.bridge_dense_head < 0:
+        if self.bridge_rrf_k < 0 or self.bridge_dense_weight < 0 or self.bridge_bm25_weight < 0:
             raise ValueError(
-                f"bridge_rrf_k, bridge_dense_weight, bridge_bm25_weight and bridge_dense_head must be >= 0; "
-                f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}, {self.bridge_dense_head}"
+                f"bridge_rrf_k, bridge_dense_weight and bridge_bm25_weight must be >= 0; "
+                f"got {self.bridge_rrf_k}, {self.bridge_dense_weight}, {self.bridge_bm25_weight}"
             )
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")

@@ -133,9 +133,6 @@ def ranked_rows(
     elif settings.bridge_fusion == "dense+bm25":
         score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = np.argsort(-score, kind="stable")
-    if settings.bridge_dense_head > 0:
-        head = np.argsort(-cos, kind="stable")[: settings.bridge_dense_head]
-        order = np.concatenate([head, order[~np.isin(order, head)]])
     if settings.bridge_dedup < 1 and head_tokens > 0:
         order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens)
     return order, score, info
