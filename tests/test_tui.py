@@ -148,3 +148,26 @@ def test_snapshot_query_screen(indexed_workdir, snap_compare):
 
 def test_snapshot_ledger_screen(indexed_workdir, snap_compare):
     assert snap_compare(EdgeRAGApp("index", root="docs"), terminal_size=(80, 24), press=["f4"])
+
+
+def test_help_shows_this_machine_as_doctor_reports_it(workdir):
+    asyncio.run(_help_shows_doctor())
+
+
+async def _help_shows_doctor():
+    from edgerag.cpu import cpu_model
+
+    app = EdgeRAGApp("index", root="docs")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("f1")
+        assert type(app.screen).__name__ == "HelpScreen"
+        box = app.screen.query_one("#doctor", Static)
+        end = time.monotonic() + 60
+        while str(box.render()).startswith("checking"):  # the report runs in a thread
+            assert time.monotonic() < end, "the doctor report did not arrive in 60 s"
+            await pilot.pause(0.2)
+        text = str(box.render())
+        assert cpu_model() in text and "sha256 verified" in text, text  # the real CPU and the real, verified model
+        assert not any(line.startswith("probe") for line in text.splitlines())  # no generation from the help screen
+        await pilot.press("escape")
+        assert type(app.screen).__name__ != "HelpScreen"

@@ -1,4 +1,4 @@
-"""F1: the keys, and how the screens fit together."""
+"""F1: the keys, how the screens fit together, and this machine as `edgerag doctor` sees it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
+from textual.worker import get_current_worker
+
+from edgerag.doctor import format_report, report
 
 HELP = """\
 # edgerag
@@ -28,6 +31,11 @@ seconds; the index's size; where the fresh tokens went. `r` refreshes.
 **F5 Graph peek** — a name's node in every built graph, its neighbours and its passages.
 
 `ctrl+p` command palette · `ctrl+t` light/dark · `ctrl+q` quit · escape closes this help
+
+## This machine
+
+What `edgerag doctor --no-probe` reports (run `edgerag doctor` in a terminal for the model's
+speed, and paste it into a bug report):
 """
 
 
@@ -37,3 +45,19 @@ class HelpScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Markdown(HELP)
+            yield Static("checking this machine…", id="doctor", markup=False)
+
+    def on_mount(self) -> None:
+        self.run_worker(self._doctor, thread=True, exclusive=True)
+
+    def _doctor(self) -> None:
+        """The report takes a second or two (it hashes the model file): off the UI thread."""
+        try:
+            text = format_report(report(probe=False))
+        except Exception as e:  # the help screen must open whatever the machine lacks
+            text = f"edgerag doctor failed: {type(e).__name__}: {e}"
+        if not get_current_worker().is_cancelled:  # closed meanwhile: nothing to show it on
+            self.app.call_from_thread(self._show, text)
+
+    def _show(self, text: str) -> None:
+        self.query_one("#doctor", Static).update(text)
