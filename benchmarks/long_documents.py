@@ -3,6 +3,7 @@ questions asked as of the passage index (issue #30; docs/benchmarks.md, "Long do
 
     .venv/bin/python benchmarks/long_documents.py                       # PDF, DOCX, EPUB; Coverage; answers on PDF
     .venv/bin/python benchmarks/long_documents.py --splits musique --formats pdf --answers 30 --no-chunk-breaks
+    .venv/bin/python benchmarks/long_documents.py --formats pdf --per-page 6 --chunk-tokens 600   # prose pages, smaller ℓ
 
 Each split's passages (``../shared/data/<split>/dev/corpus.jsonl``), in corpus order, are
 packed ``--per-doc`` to a document: a **PDF** with ``--per-page`` passages a page (the title
@@ -88,8 +89,8 @@ def pack(split: str, fmt: str, per_doc: int, per_page: int) -> tuple[Path, dict[
     return folder, where
 
 
-def open_index(path: Path, files: list[Path], chunk_breaks: bool) -> tuple[EdgeRAG, float]:
-    rag = EdgeRAG(path, progress=False, chunk_breaks=chunk_breaks)
+def open_index(path: Path, files: list[Path], chunk_breaks: bool, chunk_tokens: int | None = None) -> tuple[EdgeRAG, float]:
+    rag = EdgeRAG(path, progress=False, chunk_breaks=chunk_breaks, **({"chunk_tokens": chunk_tokens} if chunk_tokens else {}))
     t = time.perf_counter()
     report = rag.insert(files)
     seconds = time.perf_counter() - t if report.docs_added else 0.0
@@ -168,11 +169,18 @@ def main() -> int:
     ap.add_argument("--per-page", type=int, default=1)
     ap.add_argument("--answers", type=int, default=0, help="answer the first N questions (passage index and PDFs)")
     ap.add_argument("--no-chunk-breaks", action="store_true", help="index the files with chunk_breaks off (the ablation)")
+    ap.add_argument("--chunk-tokens", type=int, default=None, help="ℓ of the files' indexes (default: the setting's)")
     ap.add_argument("--out", default="benchmarks/results/long_documents.json")
     args = ap.parse_args()
     methods, budgets = args.methods.split(","), [int(b) for b in args.budgets.split(",")]
     breaks = not args.no_chunk_breaks
-    result: dict = {"per_doc": args.per_doc, "per_page": args.per_page, "chunk_breaks": breaks, "splits": {}}
+    result: dict = {
+        "per_doc": args.per_doc,
+        "per_page": args.per_page,
+        "chunk_breaks": breaks,
+        "chunk_tokens": args.chunk_tokens,
+        "splits": {},
+    }
     table = []
     for split in args.splits.split(","):
         ds = load_dataset(DATA / split / "dev")
@@ -190,8 +198,9 @@ def main() -> int:
         for fmt in args.formats.split(","):
             folder, where = pack(split, fmt, args.per_doc, args.per_page)
             files = sorted(folder.iterdir())
-            ix = WORK / split / f"{fmt}-{args.per_doc}x{args.per_page}" / ("index" if breaks else "index-nobreaks")
-            rag, secs = open_index(ix, files, breaks)
+            name = ("index" if breaks else "index-nobreaks") + (f"-l{args.chunk_tokens}" if args.chunk_tokens else "")
+            ix = WORK / split / f"{fmt}-{args.per_doc}x{args.per_page}" / name
+            rag, secs = open_index(ix, files, breaks, args.chunk_tokens)
             res[fmt] = {
                 "files": len(files),
                 "index_seconds": secs,
