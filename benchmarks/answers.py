@@ -20,7 +20,13 @@ answer in the given mode. Reported per row:
 * latency p50/p95 — seconds from the question to the finished answer (retrieval, prompt,
   generation), fresh calls only; a rerun answered from the LLM cache reuses the seconds of the
   run that computed it (kept in the JSON), so reruns are free and still report real latency;
-* prompt tokens — mean, in the model's own tokens.
+* prompt tokens — mean, in the model's own tokens;
+* calls / q — model calls per question (cached ones too); in code — the share answered with no
+  model call (a comparison decided in code, answer/compare.py); hopped — the share whose
+  question was rewritten hop by hop in code (answer/hops.py);
+* per question type (second table): EM and read per type, from the split's own labels
+  (MuSiQue's 2/3/4-hop ids, 2Wiki's comparison / bridge-comparison → comparison and
+  compositional / inference → bridge; HotpotQA: closed questions → comparison, else bridge).
 
 Run it on an idle machine: a llama.cpp call next to another job is 5–7× slower.
 """
@@ -45,6 +51,22 @@ from edgerag.eval.runner import ensure_indexed
 SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
 
 
+def question_types(path: Path) -> dict[str, str]:
+    """Each question's type (the module doc), by id, from the split's questions.jsonl."""
+    out = {}
+    with open(path / "questions.jsonl") as f:
+        for line in f:
+            q = json.loads(line)
+            label = (q.get("meta") or {}).get("type")
+            if q["id"][1:4] == "hop":  # MuSiQue: 2hop__…, 3hop1__…, 4hop3__…
+                out[q["id"]] = f"{q['id'][0]}-hop"
+            elif label:
+                out[q["id"]] = "comparison" if "comparison" in label else "bridge"
+            else:
+                out[q["id"]] = "comparison" if closed_choices(q["question"]) else "bridge"
+    return out
+
+
 def kind_of(question: str) -> str:
     """``closed`` (a comparison "…, A or B?" or yes/no: `candidates.closed_choices`) or ``open``."""
     return "closed" if closed_choices(question) else "open"
@@ -52,8 +74,10 @@ def kind_of(question: str) -> str:
 
 def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict[str, dict]) -> list[dict]:
     rows = []
+    types = question_types(dataset.path)
     for q in dataset.questions:
         t0 = time.perf_counter()
+        calls = rag.llm.spent["calls"]  # the model itself loads on its first call, not here
         ctx = rag.retrieve(q.question, method=method, budget=budget)
         plan = rag.plan_answer(q.question, ctx, mode=mode)
         ans = rag.answer(q.question, ctx, plan=plan)
@@ -66,6 +90,9 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "question": q.question,
             "gold": q.answers[0],
             "kind": kind_of(q.question),
+            "type": types.get(q.id, "bridge"),
+            "model_calls": rag.llm.spent["calls"] - calls,
+            "hopped": plan.hop is not None,
             "answer": ans.short,
             "em": exact_match(ans.short, q.answers),
             "f1": f1(ans.short, q.answers),
@@ -108,6 +135,19 @@ def summarise(rows: list[dict]) -> dict:
             "em": sum(r["em"] for r in of),
             "in_context": len(inside),
             "em_in_context": sum(r["em"] for r in inside),
+        }
+    if rows and "model_calls" in rows[0]:
+        out["model_calls"] = statistics.mean(r["model_calls"] for r in rows)
+        out["in_code"] = 100 * sum(r["model_calls"] == 0 for r in rows) / n
+        out["hopped"] = 100 * sum(r["hopped"] for r in rows) / n
+        out["types"] = {
+            t: {
+                "questions": len(of),
+                "em": 100 * sum(r["em"] for r in of) / len(of),
+                "read": 100 * sum(r["in_context"] for r in of) / len(of),
+            }
+            for t in sorted({r["type"] for r in rows})
+            for of in [[r for r in rows if r["type"] == t]]
         }
     if rows and "choosable" in rows[0]:
         out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
@@ -185,9 +225,11 @@ def main() -> int:
 
 def table(runs: list[dict]) -> str:
     lines = [
-        "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens "
+        "| calls / q | in code | hopped |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    types = []
     for r in runs:
         s = r["summary"]
         p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
@@ -198,8 +240,13 @@ def table(runs: list[dict]) -> str:
         lines.append(
             f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
             f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "
-            f"{s['prompt_tokens']:.0f} |"
+            f"{s['prompt_tokens']:.0f} | "
+            + (f"{s['model_calls']:.2f} | {s['in_code']:.0f} % | {s['hopped']:.0f} % |" if "model_calls" in s else "– | – | – |")
         )
+        for t, v in s.get("types", {}).items():
+            types.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {t} | {v['questions']} | {v['em']:.1f} | {v['read']:.0f} |")
+    if types:
+        lines += ["", "| split | method | λ | question type | questions | EM | read |", "|---|---|---:|---|---:|---:|---:|", *types]
     return "\n".join(lines)
 
 

@@ -94,8 +94,8 @@ class MeteredLLM:
         self.cache = LLMCache(tables)
         self.spent: Counter[str] = Counter()
         """Tokens of this object's calls, for a caller that wants the cost of a step (eval
-        takes differences): fresh ``input``/``evaluated``/``output``, and ``cached_input``/
-        ``cached_output`` served by the cache."""
+        takes differences): fresh ``input``/``evaluated``/``output``, ``cached_input``/
+        ``cached_output`` served by the cache, and ``calls`` (fresh or cached)."""
 
     def prepare(
         self,
@@ -183,6 +183,7 @@ class MeteredLLM:
         )
 
     def _account(self, c: Completion) -> None:
+        self.spent.update(calls=1)
         if c.cached:
             self.spent.update(cached_input=c.prompt_tokens, cached_output=c.output_tokens)
         else:

@@ -89,6 +89,7 @@ def test_answer_cites_the_planted_fact_streams_and_caches(index_copy):
     assert after["all"]["calls"] == 2 and after["all"]["cached_calls"] == 1
     assert after["all"]["input"] == first["input"] and after["all"]["output"] == first["output"]  # 0 fresh tokens
     assert after["by_stage"]["answer"]["calls"] == 2 and after["by_method"]["text"]["cached_calls"] == 1
+    assert rag.llm.spent["calls"] == 2 and rag.llm.spent["cached_output"] == ans.tokens["output"]  # what a caller's difference reads
 
 
 @pytest.mark.model
