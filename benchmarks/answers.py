@@ -23,7 +23,10 @@ answer in the given mode. Reported per row:
 * prompt tokens — mean, in the model's own tokens;
 * calls / q — model calls per question (cached ones too); in code — the share answered with no
   model call (a comparison decided in code, answer/compare.py); hopped — the share whose
-  question was rewritten hop by hop in code (answer/hops.py);
+  question was rewritten through a known relation in code (answer/hops.py); steps / q — reads
+  per question (a chain question answered hop by hop counts each step, answer/chain.py; any
+  other counts 1); hop by hop — the share answered so (``--no-chain``: every question read
+  whole, the ablation);
 * per question type (second table): EM and read per type, from the split's own labels
   (MuSiQue's 2/3/4-hop ids, 2Wiki's comparison / bridge-comparison → comparison and
   compositional / inference → bridge; HotpotQA: closed questions → comparison, else bridge).
@@ -84,7 +87,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
         seconds = time.perf_counter() - t0
         if ans.cached:  # the LLM cache answered: the latency is the one measured when it was computed
             seconds = before.get(q.id, {}).get("seconds")
-        read = " ".join(u.text for u in plan.units)
+        read = " ".join(u.text for u in ans.context.units)  # a chain's: what every step read
         row = {
             "id": q.id,
             "question": q.question,
@@ -93,12 +96,15 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "type": types.get(q.id, "bridge"),
             "model_calls": rag.llm.spent["calls"] - calls,
             "hopped": plan.hop is not None,
+            "chained": bool(ans.steps),
+            "steps": len(ans.steps) or 1,
+            "trace": [f"{st['question']} → {st['answer']}" for st in ans.steps],
             "answer": ans.short,
             "em": exact_match(ans.short, q.answers),
             "f1": f1(ans.short, q.answers),
             "in_context": coverage(q.answers, read),
             "in_retrieved": coverage(q.answers, " ".join(u.text for u in ctx.units)),
-            "prompt_tokens": plan.prompt_tokens,
+            "prompt_tokens": ans.tokens.get("input", 0) + ans.tokens.get("cached_input", 0) if ans.steps else plan.prompt_tokens,
             "units": len(plan.units),
             "seconds": seconds,
             "cached": ans.cached,
@@ -140,6 +146,8 @@ def summarise(rows: list[dict]) -> dict:
         out["model_calls"] = statistics.mean(r["model_calls"] for r in rows)
         out["in_code"] = 100 * sum(r["model_calls"] == 0 for r in rows) / n
         out["hopped"] = 100 * sum(r["hopped"] for r in rows) / n
+        out["steps"] = statistics.mean(r.get("steps", 1) for r in rows)
+        out["chained"] = 100 * sum(r.get("chained", False) for r in rows) / n
         out["types"] = {
             t: {
                 "questions": len(of),
@@ -166,6 +174,7 @@ def main() -> int:
     ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
     ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
+    ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     out = Path(args.out)
@@ -179,6 +188,7 @@ def main() -> int:
             r.get("reader", "passages"),
             r.get("answer_budget", r["budget"]),
             r.get("hops", True),
+            r.get("chain", False),
         ): r
         for r in previous.get("runs", [])
     }
@@ -190,9 +200,17 @@ def main() -> int:
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
                 for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):
-                    key = (split, method, budget, mode, reader, min(budget, args.answer_budget), not args.no_hops)
-                    before = {r["id"]: r for r in kept.get(key, {}).get("rows", [])}
-                    rag.configure(answer_budget=min(budget, args.answer_budget), answer_reader=reader, answer_hops=not args.no_hops)
+                    key = (split, method, budget, mode, reader, min(budget, args.answer_budget), not args.no_hops, not args.no_chain)
+                    # a rerun reuses the seconds measured when an answer was computed: under this key, or
+                    # (the same call, read whole) under the key without the chain
+                    whole = key[:-1] + (False,)
+                    before = {r["id"]: r for k in (whole, key) for r in kept.get(k, {}).get("rows", []) if r.get("seconds") is not None}
+                    rag.configure(
+                        answer_budget=min(budget, args.answer_budget),
+                        answer_reader=reader,
+                        answer_hops=not args.no_hops,
+                        answer_chain=not args.no_chain,
+                    )
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
@@ -209,6 +227,7 @@ def main() -> int:
                         "mode": mode,
                         "reader": reader,
                         "hops": not args.no_hops,
+                        "chain": not args.no_chain,
                         "answer_budget": min(budget, args.answer_budget),
                         "model": rag.llm.llm.path.name,
                         "summary": s,
@@ -226,8 +245,8 @@ def main() -> int:
 def table(runs: list[dict]) -> str:
     lines = [
         "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens "
-        "| calls / q | in code | hopped |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| calls / q | in code | hopped | steps / q | hop by hop |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     types = []
     for r in runs:
@@ -237,11 +256,13 @@ def table(runs: list[dict]) -> str:
         closed = s.get("closed", {})
         cl = f"{closed['em']:.0f}/{closed['questions']}" if closed.get("questions") else "–"
         reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})" + ("" if r.get("hops", True) else ", no hops")
+        reader += "" if r.get("chain", False) else ", whole"
         lines.append(
             f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
             f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "
             f"{s['prompt_tokens']:.0f} | "
             + (f"{s['model_calls']:.2f} | {s['in_code']:.0f} % | {s['hopped']:.0f} % |" if "model_calls" in s else "– | – | – |")
+            + (f" {s['steps']:.2f} | {s['chained']:.0f} % |" if "steps" in s else " – | – |")
         )
         for t, v in s.get("types", {}).items():
             types.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {t} | {v['questions']} | {v['em']:.1f} | {v['read']:.0f} |")

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
+from .answer.chain import answer_chain
 from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
+from .answer.steps import next_bridge
 from .embed import Embedder
 from .indexing import insert_documents
 from .ingest import iter_documents
@@ -192,17 +194,21 @@ class EdgeRAG:
                 f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder, or index into a new directory"
             )
 
-    def plan_answer(self, question: str, context: Context, *, mode: str | None = None) -> ReadPlan:
+    def plan_answer(self, question: str, context: Context, *, mode: str | None = None, steps: bool = True) -> ReadPlan:
         """What `answer` will have the model read: units kept and left out (answer budget,
-        window), prompt tokens, the expected wait for the first word. No model call."""
+        window), prompt tokens, the expected wait for the first word, and whether a chain
+        question is answered hop by hop (its first step). No model call. ``steps=False`` reads
+        the question whole (each step of a chain is read so)."""
         s = self.settings
         evidence = None
         if s.answer_reader == "evidence":
             evidence = partial(evidence_units, self.index, self.embedder)
-        compare = hops = None
-        if s.answer_hops:
+        compare = hops = chain = None
+        if s.answer_hops and steps:
             compare = partial(decide, question, lookup=self.passages_named)
             hops = partial(resolve_hops, question, lookup=self.passages_named)
+        if s.answer_chain and steps:
+            chain = partial(self._first_step, lookup=self.passages_named)
         return plan_answer(
             self.llm,
             question,
@@ -213,7 +219,12 @@ class EdgeRAG:
             evidence=evidence,
             compare=compare,
             hops=hops,
+            chain=chain,
         )
+
+    @staticmethod
+    def _first_step(question: str, units: list[Unit], lookup) -> Any:
+        return next_bridge(question, units, lookup)
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
         """The passages dense retrieval finds for ``name`` alone (a comparison's option or
@@ -237,7 +248,39 @@ class EdgeRAG:
         (`plan_answer` says which, before the call)."""
         mode = "short" if short else mode
         plan = plan or self.plan_answer(question, context, mode=mode)
+        if plan.chain is not None:
+            ans = self._answer_chain(question, context, plan, on_text)
+            if ans is not None:
+                return ans
         return answer_question(self.llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+
+    def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
+        """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
+        method and λ, and read whole by the short reader."""
+        from .answer.chain import Step
+
+        def retrieve(q: str) -> Context:
+            return self.retrieve(q, method=context.method, budget=context.budget)
+
+        def read(q: str, ctx: Context, on_text=None) -> Answer:
+            step_plan = self.plan_answer(q, ctx, mode="short", steps=False)
+            return answer_question(self.llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+
+        asked, units, done = question, context.units, []
+        if plan.hop is not None:  # relation hops already made in code (hops.py)
+            asked, units = plan.hop.question, plan.hop.units + context.units
+            done = [Step(line, "", "", "in code", units=plan.hop.units) for line in plan.hop.steps]
+        return answer_chain(
+            asked,
+            plan.chain,
+            retrieve=retrieve,
+            read=read,
+            lookup=self.passages_named,
+            relations=self.settings.answer_hops,
+            units=units,
+            done=done,
+            on_text=on_text,
+        )
 
     def query(
         self,

@@ -23,7 +23,12 @@ def print_answer_footer(ans) -> None:
 def answer_footer(ans) -> list[str]:
     """Citations, what was left out, and the answer's token account, as lines."""
     lines = []
-    if ans.reason:  # decided in code, or narrowed from a reply that ran on
+    if getattr(ans, "steps", None):  # a chain question answered hop by hop (answer/chain.py)
+        lines.append("hop by hop:")
+        for st in ans.steps:
+            how = " (in code)" if st["how"] == "in code" else ""
+            lines.append(f"  {st['phrase']} → {st['answer']}{how}" if st["phrase"] else f"  then asked: {st['question']} → {st['answer']}")
+    elif ans.reason:  # decided in code, or narrowed from a reply that ran on
         lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"decided in code: {ans.reason}")
     if ans.citations:
         lines.append("citations:")

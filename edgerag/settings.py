@@ -232,6 +232,12 @@ class Settings:
     who died earlier, A or B?") when the passages give both dates, without the model
     (answer/compare.py), and ask a bridge question one hop at a time ("Where was the director of film X
     born?" → "Where was Max Mack born?", answer/hops.py). Off: the model reads the question as asked."""
+    answer_chain: bool = True
+    """Answer a chain question hop by hop ("Who was in charge of the country where the composer
+    of Aschenbrodel was a citizen?"): its innermost phrase is asked as a one-hop question,
+    retrieved and read, its answer put in its place, and so on, up to 4 reads (answer/steps.py,
+    answer/chain.py); with ``answer_hops``, a step through a known relation is made in code. Off:
+    the model reads the question whole."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a

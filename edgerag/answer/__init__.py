@@ -6,15 +6,20 @@ One module per step of the path:
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
         compare.py     a comparison of dates decided in code: the answer, no model call
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
-        relations.py   (for both) a thing's passage by title, the person it names ("directed by …")
+        steps.py       a chain question's first step, found by its grammar (any wording)
+        relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
         evidence.py    the question's evidence sentences, read instead of whole passages
         candidates.py  the answers a chosen or closed question may take
       read.py        `answer_question` → `Answer`: runs the plan, the model call
-      reply.py       the model's reply → the short answer (cleaned, or narrowed when it ran on)
+      reply.py       the model's reply → the short answer (cleaned, narrowed when it ran on,
+                     re-chosen when it repeats the question's own name)
       citations.py   the passage numbers it cites, verified against the passages
+      chain.py       `answer_chain`: a chain question hop by hop, each step retrieved and read
+                     (by read.py) and put in its place, then the question left; every step cited
 
 Imports point one way, no circle (tests/test_layers.py): plan.py knows nothing of the model
-call, the reply or its citations; read.py puts the steps together. The text normaliser that
+call, the reply or its citations; read.py puts the steps together; chain.py runs read.py once
+a step, with the retrieval it is given (api.py passes the index's own). The text normaliser that
 short answers are matched with is text/normalize.py, which eval/metrics.py scores with too.
 
 Reading happens in two steps, so nothing is dropped silently:
@@ -49,6 +54,12 @@ Two kinds of question get help in code before the model reads (``answer_hops``):
   (hops.py): the model is asked "Where was Max Mack born?" and reads the passages the hop
   landed on (Max Mack's first, then the film's), not the rest of the context: other passages'
   sentences that match the rewritten question ("buried", "born") only mislead it.
+
+A chain question ("Who was in charge of the country where the composer of Aschenbrodel was a
+citizen?") is answered hop by hop (``answer_chain``, on by default): the plan names its first
+step (steps.py), and chain.py asks each step as a one-hop question, retrieves and reads it, and
+puts its answer in the phrase's place, up to four reads; a step through a known relation is
+made in code when ``answer_hops`` is on. Comparisons and yes/no questions are read whole.
 
 Readers (``answer_reader``), for ``short`` and ``choose``; ``long`` answers always read passages:
 

@@ -15,6 +15,7 @@ from ..types import Context, Unit
 from .candidates import candidates, closed_choices
 from .compare import Decision
 from .hops import Hop
+from .steps import Bridge
 
 MODES = ("auto", "choose", "short", "long")
 READERS = ("evidence", "passages")
@@ -112,6 +113,9 @@ class ReadPlan:
     """A comparison decided in code (compare.py): the answer without a model call."""
     hop: Hop | None = None
     """Relation hops made in code (hops.py): the model is asked ``hop.question``."""
+    chain: Bridge | None = None
+    """A chain question to answer hop by hop (chain.py), from this first step; ``units`` and
+    ``messages`` are the whole question's read, used when the first step gets no answer."""
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
@@ -128,6 +132,8 @@ class ReadPlan:
             parts.append(f", choosing among {len(self.choices)} candidate answers")
         if self.hop is not None:
             parts.append(f"; hopped in code ({self.hop.reason}), asking: {self.hop.question}")
+        if self.chain is not None:
+            parts.append(f"; answered hop by hop, first: {self.chain.question}")
         if self.expected_seconds is not None:
             parts.append(f"; first word in about {self.expected_seconds:.0f}s")
         return "".join(parts)
@@ -195,12 +201,16 @@ def plan_answer(
     evidence: Callable[[str, list[Unit], int], list[Unit]] | None = None,
     compare: Callable[[list[Unit]], Decision | None] | None = None,
     hops: Callable[[list[Unit]], Hop | None] | None = None,
+    chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
     read evidence sentences instead of passages; ``compare`` (``units → Decision or None``,
     compare.py) may decide a comparison of dates without the model; ``hops`` (``units → Hop or
-    None``, hops.py) may rewrite a bridge question into the one-hop question the model reads."""
+    None``, hops.py) may rewrite a bridge question into the one-hop question the model reads;
+    ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
+    question that is answered hop by hop (chain.py), for a free short answer to an open
+    question."""
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
@@ -226,6 +236,9 @@ def plan_answer(
     asked, pool = question, context.units
     if hop is not None:  # the one-hop question, read from the passages the hops landed on
         asked, pool = hop.question, hop.units
+    first = None
+    if chain is not None and mode == "short" and closed_choices(asked) is None:
+        first = chain(asked, context.units if hop is None else hop.units + context.units)
     admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
     units = fit_to_window(llm, asked, admitted, mode, limit, reader)
     messages = build_messages(asked, units, mode, reader)
@@ -249,4 +262,5 @@ def plan_answer(
         expected_seconds=n / rate if rate else None,
         reader=reader,
         hop=hop,
+        chain=first,
     )

@@ -14,7 +14,7 @@ from ..metered import MeteredLLM
 from ..types import Context
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
-from .reply import DO_NOT_KNOW, RAN_ON, SHORT_WORDS, clean_answer, copied_example, merged, narrow
+from .reply import DO_NOT_KNOW, ECHOED, RAN_ON, SHORT_WORDS, clean_answer, copied_example, echoes, merged, narrow, rechoose, said_of
 
 
 @dataclass
@@ -35,7 +35,11 @@ class Answer:
     mode: str = "long"
     reason: str = ""
     """How the short answer was reached when it is not simply the model's reply: a comparison
-    decided in code (compare.py), or a reply that ran on, narrowed to one of its own candidates."""
+    decided in code (compare.py), a reply that ran on, narrowed to one of its own candidates,
+    or the chain of steps it was reached by (chain.py)."""
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """A chain question answered hop by hop (chain.py): each step's phrase, question, answer and
+    how it was found, the question finally read last."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -85,6 +89,14 @@ def answer_question(
         if narrowed is not None:
             c = merged(c, narrowed)
             short_text, reason = narrowed.text.strip(), RAN_ON
+    asked = plan.hop.question if plan.hop is not None else plan.question
+    if plan.mode == "short" and plan.choices is None:
+        short_text = said_of(short_text, asked)
+    if plan.mode == "short" and plan.choices is None and echoes(short_text, asked):
+        again = rechoose(llm, plan, context.method, limit)
+        if again is not None:
+            c = merged(c, again)
+            short_text, reason = again.text.strip(), ECHOED
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {

@@ -65,6 +65,50 @@ def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int)
     return llm.chat(plan.messages, stage="answer", method=method, max_tokens=limit, sources=sources, choices=options)
 
 
+_SAID = re.compile(r"^(?P<subject>.+?)\s+(?:is|was|are|were)\s+(?P<answer>.+)$")
+_EXAMPLE_SUBJECT = "the author of book x"
+
+
+def said_of(short: str, asked: str) -> str:
+    """The answer of a reply that says it in a sentence about the question's subject ("Tim
+    Burton's spouse is Bree Van de Kamp", "The author of Book X was Karl Renner": the
+    instruction's example copied): the part after the copula, when the part before it shares a
+    word with the question or is the example's subject; else the reply as it is."""
+    m = _SAID.match(short)
+    if m is None or len(short.split()) < 4:
+        return short
+    subject = normalize(m.group("subject"))
+    words = set(normalize(asked).split()) - {"is", "was", "are", "were"}
+    if subject == _EXAMPLE_SUBJECT or (set(subject.split()) & words and len(m.group("answer").split()) <= 5):
+        return m.group("answer").strip()
+    return short
+
+
+ECHOED = "the reply repeated a name of the question: its short answer is the one of the passages' other names the model chose"
+
+
+def echoes(short: str, asked: str) -> bool:
+    """True when a short answer is a name the question itself gives ("Who did Ed Sheeran write
+    the song for?" → "Ed Sheeran"): a 0.5B model often answers with the name it was asked about."""
+    if re.search(r"\bor\b", asked, re.I):  # "Who is younger, A or B?": the answer is one of its names
+        return False
+    needle = normalize(short)
+    return bool(needle) and f" {needle} " in f" {normalize(asked)} "
+
+
+def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
+    """The same prompt again, the output held to the read passages' candidates that the question
+    does not hold (candidates.py, narrowed by the kind of question): the fix for an answer that
+    `echoes` the question. The prompt is reused by llama.cpp, so the call costs its output
+    tokens. None when no candidate is left."""
+    asked = plan.hop.question if plan.hop is not None else plan.question
+    options = [o for o in candidates([u.text for u in plan.units], asked) if o.lower() not in ("yes", "no") and not echoes(o, asked)]
+    if not options:
+        return None
+    sources = [u.chunk_id for u in plan.units]
+    return llm.chat(plan.messages, stage="answer", method=method, max_tokens=limit, sources=sources, choices=options)
+
+
 def merged(first: Completion, second: Completion) -> Completion:
     """Two calls' tokens as one answer's account."""
     return replace(

@@ -1,0 +1,170 @@
+"""A chain question answered hop by hop: each step retrieved and read on its own, its answer
+put in its place, then the next (the idea of IRCoT, Self-Ask and HippoRAG's multi-step
+retrieval, shaped for a 0.5B model on 2 cores).
+
+"Who was in charge of the country where the composer of Aschenbrodel was a citizen?"
+
+1. steps.py finds the innermost phrase, "the composer of Aschenbrodel", and its one-hop question
+   "Who is the composer of Aschenbrodel?".
+2. The step is resolved: in code when the phrase is a relation relations.py knows and the
+   thing's passage names the person ("… an operetta by Johann Strauss II"), else by retrieving
+   for the step's question (``retrieve``: the index's default method, so `bridge-ppr`
+   starts from the passages that name the previous step's answer) and reading it (``read``:
+   the short reader, evidence sentences, one hop: what a 0.5B model does best).
+3. The answer takes the phrase's place: "… the country where Johann Strauss II was a citizen?",
+   and the next phrase is found, up to `MAX_STEPS` reads in all.
+4. The question left ("Who was in charge of Austria?") is retrieved and read as any one-hop
+   question (comparisons and relation hops in code included).
+
+The answer cites the passages of every step, and says the chain ("the composer of
+Aschenbrodel → Johann Strauss II; the country where Johann Strauss II was a citizen →
+Austria"). A step the model cannot answer (no short answer, or the name it started from) ends
+the chain, and the question is read whole, as before.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..text.normalize import normalize
+from ..types import Context, Unit
+from .citations import Citation, citation
+from .read import Answer
+from .relations import find_passage, hop
+from .reply import SHORT_WORDS
+from .steps import Bridge, next_bridge
+
+MAX_STEPS = 4
+"""Reads per question at most, the last one included: a 4-hop chain is the longest in MuSiQue."""
+
+
+@dataclass
+class Step:
+    """One hop of the chain: the phrase, the question asked for it, and its answer."""
+
+    phrase: str
+    """"the composer of Aschenbrodel"."""
+    question: str
+    """"Who is the composer of Aschenbrodel?"."""
+    answer: str
+    how: str
+    """``read`` (retrieved and read by the model) or ``in code`` (a relation, relations.py)."""
+    units: list[Unit] = field(default_factory=list)
+    """The passages the step read."""
+    citations: list[Citation] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        said = f"{self.phrase} → {self.answer}" if self.answer else self.phrase
+        return said + (" (in code)" if self.how == "in code" else "")
+
+    def to_dict(self) -> dict:
+        return {"phrase": self.phrase, "question": self.question, "answer": self.answer, "how": self.how, "seconds": self.seconds}
+
+
+def in_code(b: Bridge, units: list[Unit], lookup) -> Step | None:
+    """The step resolved by relations.py, when its phrase is "the <relation> of X" or "X's
+    <relation>" and X's passage names the person."""
+    if b.relation is None:
+        return None
+    thing = find_passage(b.anchor, units, lookup)
+    person = hop(b.relation, thing, units, lookup) if thing is not None else None
+    if person is None:
+        return None
+    name, about = person
+    return Step(b.phrase, b.question, name, "in code", units=[about, thing])
+
+
+def usable(answer: str, b: Bridge) -> bool:
+    """A step's answer the chain can go on with: short, and not the name it started from."""
+    key = normalize(answer)
+    return (
+        bool(key) and len(answer.split()) <= SHORT_WORDS and key != normalize(b.anchor) and not answer.lower().startswith("i do not know")
+    )
+
+
+def answer_chain(
+    question: str,
+    first: Bridge,
+    *,
+    retrieve: Callable[[str], Context],
+    read: Callable[..., Answer],
+    lookup: Callable[[str], list[Unit]] | None = None,
+    relations: bool = True,
+    units: list[Unit] | None = None,
+    done: list[Step] | None = None,
+    on_text: Callable[[str], None] | None = None,
+) -> Answer | None:
+    """Answer ``question`` hop by hop from its first step ``first`` (the module doc); None when
+    the first step gets no usable answer. ``done`` are steps already made in code before
+    (hops.py), with ``question`` the question they left; ``units`` the passages retrieved for
+    it; ``read(question, context, on_text=None)`` the short reader; ``relations`` lets steps
+    be resolved in code."""
+    t0 = time.perf_counter()
+    steps: list[Step] = list(done or [])
+    asked, b, pool, answers = question, first, list(units or []), [s.answer for s in done or [] if s.answer]
+    reads: list[Answer] = []
+    while b is not None and len(reads) < MAX_STEPS - 1:
+        t = time.perf_counter()
+        step = in_code(b, pool, lookup) if relations else None
+        if step is None:
+            ctx = retrieve(b.question)
+            got = read(b.question, ctx)
+            if not usable(got.short, b):
+                break
+            reads.append(got)
+            step = Step(b.phrase, b.question, got.short, "read", units=got.context.units, citations=got.citations)
+            pool = ctx.units
+        step.seconds = time.perf_counter() - t
+        steps.append(step)
+        answers.append(step.answer)
+        asked = asked[: b.start] + step.answer + asked[b.end :]
+        b = next_bridge(asked, pool, lookup, answers)
+    if len(steps) == len(done or []):
+        return None
+    final = read(asked, retrieve(asked), on_text=on_text)
+    return chained(question, asked, steps, reads + [final], final, time.perf_counter() - t0)
+
+
+def chained(question: str, asked: str, steps: list[Step], reads: list[Answer], final: Answer, seconds: float) -> Answer:
+    """One answer from the chain: the final read's answer, the passages and citations of every
+    step, renumbered in one list, the tokens of every read."""
+    units: list[Unit] = []
+    for s in steps:
+        units += s.units
+    units += final.context.units
+    seen: dict[str, int] = {}
+    merged: list[Unit] = []
+    for u in units:
+        if u.chunk_id not in seen:
+            seen[u.chunk_id] = len(merged) + 1
+            merged.append(u)
+    cites: dict[str, Citation] = {}
+    for found in [s.citations or [citation(0, u, "cited", s.answer) for u in s.units[:1] if s.how == "in code"] for s in steps] + [
+        final.citations
+    ]:
+        for c in found:  # renumbered in the merged list; the page it names is kept
+            cites.setdefault(c.chunk_id, replace(c, n=seen[c.chunk_id]))
+    tokens: dict[str, int] = {}
+    for a in reads:
+        for k, v in a.tokens.items():
+            tokens[k] = tokens.get(k, 0) + v
+    ctx = final.context
+    lines = [s.line() for s in steps]
+    return Answer(
+        question=question,
+        text=final.text,
+        short=final.short,
+        citations=sorted(cites.values(), key=lambda c: c.n),
+        context=Context(query=question, method=ctx.method, budget=ctx.budget, units=merged, notes=ctx.notes),
+        dropped_units=final.dropped_units,
+        tokens=tokens,
+        seconds=seconds,
+        cached=all(a.cached for a in reads),
+        mode=final.mode,
+        reason="; ".join(lines) + f"; then asked: {asked}",
+        steps=[s.to_dict() for s in steps]
+        + [{"phrase": "", "question": asked, "answer": final.short, "how": "read", "seconds": final.seconds}],
+    )

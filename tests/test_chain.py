@@ -1,0 +1,170 @@
+"""Chain questions hop by hop (answer/steps.py, answer/chain.py): the steps found by grammar on
+questions of any wording, the chain's control flow with a scripted reader, and a chain over a
+small parts-and-suppliers corpus written for this test (tests/data/chain), answered by the real
+default model on a real index, with no word of the relation list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from edgerag import EdgeRAG, Settings
+from edgerag.answer.chain import answer_chain
+from edgerag.answer.read import Answer
+from edgerag.answer.relations import RELATIONS
+from edgerag.answer.steps import next_bridge
+from edgerag.types import Context, Unit
+
+from .conftest import DATA
+from .helpers import passage
+
+CHAIN = DATA / "chain" / "corpus.jsonl"
+SUPPLIER = "Where is the supplier of the valve that failed in March headquartered?"
+
+
+def _units() -> list[Unit]:
+    return [passage(r["id"], r["title"], r["text"]) for r in map(json.loads, CHAIN.read_text(encoding="utf-8").splitlines())]
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # a relation of a thing, inside a relative clause: the innermost phrase first
+        ("Who was in charge of the country where the composer of Aschenbrodel was a citizen?", "Who is the composer of Aschenbrodel?"),
+        # the phrase is the question's subject: the clause ends before the question's verb
+        ("When did the country where Beira is located become independent?", "In which country is Beira located?"),
+        ("When was the country that produced Fist Power taken by the British?", "Which country produced Fist Power?"),
+        # a statement that ends in its wh-word: the clause ends before the main verb
+        (
+            "The arena where the Lewiston Maineiacs played their home games can seat how many people?",
+            "What is the arena where the Lewiston Maineiacs played their home games?",
+        ),
+        ("The football manager who recruited David Beckham managed Manchester United during what timeframe?", "Which football manager recruited David Beckham?"),
+        # a possessive with any noun, and a described, quoted title
+        ("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?", "What is Akinoshu Kenji's birthplace?"),
+        ('The director of the romantic comedy "Big Stone Gap" is based in what New York city?', 'Who is the director of the romantic comedy "Big Stone Gap"?'),
+        # no relation word at all: a user's own documents
+        (SUPPLIER, "Which valve failed in March?"),
+    ],
+)
+def test_the_innermost_phrase_is_the_first_step(question, first):
+    b = next_bridge(question, [])
+    assert b is not None and b.question == first
+    assert question[b.start : b.end] == b.phrase
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is the spouse of Max Mack?",  # one hop as asked
+        "What is the name of the fight song?",  # no anchor
+        "Alfred Balk served as the secretary of the Committee on Minority Groups under which Vice President?",  # predicative
+        'When was Poison\'s album "Shut Up, Make Love" released?',  # the thing is named
+        "Who was the writer of These Boots Are Made for Walkin' and who died in 2007?",  # one thing, two conditions
+    ],
+)
+def test_a_one_hop_question_has_no_step(question):
+    assert next_bridge(question, []) is None
+
+
+def test_the_next_step_hangs_on_the_answer_put_in_place():
+    units = _units()
+    b = next_bridge(SUPPLIER, units)
+    asked = SUPPLIER[: b.start] + "K-17 valve" + SUPPLIER[b.end :]
+    assert asked == "Where is the supplier of K-17 valve headquartered?"
+    b2 = next_bridge(asked, units, known=["K-17 valve"])
+    assert b2.question == "What is the supplier of K-17 valve?" and b2.anchor == "K-17 valve"
+    assert b2.relation is None and "supplier" not in RELATIONS
+    assert next_bridge("Where is Orland Fittings headquartered?", units, known=["K-17 valve", "Orland Fittings"]) is None
+
+
+def _scripted(replies: dict[str, str], units: list[Unit]):
+    """A reader that answers each question from ``replies``, citing the passage that holds the answer."""
+    from edgerag.answer.citations import citation
+
+    asked: list[str] = []
+
+    def read(q: str, ctx: Context, on_text=None) -> Answer:
+        asked.append(q)
+        short = replies.get(q, "")
+        held = [u for u in ctx.units if short and short in u.text][:1]
+        cites = [citation(1, held[0], "cited")] if held else []
+        return Answer(q, short, short, cites, Context(q, "text", 100, held), 0, tokens={"input": 10, "output": 2}, mode="short")
+
+    def retrieve(q: str) -> Context:
+        return Context(q, "text", 100, units)
+
+    return read, retrieve, asked
+
+
+def test_each_step_is_read_and_put_in_place_and_every_step_is_cited():
+    units = _units()
+    replies = {
+        "Which valve failed in March?": "K-17 valve",
+        "What is the supplier of K-17 valve?": "Orland Fittings",
+        "Where is Orland Fittings headquartered?": "Tampere",
+    }
+    read, retrieve, asked = _scripted(replies, units)
+    ans = answer_chain(SUPPLIER, next_bridge(SUPPLIER, units), retrieve=retrieve, read=read, units=units)
+    assert asked == list(replies)
+    assert ans.short == "Tampere" and [s["answer"] for s in ans.steps] == ["K-17 valve", "Orland Fittings", "Tampere"]
+    assert {c.chunk_id for c in ans.citations} == {"k17", "orland"}  # the valve's passage names both the valve and its supplier
+    assert [c.n for c in ans.citations] == sorted(c.n for c in ans.citations)
+    assert all(ans.context.units[c.n - 1].chunk_id == c.chunk_id for c in ans.citations)
+    assert "the valve that failed in March → K-17 valve" in ans.reason and ans.tokens["input"] == 30
+
+
+def test_a_step_without_an_answer_ends_the_chain():
+    units = _units()
+    read, retrieve, asked = _scripted({}, units)  # the model does not know the first step
+    assert answer_chain(SUPPLIER, next_bridge(SUPPLIER, units), retrieve=retrieve, read=read, units=units) is None
+    assert asked == ["Which valve failed in March?"]
+    # a step that answers with the name it started from makes no progress either
+    read, retrieve, asked = _scripted({"What is the supplier of K-17 valve?": "K-17 valve"}, units)
+    asked_q = "Where is the supplier of K-17 valve headquartered?"
+    assert answer_chain(asked_q, next_bridge(asked_q, units), retrieve=retrieve, read=read, units=units) is None
+
+
+@pytest.mark.model
+def test_a_chain_without_relation_words_is_answered_hop_by_hop_by_the_real_model(tmp_path):
+    rag = EdgeRAG(tmp_path / "index", Settings(progress=False))
+    rag.insert([CHAIN])
+    ctx = rag.retrieve(SUPPLIER)
+    plan = rag.plan_answer(SUPPLIER, ctx)
+    assert plan.chain is not None and "hop by hop" in plan.summary()
+    ans = rag.answer(SUPPLIER, ctx, plan=plan)
+    rag.close()
+    steps = [s for s in ans.steps if s["phrase"]]
+    assert len(steps) == 2 and all(s["how"] == "read" for s in steps), ans.steps
+    assert "K-17" in steps[0]["answer"] and "Orland Fittings" in steps[1]["answer"], ans.steps
+    assert "Tampere" in ans.short, ans.steps
+    assert {"k17", "orland"} <= {c.doc_id for c in ans.citations}, ans.citations
+    # every question read whole, as before: the reader sees one read and no steps
+    rag = EdgeRAG(tmp_path / "index", Settings(progress=False, answer_chain=False))
+    whole = rag.plan_answer(SUPPLIER, rag.retrieve(SUPPLIER))
+    assert whole.chain is None
+    rag.close()
+
+
+@pytest.mark.parametrize(
+    ("reply", "asked", "short"),
+    [
+        ("Tim Burton's spouse is Bree Van de Kamp", "Who is the spouse of Tim Burton?", "Bree Van de Kamp"),
+        ("The author of Book X was Karl Renner", "Who was in charge of Austria?", "Karl Renner"),  # the example's subject
+        ("Paris is a city", "Where was Max Mack born?", "Paris is a city"),  # no word of the question: left as written
+        ("Max Mack", "Who directed it?", "Max Mack"),
+    ],
+)
+def test_a_reply_said_as_a_sentence_about_the_question_keeps_its_answer(reply, asked, short):
+    from edgerag.answer.reply import said_of
+
+    assert said_of(reply, asked) == short
+
+
+def test_an_answer_that_repeats_the_question_is_an_echo_unless_the_question_offers_it():
+    from edgerag.answer.reply import echoes
+
+    assert echoes("Ed Sheeran", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
+    assert not echoes("Athina Andrelos", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
+    assert not echoes("Keith Bostic", "who is younger Keith Bostic or Jerry Glanville ?")
