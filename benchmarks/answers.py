@@ -80,7 +80,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
     types = question_types(dataset.path)
     for q in dataset.questions:
         t0 = time.perf_counter()
-        calls = rag.llm.spent["calls"]  # the model itself loads on its first call, not here
+        calls = rag.answer_llm.spent["calls"]  # the model itself loads on its first call, not here
         ctx = rag.retrieve(q.question, method=method, budget=budget)
         plan = rag.plan_answer(q.question, ctx, mode=mode)
         ans = rag.answer(q.question, ctx, plan=plan)
@@ -94,7 +94,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "gold": q.answers[0],
             "kind": kind_of(q.question),
             "type": types.get(q.id, "bridge"),
-            "model_calls": rag.llm.spent["calls"] - calls,
+            "model_calls": rag.answer_llm.spent["calls"] - calls,
             "hopped": plan.hop is not None,
             "chained": bool(ans.steps),
             "steps": len(ans.steps) or 1,
@@ -172,7 +172,7 @@ def main() -> int:
     ap.add_argument("--readers", default="evidence", help="evidence, passages or both (answer/plan.py)")
     ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
     ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
-    ap.add_argument("--model", help="GGUF path or known name (default: the bundled 0.5B model)")
+    ap.add_argument("--model", help="GGUF path or known name of the answering model (default: answer_model auto, see docs/settings.md)")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
     ap.add_argument("--out", default="benchmarks/results/answers.json")
@@ -195,7 +195,7 @@ def main() -> int:
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
-        rag = EdgeRAG(f".edgerag/bench/{split}-dev", Settings(progress=sys.stderr.isatty(), model=args.model))
+        rag = EdgeRAG(f".edgerag/bench/{split}-dev", Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto"))
         ensure_indexed(rag, dataset)
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
@@ -229,7 +229,7 @@ def main() -> int:
                         "hops": not args.no_hops,
                         "chain": not args.no_chain,
                         "answer_budget": min(budget, args.answer_budget),
-                        "model": rag.llm.llm.path.name,
+                        "model": rag.answer_llm.llm.path.name,
                         "summary": s,
                         "rows": rows,
                     }

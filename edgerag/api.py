@@ -77,6 +77,9 @@ class EdgeRAG:
         llm_fields = ("model", "n_ctx", "llm_threads", "n_gpu_layers", "llm_repack")
         if any(getattr(new, k) != getattr(self.settings, k) for k in llm_fields):
             self.__dict__.pop("llm", None)
+        if any(getattr(new, k) != getattr(self.settings, k) for k in (*llm_fields, "answer_model")):
+            self.__dict__.pop("answer_llm", None)
+            self.__dict__.pop("answer_choice", None)
         if new.tokenizer != self.settings.tokenizer:
             self.__dict__.pop("tokenizer", None)
         self.settings = new
@@ -93,6 +96,29 @@ class EdgeRAG:
         """The local model, metered into this index's ledger and cache (loaded on first use)."""
         s = self.settings
         local = LocalLLM(resolve_model(s.model), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
+        return MeteredLLM(local, self.index.tables)
+
+    @cached_property
+    def answer_choice(self):
+        """Which model answers here, and why (models.answer_model_choice)."""
+        from .cpu import cpu_flags
+        from .models import answer_model_choice
+
+        s = self.settings
+        return answer_model_choice(s.answer_model, s.model, cpu_flags(), gpu=bool(s.n_gpu_layers))
+
+    @cached_property
+    def answer_llm(self) -> MeteredLLM:
+        """The model that answers (``answer_model``): the same `llm` unless another model is
+        chosen, then that one, metered into the same ledger and cache."""
+        spec = self.answer_choice.spec
+        if spec is None:
+            return self.llm
+        path = resolve_model(spec)
+        if path == resolve_model(self.settings.model):
+            return self.llm
+        s = self.settings
+        local = LocalLLM(path, n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
         return MeteredLLM(local, self.index.tables)
 
     @cached_property
@@ -210,7 +236,7 @@ class EdgeRAG:
         if s.answer_chain and steps:
             chain = partial(self._first_step, lookup=self.passages_named)
         return plan_answer(
-            self.llm,
+            self.answer_llm,
             question,
             context,
             mode=mode or s.answer_mode,
@@ -252,7 +278,7 @@ class EdgeRAG:
             ans = self._answer_chain(question, context, plan, on_text)
             if ans is not None:
                 return ans
-        return answer_question(self.llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+        return answer_question(self.answer_llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
 
     def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
         """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
@@ -264,7 +290,7 @@ class EdgeRAG:
 
         def read(q: str, ctx: Context, on_text=None) -> Answer:
             step_plan = self.plan_answer(q, ctx, mode="short", steps=False)
-            return answer_question(self.llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+            return answer_question(self.answer_llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
 
         asked, units, done = question, context.units, []
         if plan.hop is not None:  # relation hops already made in code (hops.py)

@@ -247,7 +247,10 @@ def cmd_demo(args) -> int:
         print(f"\ngold answer: {q.answers[0]!r} — {'found' if coverage(q.answers, ctx.text()) else 'not found'} in the retrieved context")
     if args.no_answer:
         return 0
-    print(f"\nloading the local model ({rag.settings.model or 'default'}) …", flush=True)
+    print(
+        f"\nloading the answering model ({rag.answer_choice.spec or rag.settings.model or 'default'}: {rag.answer_choice.reason}) …",
+        flush=True,
+    )
     ans = stream_answer(rag, question, ctx, rag.plan_answer(question, ctx))
     print_answer_footer(ans)
     return 0

@@ -126,5 +126,6 @@ def ray_options(args: argparse.Namespace):
 def llm_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local model")
     setting(g, "--model")
+    setting(g, "--answer-model")
     setting(g, "--n-ctx")
     setting(g, "--llm-repack", choices=["auto", "on", "off"])

@@ -118,6 +118,15 @@ def _embedder(spec: str) -> dict:
     }
 
 
+def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
+    from .cpu import cpu_flags
+    from .models import answer_model_choice
+    from .settings import Settings
+
+    choice = answer_model_choice(Settings().answer_model, model, cpu_flags(), gpu=bool(n_gpu_layers))
+    return {"setting": Settings().answer_model, "model": choice.spec or "the model above", "reason": choice.reason}
+
+
 def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
     from .cpu import repack_decision
     from .llm import gpu_offload_available
@@ -183,6 +192,7 @@ def report(index: str | None = None, model: str | None = None, repack: str = "au
         "cpu": _section(_cpu, repack),
         "llama_cpp": _section(_llama),
         "model": _section(_model, model),
+        "answer_model": _section(_answer_model, model, n_gpu_layers),
         "embedder": _section(_embedder, Settings().embedder),
     }
     out["ocr"] = _section(_ocr)
@@ -229,6 +239,11 @@ def format_report(r: dict) -> str:
     else:
         check = "sha256 verified against the official file" if m["verified"] else "sha256 (not a known file: not verified)"
         lines.append(f"model      {m['path']} ({m['size'] / 2**20:.0f} MiB), {check}: {m['sha256'][:16]}…")
+    a = r.get("answer_model", {})
+    if "error" in a:
+        lines.append(f"answers    ERROR {a['error']}")
+    elif a:
+        lines.append(f"answers    answer_model={a['setting']} → {a['model']}: {a['reason']}")
     e = r["embedder"]
     if "error" in e:
         lines.append(f"embedder   ERROR {e['error']}")

@@ -62,6 +62,48 @@ KNOWN_MODELS = {
     )
 }
 DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+ANSWER_MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+"""The model that answers by default where it is installed and fast enough (`answer_model_choice`)."""
+ANSWER_MODEL_FLAGS = frozenset({"avx512f"})
+"""CPU flags under which `ANSWER_MODEL` answered within 15 s (p50) on 2 cores: on an AVX-512
+EPYC its MuSiQue p50 was 14.5 s; on an AVX2-only host the 0.5B model's prompts run at half
+that speed (93 against 197 tokens/s), which puts the 1.5B model near 30 s (docs/benchmarks.md,
+"Which model answers")."""
+
+
+@dataclass(frozen=True)
+class AnswerModelChoice:
+    """Which model answers questions, and why (`answer_model_choice`)."""
+
+    spec: str | None
+    """A known model name or a GGUF path; None = the index's ``model``."""
+    reason: str
+
+
+def installed(name: str) -> bool:
+    """True when the known model ``name`` is on disk or its pip parts are installed."""
+    m = KNOWN_MODELS[name]
+    return (models_dir() / m.filename).exists() or _part_paths(m) is not None
+
+
+def answer_model_choice(setting: str, model: str | None, flags: frozenset[str], gpu: bool = False) -> AnswerModelChoice:
+    """The answering model for ``answer_model`` = ``setting``: a name or path as given; for
+    ``auto``, `ANSWER_MODEL` where it is installed and the machine runs it fast enough (a GPU, or
+    a CPU with `ANSWER_MODEL_FLAGS`), else ``model`` (the model everything else uses).
+    ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model`` set by the user answers too."""
+    setting = os.environ.get("EDGERAG_ANSWER_MODEL") or setting if setting == "auto" else setting
+    if setting != "auto":
+        return AnswerModelChoice(setting, "set by answer_model")
+    if model or os.environ.get("EDGERAG_MODEL"):
+        return AnswerModelChoice(None, "the model you set answers too")
+    if not installed(ANSWER_MODEL):
+        return AnswerModelChoice(None, f"{ANSWER_MODEL} is not installed ({KNOWN_MODELS[ANSWER_MODEL].pip}); the default model answers")
+    if gpu or ANSWER_MODEL_FLAGS <= flags:
+        why = "a GPU offloads it" if gpu else "this CPU has AVX-512, where it answers within 15 s (p50) on 2 cores"
+        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: {why}")
+    return AnswerModelChoice(
+        None, f"this CPU has no AVX-512: {ANSWER_MODEL} would take about 30 s an answer here; the default model answers"
+    )
 
 
 def models_dir() -> Path:

@@ -201,6 +201,14 @@ class Settings:
     model: str | None = None
     """GGUF path or known model name; None = ``EDGERAG_MODEL`` or the default
     Qwen2.5-Coder-0.5B-Instruct Q4_K_M assembled from its pip packages (see models.py)."""
+    answer_model: str = "auto"
+    """The model that answers questions (everything else, KG extraction included, uses
+    ``model``): a GGUF path or known model name, or ``auto``: Qwen2.5-Coder-1.5B-Instruct
+    where it is installed (the ``model-1_5b`` extra; ``make demo`` installs it) and the machine
+    runs it within 15 s an answer (a GPU, or a CPU with AVX-512), else ``model``. Measured on
+    100 dev questions a split, it answers far better than the 0.5B model (docs/benchmarks.md,
+    "Which model answers"). ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; ``edgerag doctor``
+    says which model answers here and why."""
     n_ctx: int = 8192
     """The model's context window in its own tokens, set explicitly (llama.cpp's small default
     would truncate prompts). Answer prompts are cut to fit it."""

@@ -7,6 +7,7 @@ planted-fact documents in tests/data.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -18,6 +19,11 @@ from edgerag import EdgeRAG, Settings
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "edgerag" / "data" / "sample"
 DATA = Path(__file__).resolve().parent / "data"
+
+# Tests answer with the 0.5B model, whatever this machine would choose (answer_model auto picks
+# the 1.5B model where the model-1_5b extra is installed on an AVX-512 CPU): the same model on
+# every machine, and the one CI installs. Subprocesses (the CLI) inherit it.
+os.environ.setdefault("EDGERAG_ANSWER_MODEL", "qwen2.5-coder-0.5b-instruct-q4_k_m")
 
 PLANTED_QUESTION = "What is the access code of the Zorblax vault?"
 PLANTED_ANSWER = "tangerine-42"

@@ -40,10 +40,16 @@ def _units() -> list[Unit]:
             "The arena where the Lewiston Maineiacs played their home games can seat how many people?",
             "What is the arena where the Lewiston Maineiacs played their home games?",
         ),
-        ("The football manager who recruited David Beckham managed Manchester United during what timeframe?", "Which football manager recruited David Beckham?"),
+        (
+            "The football manager who recruited David Beckham managed Manchester United during what timeframe?",
+            "Which football manager recruited David Beckham?",
+        ),
         # a possessive with any noun, and a described, quoted title
         ("What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?", "What is Akinoshu Kenji's birthplace?"),
-        ('The director of the romantic comedy "Big Stone Gap" is based in what New York city?', 'Who is the director of the romantic comedy "Big Stone Gap"?'),
+        (
+            'The director of the romantic comedy "Big Stone Gap" is based in what New York city?',
+            'Who is the director of the romantic comedy "Big Stone Gap"?',
+        ),
         # no relation word at all: a user's own documents
         (SUPPLIER, "Which valve failed in March?"),
     ],
@@ -168,3 +174,26 @@ def test_an_answer_that_repeats_the_question_is_an_echo_unless_the_question_offe
     assert echoes("Ed Sheeran", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
     assert not echoes("Athina Andrelos", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
     assert not echoes("Keith Bostic", "who is younger Keith Bostic or Jerry Glanville ?")
+
+
+@pytest.mark.parametrize(
+    ("setting", "model", "flags", "installed", "gpu", "spec"),
+    [
+        ("auto", None, {"avx512f"}, True, False, "qwen2.5-coder-1.5b-instruct-q4_k_m"),  # fast enough here
+        ("auto", None, {"avx2"}, True, False, None),  # about 30 s an answer without AVX-512: the default model
+        ("auto", None, {"avx2"}, True, True, "qwen2.5-coder-1.5b-instruct-q4_k_m"),  # a GPU runs it
+        ("auto", None, {"avx512f"}, False, False, None),  # not installed
+        ("auto", "/models/mine.gguf", {"avx512f"}, True, False, None),  # the user's own model answers too
+        ("/models/reader.gguf", None, set(), False, False, "/models/reader.gguf"),  # as set
+    ],
+)
+def test_the_answering_model_is_the_larger_one_where_it_is_installed_and_fast(monkeypatch, setting, model, flags, installed, gpu, spec):
+    from edgerag import models
+
+    monkeypatch.delenv("EDGERAG_ANSWER_MODEL", raising=False)
+    monkeypatch.delenv("EDGERAG_MODEL", raising=False)
+    monkeypatch.setattr(models, "installed", lambda name: installed)
+    choice = models.answer_model_choice(setting, model, frozenset(flags), gpu=gpu)
+    assert choice.spec == spec and choice.reason
+    monkeypatch.setenv("EDGERAG_ANSWER_MODEL", "qwen2.5-coder-0.5b-instruct-q4_k_m")
+    assert models.answer_model_choice("auto", None, frozenset({"avx512f"})).spec == "qwen2.5-coder-0.5b-instruct-q4_k_m"

@@ -143,6 +143,7 @@ def test_doctor_json_on_the_real_model(built_index, tmp_path, monkeypatch):
     assert r["cpu"]["repack"]["repack"] is repack_decision("auto").repack
     assert "CPU" in r["llama_cpp"]["system_info"] and isinstance(r["llama_cpp"]["gpu_offload"], bool)
     assert r["embedder"]["fingerprint"] and r["embedder"]["path"].endswith("model")
+    assert r["answer_model"]["setting"] == "auto" and r["answer_model"]["reason"]
     probe_ = r["probe"]
     assert probe_["ok"] and probe_["prompt_tokens"] == 256
     assert probe_["prompt_tokens_per_s"] > 1 and probe_["generation_tokens_per_s"] > 0.5

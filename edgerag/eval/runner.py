@@ -17,6 +17,7 @@ import os
 import platform
 import statistics
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,15 @@ def ensure_indexed(rag: EdgeRAG, dataset: Dataset) -> float:
     return report.seconds if report.docs_added else 0.0
 
 
+def _spent(meters) -> Counter:
+    """Tokens and calls spent so far by the models a run uses (the index's model for LLM
+    retrieval, the answering model for answers)."""
+    total: Counter = Counter()
+    for m in meters:
+        total.update(m.spent)
+    return total
+
+
 def evaluate(
     rag: EdgeRAG, dataset: Dataset, method: str = "text", budget: int | None = None, answer: bool = False, label: str = ""
 ) -> EvalResult:
@@ -122,7 +132,8 @@ def evaluate(
     recalls: dict[int, list[float]] = {k: [] for k in RECALL_KS}
     ems, f1s = [], []
     uses_llm = get_method(method).query_llm or answer
-    before = dict(rag.llm.spent) if uses_llm else {}
+    meters = list({id(m): m for m in ([rag.llm] if get_method(method).query_llm else []) + ([rag.answer_llm] if answer else [])}.values())
+    before = _spent(meters)
     t0 = time.perf_counter()
     progress = bar(total=len(dataset.questions), desc=f"eval {label or method}", unit="q", enabled=rag.settings.progress)
     for q in dataset.questions:
@@ -146,7 +157,7 @@ def evaluate(
         progress.update(1)
     progress.close()
     n = len(dataset.questions)
-    spent = rag.llm.spent if uses_llm else {}
+    spent = _spent(meters) if uses_llm else {}
     recall = {str(k): (sum(v) / len(v) if v else None) for k, v in recalls.items()}
     return EvalResult(
         method=method,
