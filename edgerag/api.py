@@ -234,7 +234,7 @@ class EdgeRAG:
             compare = partial(decide, question, lookup=self.passages_named)
             hops = partial(resolve_hops, question, lookup=self.passages_named)
         if s.answer_chain and steps:
-            chain = partial(self._first_step, lookup=self.passages_named)
+            chain = partial(next_bridge, lookup=self.passages_named)
         return plan_answer(
             self.answer_llm,
             question,
@@ -247,10 +247,6 @@ class EdgeRAG:
             hops=hops,
             chain=chain,
         )
-
-    @staticmethod
-    def _first_step(question: str, units: list[Unit], lookup) -> Any:
-        return next_bridge(question, units, lookup)
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
         """The passages dense retrieval finds for ``name`` alone (a comparison's option or

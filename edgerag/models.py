@@ -91,7 +91,8 @@ def answer_model_choice(setting: str, model: str | None, flags: frozenset[str], 
     ``auto``, `ANSWER_MODEL` where it is installed and the machine runs it fast enough (a GPU, or
     a CPU with `ANSWER_MODEL_FLAGS`), else ``model`` (the model everything else uses).
     ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model`` set by the user answers too."""
-    setting = os.environ.get("EDGERAG_ANSWER_MODEL") or setting if setting == "auto" else setting
+    if setting == "auto" and os.environ.get("EDGERAG_ANSWER_MODEL"):
+        return AnswerModelChoice(os.environ["EDGERAG_ANSWER_MODEL"], "set by EDGERAG_ANSWER_MODEL")
     if setting != "auto":
         return AnswerModelChoice(setting, "set by answer_model")
     if model or os.environ.get("EDGERAG_MODEL"):
