@@ -1,0 +1,227 @@
+"""How edgerag grows with the corpus (issue #32): index and query corpora of 10,000, 30,000 and
+100,000 passages of real text on one machine. Writes JSON and prints a Markdown table.
+
+    .venv/bin/python benchmarks/scale.py --sizes 10000            # one size (resumable)
+    .venv/bin/python benchmarks/scale.py --sizes 10000,30000,100000 --out benchmarks/results/scale.json
+
+The corpora: every distinct passage of ``--data`` (the dev, small and paper corpora of the
+three datasets, about 10,000), in a fixed order; beyond those, passages made by recombining
+real sentences of them (3–6 sentences of different passages, a fixed seed), titled after the
+first. A larger corpus is a superset of a smaller one.
+
+Each size is indexed once into ``--work``/index-N (a size already indexed is reused, so a long
+run can be stopped and started again), then each phase runs in a fresh Python so that its
+peak memory is its own:
+
+* **index** — seconds, texts embedded (chunks, sub-chunks, sentences) and texts/s, the index's
+  size on disk, peak RSS;
+* **links** — the link graph behind `bridge` and `bridge-ppr`, built once per index: the seconds
+  its build took (kept in its stage record), the peak RSS of a process that builds or loads it;
+* **query** — `text`, `bridge-ppr` and `keyword` at λ 2,000 over 200 dev questions (the
+  first of each split in turn): p50 / p95 milliseconds after 5 warm-up queries, peak RSS.
+
+With two sizes or more, the growth exponent of each cost (the slope of log cost on log size)
+is printed beside it: 1.0 grows like n, below 1.1 is no worse than n log n at these sizes.
+Run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import write_result
+
+METHODS = ("text", "bridge-ppr", "keyword")
+QUESTIONS = 200
+WARMUP = 5
+SPLITS = ("musique", "hotpotqa", "2wikimultihopqa")
+
+
+def peak_rss() -> int:
+    """This process's peak resident memory in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def real_passages(data: Path) -> list[dict]:
+    """Every distinct passage of the corpora under ``data``, in a fixed order."""
+    seen: set[str] = set()
+    out = []
+    for path in sorted(data.glob("*/*/corpus.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            key = " ".join(r["text"].split())
+            if key and key not in seen:
+                seen.add(key)
+                out.append({"id": r["id"], "title": r.get("title", ""), "text": r["text"]})
+    return out
+
+
+def corpus(data: Path, n: int, path: Path) -> Path:
+    """The corpus of ``n`` passages (the module doc), written once to ``path``."""
+    if path.exists():
+        return path
+    from edgerag.text.sentences import split_sentences
+
+    real = real_passages(data)
+    rows = real[:n]
+    rng = random.Random(32)
+    sentences = [(p["title"], s) for p in real for s in split_sentences(p["text"]) if len(s.split()) >= 5]
+    for k in range(len(rows), n):
+        picked = rng.sample(sentences, rng.randint(3, 6))
+        rows.append({"id": f"mix-{k}", "title": f"{picked[0][0]} (mix {k})", "text": " ".join(s for _, s in picked)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def questions(data: Path) -> list[str]:
+    per = [[json.loads(x)["question"] for x in (data / s / "dev" / "questions.jsonl").read_text().splitlines()] for s in SPLITS]
+    out = [q for group in zip(*per, strict=False) for q in group]
+    return out[:QUESTIONS]
+
+
+def phase_index(index: Path, corpus_path: Path) -> dict:
+    from edgerag import EdgeRAG, Settings
+
+    t0 = time.perf_counter()
+    rag = EdgeRAG(index, Settings(progress=sys.stderr.isatty()))
+    report = rag.insert([corpus_path])
+    seconds = time.perf_counter() - t0
+    counts = rag.index.counts()
+    rag.close()
+    texts = counts["chunks"] + counts["subchunks"] + counts["sentences"]
+    size = sum(f.stat().st_size for f in index.rglob("*") if f.is_file())
+    return {
+        "seconds": seconds,
+        "docs_added": report.docs_added,
+        "counts": counts,
+        "texts": texts,
+        "texts_per_s": texts / seconds,
+        "bytes": size,
+        "rss": peak_rss(),
+    }
+
+
+def phase_links(index: Path) -> dict:
+    from edgerag import EdgeRAG
+    from edgerag.graph.links import build_links
+
+    rag = EdgeRAG(index)
+    rec = build_links(rag.index, rag.settings)  # built once per index; its record keeps the seconds it took
+    rag.close()
+    return {"seconds": rec["seconds"], "rss": peak_rss()}
+
+
+def phase_query(index: Path, data: Path) -> dict:
+    from edgerag import EdgeRAG
+
+    rag = EdgeRAG(index)
+    qs = questions(data)
+    out = {}
+    for method in METHODS:
+        for q in qs[:WARMUP]:
+            rag.retrieve(q, method=method, budget=2000)
+        ms = []
+        for q in qs:
+            t = time.perf_counter()
+            rag.retrieve(q, method=method, budget=2000)
+            ms.append(1000 * (time.perf_counter() - t))
+        ms.sort()
+        out[method] = {"p50_ms": statistics.median(ms), "p95_ms": ms[int(0.95 * (len(ms) - 1))]}
+    rag.close()
+    out["rss"] = peak_rss()
+    return out
+
+
+def child(phase: str, *args: str) -> dict:
+    """Run one phase in a fresh Python; its last stdout line is its JSON result."""
+    out = subprocess.run([sys.executable, __file__, "--phase", phase, *args], stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def exponent(sizes: list[int], costs: list[float]) -> float | None:
+    """Least-squares slope of log cost on log size."""
+    pts = [(math.log(n), math.log(c)) for n, c in zip(sizes, costs, strict=True) if c and c > 0]
+    if len(pts) < 2:
+        return None
+    mx, my = statistics.mean(x for x, _ in pts), statistics.mean(y for _, y in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+
+
+def table(rows: list[dict]) -> str:
+    head = (
+        "| passages | texts | index s | texts/s | disk MB | index RSS MB | links s | "
+        + " | ".join(f"{m} p50 / p95 ms" for m in METHODS)
+        + " | query RSS MB |"
+    )
+    lines = [head, "|" + "---:|" * (8 + len(METHODS))]
+    for r in rows:
+        ix, q = r["index"], r["query"]
+        lines.append(
+            f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {ix['texts_per_s']:.0f} | {ix['bytes'] / 2**20:.0f} | "
+            f"{ix['rss'] / 2**20:.0f} | {r['links']['seconds']:.1f} | "
+            + " | ".join(f"{q[m]['p50_ms']:.0f} / {q[m]['p95_ms']:.0f}" for m in METHODS)
+            + f" | {q['rss'] / 2**20:.0f} |"
+        )
+    if len(rows) >= 2:
+        sizes = [r["passages"] for r in rows]
+        fits = {
+            "index seconds": exponent(sizes, [r["index"]["seconds"] for r in rows]),
+            "links seconds": exponent(sizes, [r["links"]["seconds"] for r in rows]),
+            **{f"{m} p50": exponent(sizes, [r["query"][m]["p50_ms"] for r in rows]) for m in METHODS},
+            "query RSS": exponent(sizes, [r["query"]["rss"] for r in rows]),
+        }
+        lines += ["", "growth exponents: " + ", ".join(f"{k} {v:.2f}" for k, v in fits.items() if v is not None)]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--sizes", default="10000,30000,100000")
+    ap.add_argument("--work", default=".edgerag/scale")
+    ap.add_argument("--out", default="benchmarks/results/scale.json")
+    ap.add_argument("--phase", choices=["index", "links", "query"], help=argparse.SUPPRESS)
+    ap.add_argument("--index", help=argparse.SUPPRESS)
+    ap.add_argument("--corpus", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    data = Path(args.data)
+    if args.phase:
+        index = Path(args.index)
+        result = {
+            "index": lambda: phase_index(index, Path(args.corpus)),
+            "links": lambda: phase_links(index),
+            "query": lambda: phase_query(index, data),
+        }[args.phase]()
+        print(json.dumps(result))
+        return 0
+    out = Path(args.out)
+    kept = {r["passages"]: r for r in (json.loads(out.read_text())["rows"] if out.exists() else [])}
+    work = Path(args.work)
+    for n in (int(s) for s in args.sizes.split(",")):
+        corpus_path = corpus(data, n, work / f"corpus-{n}.jsonl")
+        index = work / f"index-{n}"
+        done = kept.get(n, {}).get("index")
+        if done is None or not (index / "manifest.json").exists():  # a stopped run resumes: what was committed stays
+            done = child("index", "--index", str(index), "--corpus", str(corpus_path), "--data", str(data))
+        row = {"passages": n, "index": done}
+        row["links"] = child("links", "--index", str(index), "--data", str(data))
+        row["query"] = child("query", "--index", str(index), "--data", str(data))
+        kept[n] = row
+        print(f"{n:,} passages: {json.dumps(row)}", flush=True)
+        write_result(out, {"benchmark": "scale", "rows": sorted(kept.values(), key=lambda r: r["passages"])})
+    print(table(sorted(kept.values(), key=lambda r: r["passages"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
