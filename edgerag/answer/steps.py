@@ -84,13 +84,12 @@ _LEADING_WH = re.compile(
     r"^\s*(?:(?:in|on|at|from|during|for|by|to|of|with)\s+)?(?:who|whom|whose|what|which|when|where|how|is|are|was|were|do|does|did)\b",
     re.I,
 )
-_INVERTED = re.compile(
+_INVERTED_START = re.compile(
     r"^\s*(?:(?:in|on|at|from|during|for|by|to|of|with)\s+)?(?:who|whom|whose|what|which|when|where|how)(?:\s+[\w-]+){0,3}?"
-    r"\s+(?:did|does|do|was|is|were|are|has|have|had|can|could|will|would)\s+$",
+    r"\s+(?:did|does|do|was|is|were|are|has|have|had|can|could|will|would)\s+",
     re.I,
 )
-"""A question that asks about its subject: "When did <the country where …> become independent?"."""
-_INVERTED_START = re.compile(_INVERTED.pattern.rstrip("$").replace("\\s+$", "\\s+"), re.I)
+"""The start of a question that asks about its subject: "When did <the country where …> become independent?"."""
 _NAME_RUN = re.compile(
     r"(?:[\"“][^\"”]+[\"”]|(?:the |The )?(?:\d+(?:st|nd|rd|th)? )?[A-Z][\w.'’-]*(?: (?:of|de|the|and|&) [A-Z][\w.'’-]*| [A-Z][\w.'’-]*)*)"
 )
