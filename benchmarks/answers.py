@@ -162,6 +162,14 @@ def summarise(rows: list[dict]) -> dict:
     return out
 
 
+def copy_llm_cache(source, target) -> None:
+    """The LLM-call cache of ``source`` into ``target``: it is keyed by model, prompt and
+    sampling, so an equal prompt gets the answer it got there, and only new prompts run."""
+    with source.tables.read() as r, target.tables.write() as w:
+        for k, v in source.tables.items(r, "llm_cache"):
+            target.tables.put(w, "llm_cache", k, v)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="../shared/data")
@@ -175,6 +183,12 @@ def main() -> int:
     ap.add_argument("--model", help="GGUF path or known name of the answering model (default: answer_model auto, see docs/settings.md)")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
+    ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")
+    ap.add_argument(
+        "--cache-from",
+        metavar="SUFFIX",
+        help="first copy the LLM cache of .edgerag/bench/<split>-dev<SUFFIX>: a prompt asked there is not computed again",
+    )
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     out = Path(args.out)
@@ -195,8 +209,12 @@ def main() -> int:
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
-        rag = EdgeRAG(f".edgerag/bench/{split}-dev", Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto"))
+        rag = EdgeRAG(
+            f".edgerag/bench/{split}-dev{args.index_suffix}", Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto")
+        )
         ensure_indexed(rag, dataset)
+        if args.cache_from is not None:
+            copy_llm_cache(EdgeRAG(f".edgerag/bench/{split}-dev{args.cache_from}").index, rag.index)
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
                 for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):

@@ -13,8 +13,11 @@ Each size is indexed once into ``--work``/index-N (a size already indexed is reu
 run can be stopped and started again), then each phase runs in a fresh Python so that its
 peak memory is its own:
 
-* **index** — seconds, texts embedded (chunks, sub-chunks, sentences) and texts/s, the index's
-  size on disk, peak RSS;
+* **index** — seconds, texts embedded and passages/s, the index's size on disk, peak RSS (with
+  the defaults: onnx-int8, chunk vectors only; sub-chunks and sentences wait for first use);
+* **pieces** — embedding every sub-chunk and sentence left out (pieces.py), what the first
+  `keyword` (KET-RAG, G2ConS, KG) query or `edgerag build` of such a method pays once: seconds,
+  texts, peak RSS;
 * **links** — the link graph behind `bridge` and `bridge-ppr`, built once per index: the seconds
   its build took (kept in its stage record), the peak RSS of a process that builds or loads it;
 * **query** — `text`, `bridge-ppr` and `keyword` at λ 2,000 over 200 dev questions (the
@@ -98,17 +101,29 @@ def phase_index(index: Path, corpus_path: Path) -> dict:
     seconds = time.perf_counter() - t0
     counts = rag.index.counts()
     rag.close()
-    texts = counts["chunks"] + counts["subchunks"] + counts["sentences"]
     size = sum(f.stat().st_size for f in index.rglob("*") if f.is_file())
     return {
         "seconds": seconds,
         "docs_added": report.docs_added,
         "counts": counts,
-        "texts": texts,
-        "texts_per_s": texts / seconds,
+        "texts": report.texts_embedded,
+        "texts_per_s": report.texts_embedded / seconds,
+        "passages_per_s": report.docs_added / seconds,
         "bytes": size,
         "rss": peak_rss(),
     }
+
+
+def phase_pieces(index: Path) -> dict:
+    from edgerag import EdgeRAG
+    from edgerag.pieces import embed_missing
+
+    rag = EdgeRAG(index)
+    t0 = time.perf_counter()
+    done = embed_missing(rag.index, rag.embedder, progress=sys.stderr.isatty())
+    seconds = time.perf_counter() - t0
+    rag.close()
+    return {"seconds": seconds, "texts": done["embedded"], "rss": peak_rss()}
 
 
 def phase_links(index: Path) -> dict:
@@ -159,15 +174,16 @@ def exponent(sizes: list[int], costs: list[float]) -> float | None:
 
 def table(rows: list[dict]) -> str:
     head = (
-        "| passages | texts | index s | texts/s | disk MB | index RSS MB | links s | "
+        "| passages | texts embedded | index s | passages/s | pieces s | disk MB | index RSS MB | links s | "
         + " | ".join(f"{m} p50 / p95 ms" for m in METHODS)
         + " | query RSS MB |"
     )
-    lines = [head, "|" + "---:|" * (8 + len(METHODS))]
+    lines = [head, "|" + "---:|" * (9 + len(METHODS))]
     for r in rows:
         ix, q = r["index"], r["query"]
         lines.append(
-            f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {ix['texts_per_s']:.0f} | {ix['bytes'] / 2**20:.0f} | "
+            f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {r['passages'] / ix['seconds']:.1f} | "
+            f"{r.get('pieces', {}).get('seconds', 0):.0f} | {ix['bytes'] / 2**20:.0f} | "
             f"{ix['rss'] / 2**20:.0f} | {r['links']['seconds']:.1f} | "
             + " | ".join(f"{q[m]['p50_ms']:.0f} / {q[m]['p95_ms']:.0f}" for m in METHODS)
             + f" | {q['rss'] / 2**20:.0f} |"
@@ -176,6 +192,7 @@ def table(rows: list[dict]) -> str:
         sizes = [r["passages"] for r in rows]
         fits = {
             "index seconds": exponent(sizes, [r["index"]["seconds"] for r in rows]),
+            "pieces seconds": exponent(sizes, [r.get("pieces", {}).get("seconds", 0) for r in rows]),
             "links seconds": exponent(sizes, [r["links"]["seconds"] for r in rows]),
             **{f"{m} p50": exponent(sizes, [r["query"][m]["p50_ms"] for r in rows]) for m in METHODS},
             "query RSS": exponent(sizes, [r["query"]["rss"] for r in rows]),
@@ -190,7 +207,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="10000,30000,100000")
     ap.add_argument("--work", default=".edgerag/scale")
     ap.add_argument("--out", default="benchmarks/results/scale.json")
-    ap.add_argument("--phase", choices=["index", "links", "query"], help=argparse.SUPPRESS)
+    ap.add_argument("--phase", choices=["index", "pieces", "links", "query"], help=argparse.SUPPRESS)
     ap.add_argument("--index", help=argparse.SUPPRESS)
     ap.add_argument("--corpus", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -199,6 +216,7 @@ def main() -> int:
         index = Path(args.index)
         result = {
             "index": lambda: phase_index(index, Path(args.corpus)),
+            "pieces": lambda: phase_pieces(index),
             "links": lambda: phase_links(index),
             "query": lambda: phase_query(index, data),
         }[args.phase]()
@@ -214,6 +232,7 @@ def main() -> int:
         if done is None or not (index / "manifest.json").exists():  # a stopped run resumes: what was committed stays
             done = child("index", "--index", str(index), "--corpus", str(corpus_path), "--data", str(data))
         row = {"passages": n, "index": done}
+        row["pieces"] = kept.get(n, {}).get("pieces") or child("pieces", "--index", str(index), "--data", str(data))
         row["links"] = child("links", "--index", str(index), "--data", str(data))
         row["query"] = child("query", "--index", str(index), "--data", str(data))
         kept[n] = row

@@ -65,14 +65,14 @@ class EdgeRAG:
         before the index exists."""
         new = self.settings.replace(**changes).validate()
         exists = (self.path / "manifest.json").exists()
-        fixed = [k for k in (*STORED_FIELDS, "embedder") if getattr(new, k) != getattr(self.settings, k)]
+        fixed = [k for k in (*STORED_FIELDS, "embedder", "embed_backend") if getattr(new, k) != getattr(self.settings, k)]
         if fixed and exists:
             raise ValueError(
                 f"{', '.join(fixed)} cannot change: {self.path} was built with "
                 + ", ".join(f"{k}={getattr(self.settings, k)}" for k in fixed)
                 + "; index into a new directory"
             )
-        if "embedder" in fixed or new.device != self.settings.device:
+        if {"embedder", "embed_backend"} & set(fixed) or new.device != self.settings.device:
             self.__dict__.pop("embedder", None)
         llm_fields = ("model", "n_ctx", "llm_threads", "n_gpu_layers", "llm_repack")
         if any(getattr(new, k) != getattr(self.settings, k) for k in llm_fields):
@@ -89,7 +89,7 @@ class EdgeRAG:
     @cached_property
     def embedder(self) -> Embedder:
         s = self.settings
-        return Embedder(s.embedder, device=s.device, batch_size=s.embed_batch_size)
+        return Embedder(s.embedder, device=s.device, batch_size=s.embed_batch_size, backend=s.embed_backend)
 
     @cached_property
     def llm(self) -> MeteredLLM:
@@ -217,7 +217,8 @@ class EdgeRAG:
         if built["id"] != self.embedder.model_id:
             raise IndexUnusableError(
                 f"{self.path} was built with the embedder {built['id']} (dim {built['dim']}), not "
-                f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder, or index into a new directory"
+                f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder and --embed-backend "
+                "(a +onnx-int8 id: onnx-int8, none: torch), or index into a new directory"
             )
 
     def plan_answer(self, question: str, context: Context, *, mode: str | None = None, steps: bool = True) -> ReadPlan:
@@ -395,8 +396,13 @@ def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
         raise IndexUnusableError(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
     defaults = Settings()
     stored = {**LEGACY_STORED, **(data.get("settings") or {})}
-    spec = (data.get("embedder") or {}).get("spec")
-    if spec:
-        stored["embedder"] = spec
-    adopt = {k: v for k, v in stored.items() if k in (*STORED_FIELDS, "embedder") and getattr(settings, k) == getattr(defaults, k)}
+    built = data.get("embedder") or {}
+    if built.get("spec"):
+        stored["embedder"] = built["spec"]
+    stored["embed_backend"] = str(built.get("id", "")).partition("+")[2] or "torch"  # the id names a backend other than torch
+    adopt = {
+        k: v
+        for k, v in stored.items()
+        if k in (*STORED_FIELDS, "embedder", "embed_backend") and getattr(settings, k) == getattr(defaults, k)
+    }
     return settings.replace(**adopt)

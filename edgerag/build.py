@@ -30,6 +30,7 @@ from .graph.names_graph import STAGE as TERAG_STAGE
 from .graph.names_graph import build_names_graph, extract_names, names_graph_current
 from .graph.names_graph import extractor_fingerprint as names_fingerprint
 from .methods import get as get_method
+from .pieces import embed_missing
 from .progress import bar
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
@@ -106,6 +107,8 @@ def _job(rag, method: str) -> _Job | None:
     if target is None:
         return None
     selection, fraction = target
+    if selection == "concept":  # G2ConS ranks its core on the concept graph, which reads every piece vector
+        embed_missing(index, rag.embedder, s.progress)
     core = core_chunks(index, fraction, selection, s)
     made_by = extractor_fingerprint(rag.llm, s.extract_grammar, s.extract_max_tokens)
     return _Job(selection, fraction, core, "extractions", made_by, 1, pending_chunks(index, core, made_by))
@@ -141,12 +144,13 @@ def graph_steps(rag, method: str) -> list[tuple[str, Any]]:
     returns at once when its stage is current."""
     index, s = rag.index, rag.settings
     builders = {
+        "pieces": lambda: embed_missing(index, rag.embedder, s.progress),
         "knn": lambda: build_knn_graph(index, k=s.knn_k),
         "bipartite": lambda: build_keyword_graph(index),
         "concepts": lambda: build_concept_graph(index, s),
         "links": lambda: build_links(index, s),
     }
-    return [(name, builders[name]) for name in get_method(method).graph_stages(s.core_selection)]
+    return [(name, builders[name]) for name in get_method(method).graph_stages(s.core_selection, s.text_unit)]
 
 
 def plan(rag, method: str) -> Plan:

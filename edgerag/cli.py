@@ -317,6 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("paths", nargs="+")
     with_index(sp)
     setting(sp, "--docs-per-batch")
+    setting(sp, "--embed-pieces-at-index")
     settings_args(sp)
     ray_args(sp, "embed")
     sp.set_defaults(func=cmd_index)

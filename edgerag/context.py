@@ -21,6 +21,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from .pieces import vectors_of
 from .types import Context, Unit
 
 MAX_SKIPPED = 32
@@ -97,7 +98,7 @@ def _pieces(index, unit: Unit, rec: dict, table: str) -> list[tuple[str, dict]]:
     return [(i, r) for i, r in recs if lo <= r.get("start", 0) and _span(r)[1] <= hi]
 
 
-def fill_room(index, query_vector: np.ndarray, ctx: Context, skipped: list[Unit]) -> Context:
+def fill_room(index, embedder, query_vector: np.ndarray, ctx: Context, skipped: list[Unit]) -> Context:
     """Give the budget left in ``ctx`` to the best pieces of the ``skipped`` units, in their
     rank order: for each, its sub-chunks (or, for a sub-chunk, its sentences) by cosine to the
     query, taken while they fit; sentences fill what sub-chunks cannot. Text already in the
@@ -127,8 +128,7 @@ def fill_room(index, query_vector: np.ndarray, ctx: Context, skipped: list[Unit]
             pieces = [(i, r) for i, r in _pieces(index, unit, rec, table) if i not in held and fresh(unit.chunk_id, _span(r))]
             if not pieces:
                 continue
-            vectors = index.vectors[table].get([i for i, _ in pieces]) if table in index.vectors else None
-            scores = vectors @ query_vector if vectors is not None and len(vectors) == len(pieces) else np.zeros(len(pieces))
+            scores = vectors_of(index, embedder, table, [i for i, _ in pieces]) @ query_vector
             for j in np.argsort(-scores, kind="stable"):
                 pid, prec = pieces[j]
                 if prec["tokens"] > room or not fresh(unit.chunk_id, _span(prec)):

@@ -107,14 +107,14 @@ class LLMWorker:
 class EmbedWorker:
     """The sentence-transformers model loaded once on one node; embeds the texts it is sent."""
 
-    def __init__(self, spec: str, device: str, batch_size: int, threads: int, expected_id: str) -> None:
+    def __init__(self, spec: str, device: str, batch_size: int, threads: int, expected_id: str, backend: str = "torch") -> None:
         import torch
 
         from .embed import Embedder, EmbedderError
 
         torch.set_num_threads(threads)
         self.node = _node_name()
-        self.embedder = Embedder(spec, device=device, batch_size=batch_size)
+        self.embedder = Embedder(spec, device=device, batch_size=batch_size, backend=backend, threads=threads)
         if self.embedder.model_id != expected_id:
             raise EmbedderError(
                 f"worker on {self.node} refused: its embedder is {self.embedder.model_id}, "
@@ -252,7 +252,14 @@ def _valid_vectors(texts: list[str], r: Any, dim: int) -> bool:
 @contextmanager
 def embed_pool(embedder, opts: RayOptions) -> Iterator[RemoteEmbedder]:
     """Embedding workers for ``embedder``'s model, as a `RemoteEmbedder` (stopped on exit)."""
-    args = (_embedder_spec(embedder), "cpu" if embedder.device == "cpu" else "auto", embedder.batch_size, opts.threads, embedder.model_id)
+    args = (
+        _embedder_spec(embedder),
+        "cpu" if embedder.device == "cpu" else "auto",
+        embedder.batch_size,
+        opts.threads,
+        embedder.model_id,
+        embedder.backend,
+    )
     with ray_session(opts) as ray:
         pool = Pool.start(ray, EmbedWorker, args, opts, "embed")
         try:

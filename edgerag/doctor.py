@@ -104,15 +104,18 @@ def _model(spec: str | None) -> dict:
 
 
 def _embedder(spec: str) -> dict:
-    from .embed import _fingerprint, resolve_embedder_path
+    from .embed import _fingerprint, _pick_device, pick_backend, resolve_embedder_path
 
     path = resolve_embedder_path(spec)
     import torch
 
+    backend, why = pick_backend("auto", _pick_device("auto"), path)
     return {
         "spec": spec,
         "path": str(path),
         "fingerprint": _fingerprint(path),
+        "backend": backend,
+        "backend_reason": why,
         "torch_threads": torch.get_num_threads(),
         "cuda": torch.cuda.is_available(),
     }
@@ -250,6 +253,7 @@ def format_report(r: dict) -> str:
     else:
         gpu = "CUDA available" if e["cuda"] else "no CUDA (CPU)"
         lines.append(f"embedder   {e['path']} (weights {e['fingerprint']}), torch threads {e['torch_threads']}, {gpu}")
+        lines.append(f"           new indexes embed with {e['backend']} ({e['backend_reason']})")
     o = r.get("ocr", {})
     if "error" in o:
         lines.append(f"ocr        ERROR {o['error']}")

@@ -15,7 +15,8 @@ sub-chunk and sentence record keeps its page range or section (``loc``, provenan
 Embedding is done once per distinct text within a batch (a one-sentence passage is its own
 chunk, sub-chunk and sentence: one vector). A chunk that fits the embedder's input window is
 embedded whole; a longer one, which the model would truncate, gets the normalised mean of its
-sub-chunk vectors, so every word of it counts.
+sub-chunk vectors, so every word of it counts. Other sub-chunks and sentences are embedded
+when first read (pieces.py), unless ``Settings.embed_pieces_at_index``.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def insert_documents(
                 for d in new.values()
             }
             t_embed = time.perf_counter()
-            vectors = _embed_batch(splits, embedder)
+            vectors = _embed_batch(splits, embedder, settings.embed_pieces_at_index)
             report.embed_seconds += time.perf_counter() - t_embed
             _write_batch(index, new, splits, vectors, files)
             for state in changed:
@@ -137,24 +138,30 @@ def insert_documents(
     return report
 
 
-def _embed_batch(splits: dict[str, DocumentSplit], embedder: Embedder) -> dict[str, dict[str, np.ndarray]]:
-    """Vectors for every span of the batch, keyed by set then id; each distinct text once."""
+def _embed_batch(splits: dict[str, DocumentSplit], embedder: Embedder, pieces: bool = False) -> dict[str, dict[str, np.ndarray]]:
+    """Vectors for the batch, keyed by set then id; each distinct text once. Every chunk gets
+    one; sub-chunks and sentences only with ``pieces`` (``Settings.embed_pieces_at_index``),
+    else only those whose text is embedded anyway (a chunk's own text, or the sub-chunks of a
+    chunk too long for the window): the rest are embedded when first read (pieces.py)."""
     chunks = [c for s in splits.values() for c in s.chunks]
     subs = [c for s in splits.values() for c in s.subchunks]
     sents = [c for s in splits.values() for c in s.sentences]
     whole = embedder.fits([c.text for c in chunks])
+    long_chunks = {c.id for c, ok in zip(chunks, whole) if not ok}
     to_embed: dict[str, int] = {}
-    for span in [c for c, ok in zip(chunks, whole) if ok] + subs + sents:
+    needed = [c for c, ok in zip(chunks, whole) if ok] + [s for s in subs if pieces or s.chunk_id in long_chunks]
+    for span in needed + (sents if pieces else []):
         to_embed.setdefault(span.text, len(to_embed))
     matrix = embedder.encode(list(to_embed))
 
     def vecs(spans: list[Span]) -> dict[str, np.ndarray]:
-        return {s.id: matrix[to_embed[s.text]] for s in spans}
+        return {s.id: matrix[to_embed[s.text]] for s in spans if s.text in to_embed}
 
     out = {"subchunks": vecs(subs), "sentences": vecs(sents), "chunks": {}}
     by_chunk: dict[str, list[np.ndarray]] = {}
     for s in subs:
-        by_chunk.setdefault(s.chunk_id, []).append(out["subchunks"][s.id])
+        if s.chunk_id in long_chunks:
+            by_chunk.setdefault(s.chunk_id, []).append(out["subchunks"][s.id])
     for c, ok in zip(chunks, whole):
         if ok:
             out["chunks"][c.id] = matrix[to_embed[c.text]]

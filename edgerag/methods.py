@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from .context import fill_room, recording_skipped
+from .pieces import embed_missing
 from .provenance import attach
 from .retrieve import bridge, concept, g2cons, hybrid, ket, keyword, kg_search, knng, lightrag, terag, text
 from .types import Context
@@ -22,9 +23,10 @@ Retriever = Callable[..., Context]
 """``(index, embedder, query, budget, settings) -> Context``; a method with ``query_llm``
 also takes ``llm=`` (the metered local model)."""
 
-GRAPHS = ("knn", "bipartite", "concepts", "links")
+GRAPHS = ("pieces", "knn", "bipartite", "concepts", "links")
 """The LLM-free stages a method may read, in build order (build.py builds them, each in
-seconds, on first use)."""
+seconds, on first use). ``pieces`` is every sub-chunk and sentence vector (pieces.py: indexing
+leaves most of them to be embedded when a method first needs them all)."""
 
 KNOBS: dict[str, str] = {"budget": "λ", "beta": "β", "kappa": "κ", "theta": "θ", "lambda_w": "λ_w"}
 """Settings an evaluation sweep may vary (``eval --sweep``), with the papers' symbols. A
@@ -85,10 +87,14 @@ class Method:
             return None
         return "concepts" if (self.kg.selection or core_selection) == "concept" else "knn"
 
-    def graph_stages(self, core_selection: str) -> tuple[str, ...]:
+    def graph_stages(self, core_selection: str, text_unit: str = "chunks") -> tuple[str, ...]:
         """The LLM-free stages to build before it can run, in build order (`GRAPHS`): its own
-        graphs and its core's graph."""
+        graphs and its core's graph, after every piece vector when it reads them: the keyword
+        graph (KET-RAG Alg. 3 averages sentence vectors), a KG's sub-chunks, or sub-chunks as
+        its text unit."""
         need = {*self.graphs, self.core_graph(core_selection)}
+        if "bipartite" in need or self.kg is not None or (text_unit == "subchunks" and "text_unit" in self.settings):
+            need.add("pieces")
         return tuple(g for g in GRAPHS if g in need)
 
     @property
@@ -102,18 +108,21 @@ class Method:
         return "n calls" if f == 1.0 else f"⌈{KNOBS.get(f, f)}·n⌉ calls"
 
 
-def _finished(retriever: Retriever) -> Retriever:
-    """Every method's context, finished the same way: the budget its units leave is filled
-    with the best pieces of the units it skipped as too big (context.fill_room: no method
-    answers "0 units" on pages of prose), and every unit carries where its text is in its
-    file (provenance.py)."""
+def _finished(retriever: Retriever, method: Method) -> Retriever:
+    """Every method's context, finished the same way: the piece vectors it reads whole are
+    embedded first when indexing left them out (pieces.py), the budget its units leave is
+    filled with the best pieces of the units it skipped as too big (context.fill_room: no
+    method answers "0 units" on pages of prose), and every unit carries where its text is in
+    its file (provenance.py)."""
 
     @wraps(retriever)
     def run(index, embedder, query, budget, settings, **extra) -> Context:
+        if "pieces" in method.graph_stages(settings.core_selection, settings.text_unit):
+            embed_missing(index, embedder, settings.progress)
         with recording_skipped() as skipped:
             ctx = retriever(index, embedder, query, budget, settings, **extra)
         if skipped and ctx.tokens < ctx.budget:
-            fill_room(index, embedder.encode_one(query), ctx, skipped)
+            fill_room(index, embedder, embedder.encode_one(query), ctx, skipped)
         attach(index, ctx.units)
         return ctx
 
@@ -306,7 +315,7 @@ def register(method: Method) -> Method:
         raise ValueError(f"{method.name}: unknown graph stages {sorted(unknown)}; known: {', '.join(GRAPHS)}")
     from dataclasses import replace
 
-    REGISTRY[method.name] = replace(method, retrieve=_finished(method.retrieve))
+    REGISTRY[method.name] = replace(method, retrieve=_finished(method.retrieve, method))
     return REGISTRY[method.name]
 
 

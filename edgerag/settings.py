@@ -52,10 +52,21 @@ class Settings:
     any sentence-transformers model folder."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
+    embed_backend: str = "auto"
+    """What runs the embedder: ``torch``, or ``onnx-int8`` (the same model through ONNX Runtime
+    with int8 weights, exported locally once: about 2× faster on a CPU, cosine to torch 0.994);
+    ``auto`` = onnx-int8 on a CPU, torch on a GPU, and for an existing index the backend it
+    was embedded with (docs/benchmarks.md, "A faster embedder")."""
     embed_batch_size: int = 64
     """Texts the embedder encodes in one batch."""
 
     # --- indexing ---------------------------------------------------------------------------
+    embed_pieces_at_index: bool = False
+    """Embed every sub-chunk and sentence while indexing. Off, indexing embeds the chunks (and
+    the sub-chunks of chunks longer than the embedder's window) and the rest is embedded when
+    first read (pieces.py): about 3× faster on short passages, the same vectors. The methods
+    that read every piece (keyword, ket, concept, g2cons, the KG methods) embed the missing ones
+    once, on `edgerag build` or their first query."""
     docs_per_batch: int = 64
     """Documents processed and committed together; a killed run resumes at the last batch."""
     batch_chars: int = 2_000_000
@@ -276,6 +287,8 @@ class Settings:
             raise ValueError(f"tau (τ) must be between 0 and 8, got {self.tau}")
         if self.budget < 1:
             raise ValueError(f"budget (λ) must be positive, got {self.budget}")
+        if self.embed_backend not in ("auto", "torch", "onnx-int8"):
+            raise ValueError(f"embed_backend must be auto, torch or onnx-int8, got {self.embed_backend!r}")
         for name in ("docs_per_batch", "batch_chars", "max_query_chars"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")

@@ -90,7 +90,7 @@ def test_pieces_never_repeat_text_already_in_the_context(every_method):
 
         ctx = Context(PLANTED_QUESTION, "t", BUDGET, fill_budget(sent + whole, BUDGET))
     assert [u.id for u in skipped] == [cid]
-    fill_room(index, rag.embedder.encode_one(PLANTED_QUESTION), ctx, skipped)
+    fill_room(index, rag.embedder, rag.embedder.encode_one(PLANTED_QUESTION), ctx, skipped)
     ids = [u.id for u in ctx.units]
     assert ids[0] == chunk["sentences"][0] and ids.count(chunk["sentences"][0]) == 1
     assert ctx.tokens <= BUDGET and len(ids) > 1

@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG, Settings
+from edgerag import EdgeRAG, Settings, pieces
 from edgerag.graph.concept_graph import build_concept_graph, concept_core, load_concept_graph, stage
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.text.keywords import keyword_set
@@ -32,7 +32,9 @@ def _chunk_words(index, ids):
 
 
 def test_edges_are_exactly_the_pairs_passing_both_thresholds(built_index):
-    index = EdgeRAG(built_index).index
+    rag = EdgeRAG(built_index)
+    index = rag.index
+    pieces.embed_missing(index, rag.embedder)  # what `build` does first (the stage "pieces")
     rec = build_concept_graph(index, LOOSE)
     g = load_concept_graph(index, LOOSE)
     vocab = [str(w) for w in g.vocab]

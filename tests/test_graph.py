@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG, Settings
+from edgerag import EdgeRAG, Settings, pieces
 from edgerag.graph.bipartite import STAGE as BIPARTITE
 from edgerag.graph.bipartite import build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks
@@ -73,6 +73,7 @@ def test_core_chunks_take_ceil_beta_n_by_pagerank(built_index):
 
 def test_keyword_vectors_are_means_of_their_sentences(built_index):
     rag = EdgeRAG(built_index)
+    pieces.embed_missing(rag.index, rag.embedder)  # what `build` does first (the stage "pieces")
     rec = build_keyword_graph(rag.index)
     g = load_arrays(rag.index.tables, BIPARTITE)
     vocab = [str(w) for w in g["vocab"]]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from edgerag import EdgeRAG, Settings
+from edgerag import EdgeRAG, Settings, pieces
 from edgerag.store import IndexLockedError, IndexUnusableError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
@@ -48,16 +48,22 @@ def test_second_insert_embeds_nothing_and_new_files_embed_only_new_text(index_co
     again = rag.insert([small_corpus, DATA / "planted"])
     assert again.docs_added == 0 and again.docs_present == 43
     assert again.texts_embedded == 0 and rag.embedder.texts_embedded == 0
+    pieces.embed_missing(rag.index, rag.embedder)  # every piece of the copy has its vector
+    before = rag.embedder.texts_embedded
 
     new = tmp_path / "new.txt"
     new.write_text("The Quillmoor bridge was opened in 1888. It spans the river Tarn.")
     report = rag.insert([small_corpus, new])
     assert report.docs_added == 1 and report.docs_present == 40
-    # one chunk = one sub-chunk (same text, embedded once) + two sentences
-    assert report.texts_embedded == rag.embedder.texts_embedded == 3
+    # one chunk = one sub-chunk (same text, embedded once); its two sentences wait for a reader
+    assert report.texts_embedded == rag.embedder.texts_embedded - before == 1
     assert rag.stats()["counts"]["docs"] == 44
     ctx = rag.retrieve("When was the Quillmoor bridge opened?", method="text", budget=100)
     assert "1888" in ctx.units[0].text
+    waiting = pieces.missing(rag.index)
+    assert waiting["subchunks"] == [] and len(waiting["sentences"]) == 2  # the new sentences have no vector yet
+    rag.retrieve("When was the Quillmoor bridge opened?", method="keyword", budget=100)  # reads every piece
+    assert pieces.missing(rag.index) == {"subchunks": [], "sentences": []}
 
 
 def test_vector_cache_is_rebuilt_from_lmdb(index_copy):

@@ -43,7 +43,8 @@ def more_docs(tmp_path) -> Path:
 def test_readers_see_whole_batches_while_another_process_writes_and_a_second_writer_is_refused(index_copy, more_docs, tmp_path):
     before = consistent(index_copy)
     writer = subprocess.Popen(
-        _cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "2"),
+        # every piece embedded while indexing: the slowest way, so the writer holds the lock for seconds
+        _cli("index", str(more_docs), "--index", str(index_copy), "--docs-per-batch", "2", "--embed-pieces-at-index"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -54,7 +55,7 @@ def test_readers_see_whole_batches_while_another_process_writes_and_a_second_wri
     for line in writer.stderr:
         if not line.startswith("indexing"):
             continue
-        if second is None and "chunks=" in line:  # the writer holds the lock and has 59 batches to go
+        if second is None:  # the writer holds the lock (taken before its first line) and has 60 batches to go
             second = subprocess.Popen(
                 _cli("index", str(DATA / "planted"), "--index", str(index_copy)),
                 stdout=subprocess.PIPE,

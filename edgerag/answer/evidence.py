@@ -31,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..embed import Embedder
+from ..pieces import vectors_of
 from ..provenance import describe
 from ..store import Index
 from ..text.linkkeys import capitalised_runs
@@ -46,11 +47,14 @@ SECOND_HOP = 3
 """k2: second-hop sentences kept for those keys."""
 
 
-def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tuple[str, int, int | None]], np.ndarray]]:
+def _sentences(
+    index: Index, embedder: Embedder, units: list[Unit]
+) -> list[tuple[int, Unit, list[tuple[str, int, int | None]], np.ndarray]]:
     """Per passage (first occurrence of each chunk): its rank, unit, (text, tokens, page) of
-    its sentences (page: where the sentence starts, None outside PDFs) and their vectors."""
+    its sentences (page: where the sentence starts, None outside PDFs) and their vectors
+    (pieces.vectors_of: embedded now, in one batch, where indexing left them out)."""
     seen: set[str] = set()
-    out = []
+    found = []
     for rank, u in enumerate(units):
         if u.chunk_id in seen:
             continue
@@ -61,10 +65,13 @@ def _sentences(index: Index, units: list[Unit]) -> list[tuple[int, Unit, list[tu
         kept = [
             (sid, r["text"], int(r["tokens"]), (r.get("loc", {}).get("pages") or [None])[0]) for sid, r in zip(ids, recs, strict=True) if r
         ]
-        if not kept:
-            continue
-        vectors = index.vectors["sentences"].get([k[0] for k in kept])
-        out.append((rank, u, [k[1:] for k in kept], vectors))
+        if kept:
+            found.append((rank, u, kept))
+    vectors = vectors_of(index, embedder, "sentences", [k[0] for _, _, kept in found for k in kept])
+    out, at = [], 0
+    for rank, u, kept in found:
+        out.append((rank, u, [k[1:] for k in kept], vectors[at : at + len(kept)]))
+        at += len(kept)
     return out
 
 
@@ -82,7 +89,7 @@ def evidence_units(
     """The evidence sentences of ``units`` for ``question``, at most ``budget`` tokens (see the
     module doc), as one ``evidence`` unit per passage, passages in context order. Empty when the
     passages have no sentences (nothing to select from)."""
-    per = _sentences(index, units)
+    per = _sentences(index, embedder, units)
     if not per:
         return []
     q = embedder.encode_one(question)

@@ -19,6 +19,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from .. import pieces
 from ..store import Index
 from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keyword_set
@@ -72,6 +73,8 @@ def build_keyword_graph(index: Index) -> dict:
     generation = index.generation()
     if rec is not None and rec.get("generation") == generation:
         return rec
+    if any(pieces.missing(index).values()):
+        raise RuntimeError("the keyword graph reads every sub-chunk and sentence vector: pieces.embed_missing first")
     sub_ids, sub_vecs = index.vectors["subchunks"].all()
     t0 = time.perf_counter()
     subs = index.get_many("subchunks", sub_ids)

@@ -104,6 +104,27 @@ class VectorSet:
                 out[i] = np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size)
         return out
 
+    def found(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """The stored vectors among ``ids`` (ids without one are left out)."""
+        vdb = self.tables.db[f"vec.{self.name}"]
+        out: dict[str, np.ndarray] = {}
+        if vdb is None:
+            return out
+        with self.tables.read() as txn:
+            for uid in ids:
+                raw = txn.get(key(uid), db=vdb)
+                if raw is not None:
+                    out[uid] = np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size)
+        return out
+
+    def ids(self) -> set[str]:
+        """Every id that has a vector."""
+        vdb = self.tables.db[f"vec.{self.name}"]
+        if vdb is None:
+            return set()
+        with self.tables.read() as txn, txn.cursor(db=vdb) as cur:
+            return {bytes(k).decode("utf-8") for k in cur.iternext(keys=True, values=False)}
+
     def all(self) -> tuple[list[str], np.ndarray]:
         """Every ``(id, vector)`` in label (insertion) order."""
         vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
