@@ -21,7 +21,8 @@ peak memory is its own:
 * **links** — the link graph behind `bridge` and `bridge-ppr`, built once per index: the seconds
   its build took (kept in its stage record), the peak RSS of a process that builds or loads it;
 * **query** — `text`, `bridge-ppr` and `keyword` at λ 2,000 over 200 dev questions (the
-  first of each split in turn): p50 / p95 milliseconds after 5 warm-up queries, peak RSS.
+  first of each split in turn): p50 / p95 milliseconds after 5 warm-up queries, peak RSS
+  (`keyword` in a process of its own after the pieces phase: ``rss_keyword``).
 
 With two sizes or more, the growth exponent of each cost (the slope of log cost on log size)
 is printed beside it: 1.0 grows like n, below 1.1 is no worse than n log n at these sizes.
@@ -136,13 +137,13 @@ def phase_links(index: Path) -> dict:
     return {"seconds": rec["seconds"], "rss": peak_rss()}
 
 
-def phase_query(index: Path, data: Path) -> dict:
+def phase_query(index: Path, data: Path, methods: list[str]) -> dict:
     from edgerag import EdgeRAG
 
     rag = EdgeRAG(index)
     qs = questions(data)
     out = {}
-    for method in METHODS:
+    for method in methods:
         for q in qs[:WARMUP]:
             rag.retrieve(q, method=method, budget=2000)
         ms = []
@@ -179,23 +180,28 @@ def table(rows: list[dict]) -> str:
         + " | query RSS MB |"
     )
     lines = [head, "|" + "---:|" * (9 + len(METHODS))]
+    rows = [r for r in rows if "query" in r]
     for r in rows:
         ix, q = r["index"], r["query"]
         lines.append(
             f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {r['passages'] / ix['seconds']:.1f} | "
-            f"{r.get('pieces', {}).get('seconds', 0):.0f} | {ix['bytes'] / 2**20:.0f} | "
+            f"{format(r['pieces']['seconds'], '.0f') if 'pieces' in r else '—'} | {ix['bytes'] / 2**20:.0f} | "
             f"{ix['rss'] / 2**20:.0f} | {r['links']['seconds']:.1f} | "
-            + " | ".join(f"{q[m]['p50_ms']:.0f} / {q[m]['p95_ms']:.0f}" for m in METHODS)
+            + " | ".join(f"{q[m]['p50_ms']:.0f} / {q[m]['p95_ms']:.0f}" if m in q else "—" for m in METHODS)
             + f" | {q['rss'] / 2**20:.0f} |"
         )
     if len(rows) >= 2:
-        sizes = [r["passages"] for r in rows]
+
+        def fit(cost) -> float | None:  # over the rows that have the cost
+            pts = [(r["passages"], cost(r)) for r in rows if cost(r) is not None]
+            return exponent([n for n, _ in pts], [c for _, c in pts])
+
         fits = {
-            "index seconds": exponent(sizes, [r["index"]["seconds"] for r in rows]),
-            "pieces seconds": exponent(sizes, [r.get("pieces", {}).get("seconds", 0) for r in rows]),
-            "links seconds": exponent(sizes, [r["links"]["seconds"] for r in rows]),
-            **{f"{m} p50": exponent(sizes, [r["query"][m]["p50_ms"] for r in rows]) for m in METHODS},
-            "query RSS": exponent(sizes, [r["query"]["rss"] for r in rows]),
+            "index seconds": fit(lambda r: r["index"]["seconds"]),
+            "pieces seconds": fit(lambda r: r.get("pieces", {}).get("seconds")),
+            "links seconds": fit(lambda r: r["links"]["seconds"]),
+            **{f"{m} p50": fit(lambda r, m=m: r["query"].get(m, {}).get("p50_ms")) for m in METHODS},
+            "query RSS": fit(lambda r: r["query"]["rss"]),
         }
         lines += ["", "growth exponents: " + ", ".join(f"{k} {v:.2f}" for k, v in fits.items() if v is not None)]
     return "\n".join(lines)
@@ -210,6 +216,7 @@ def main() -> int:
     ap.add_argument("--phase", choices=["index", "pieces", "links", "query"], help=argparse.SUPPRESS)
     ap.add_argument("--index", help=argparse.SUPPRESS)
     ap.add_argument("--corpus", help=argparse.SUPPRESS)
+    ap.add_argument("--methods", default=",".join(METHODS), help=argparse.SUPPRESS)
     args = ap.parse_args()
     data = Path(args.data)
     if args.phase:
@@ -218,7 +225,7 @@ def main() -> int:
             "index": lambda: phase_index(index, Path(args.corpus)),
             "pieces": lambda: phase_pieces(index),
             "links": lambda: phase_links(index),
-            "query": lambda: phase_query(index, data),
+            "query": lambda: phase_query(index, data, args.methods.split(",")),
         }[args.phase]()
         print(json.dumps(result))
         return 0
@@ -228,14 +235,26 @@ def main() -> int:
     for n in (int(s) for s in args.sizes.split(",")):
         corpus_path = corpus(data, n, work / f"corpus-{n}.jsonl")
         index = work / f"index-{n}"
-        done = kept.get(n, {}).get("index")
-        if done is None or not (index / "manifest.json").exists():  # a stopped run resumes: what was committed stays
-            done = child("index", "--index", str(index), "--corpus", str(corpus_path), "--data", str(data))
-        row = {"passages": n, "index": done}
-        row["pieces"] = kept.get(n, {}).get("pieces") or child("pieces", "--index", str(index), "--data", str(data))
-        row["links"] = child("links", "--index", str(index), "--data", str(data))
-        row["query"] = child("query", "--index", str(index), "--data", str(data))
-        kept[n] = row
+        row = kept.setdefault(n, {"passages": n})
+        if row.get("index") is None or not (index / "manifest.json").exists():  # a stopped run resumes: what was committed stays
+            row.pop("pieces", None)
+            row["index"] = child("index", "--index", str(index), "--corpus", str(corpus_path), "--data", str(data))
+        # every phase is saved as it ends, the ones that need no sub-chunk or sentence vector first
+        # (a stopped run picks up at the first phase missing)
+        on = ("--index", str(index), "--data", str(data))
+        steps = [
+            ("links", ("links", *on)),
+            ("query", ("query", *on, "--methods", "text,bridge-ppr")),
+            ("pieces", ("pieces", *on)),
+            ("query_pieces", ("query", *on, "--methods", "keyword")),
+        ]
+        for name, args_of in steps:
+            if name not in row:
+                row[name] = child(*args_of)
+                write_result(out, {"benchmark": "scale", "rows": sorted(kept.values(), key=lambda r: r["passages"])})
+        if "keyword" not in row["query"]:
+            row["query"]["keyword"] = row["query_pieces"]["keyword"]
+            row["query"]["rss_keyword"] = row["query_pieces"]["rss"]
         print(f"{n:,} passages: {json.dumps(row)}", flush=True)
         write_result(out, {"benchmark": "scale", "rows": sorted(kept.values(), key=lambda r: r["passages"])})
     print(table(sorted(kept.values(), key=lambda r: r["passages"])))

@@ -13,7 +13,7 @@ from edgerag.graph.bipartite import STAGE as BIPARTITE
 from edgerag.graph.bipartite import build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.graph.knn import build_knn_graph, load_knn_graph
-from edgerag.graph.pagerank import pagerank
+from edgerag.graph.pagerank import pagerank, walk_of
 from edgerag.store.stages import load_arrays
 from edgerag.text.keywords import keyword_set
 
@@ -29,6 +29,8 @@ def test_pagerank_matches_networkx():
     p[[2, 5]] = [1.0, 3.0]
     ref = nx.pagerank(g, alpha=0.85, personalization={i: p[i] for i in range(60)}, tol=1e-12)
     assert np.allclose(pagerank(a, personalization=p), [ref[i] for i in range(60)], atol=1e-8)
+    walk = walk_of(a)  # prepared once, as bridge-ppr keeps it across queries
+    assert np.array_equal(pagerank(walk, personalization=p), pagerank(a, personalization=p))
     with pytest.raises(ValueError):
         pagerank(a, personalization=np.zeros(60))
 
@@ -80,6 +82,8 @@ def test_keyword_vectors_are_means_of_their_sentences(built_index):
     assert rec["keywords"] == len(vocab) and g["B"].shape == (rec["subchunks"], len(vocab))
     word = "zorblax"
     sent_ids, sent_vecs = rag.index.vectors["sentences"].all()
+    scanned = list(rag.index.vectors["sentences"].scan(7))  # the stage reads them so, 7 at a time here
+    assert [i for ids, _ in scanned for i in ids] == sent_ids and np.array_equal(np.concatenate([v for _, v in scanned]), sent_vecs)
     sents = rag.index.get_many("sentences", sent_ids)
     having = [i for i, s in enumerate(sents) if word in keyword_set(s["text"])]
     assert len(having) >= 2

@@ -28,10 +28,9 @@ from .knn import keyword_matrix
 STAGE = "bipartite"
 
 
-def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> tuple[list[str], np.ndarray, sp.csr_matrix]:
-    """Every stored sentence: ids, vectors, and the binary sentence × keyword matrix over the
-    columns ``col`` (words outside it are dropped)."""
-    sent_ids, sent_vecs = index.vectors["sentences"].all()
+def _keyword_rows(index: Index, sent_ids: list[str], col: dict[str, int]) -> sp.csr_matrix:
+    """The binary sentence × keyword matrix of ``sent_ids`` over the columns ``col`` (words
+    outside it are dropped)."""
     rows, cols = [], []
     for r, s in enumerate(index.get_many("sentences", sent_ids)):
         for w in keyword_set(s["text"]):
@@ -39,8 +38,24 @@ def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> tuple[list[str
             if c is not None:
                 rows.append(r)
                 cols.append(c)
-    s_kw = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(sent_ids), len(col)))
-    return sent_ids, sent_vecs, s_kw
+    return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(sent_ids), len(col)))
+
+
+def sentence_keyword_matrix(index: Index, col: dict[str, int]) -> sp.csr_matrix:
+    """Every stored sentence × keyword, binary, over the columns ``col``."""
+    return _keyword_rows(index, index.ids("sentences"), col)
+
+
+def sentence_sums(index: Index, col: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per keyword of ``col``: the sum of the vectors of the sentences that hold it, and how
+    many do; one slice of sentence vectors at a time, never all of them at once."""
+    sums = np.zeros((len(col), index.vectors["sentences"].dim), dtype=np.float32)
+    count = np.zeros(len(col), dtype=np.float32)
+    for ids, vecs in index.vectors["sentences"].scan():
+        m = _keyword_rows(index, ids, col)
+        sums += np.asarray(m.T @ vecs, dtype=np.float32)
+        count += np.asarray(m.sum(axis=0)).ravel()
+    return sums, count
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,9 +95,8 @@ def build_keyword_graph(index: Index) -> dict:
     subs = index.get_many("subchunks", sub_ids)
     b, vocab = keyword_matrix([keyword_set(r["text"]) for r in subs])
     col = {w: i for i, w in enumerate(vocab)}
-    _, sent_vecs, s_kw = sentence_keyword_matrix(index, col)
-    kv = np.asarray(s_kw.T @ sent_vecs, dtype=np.float32)
-    missing = np.asarray(s_kw.sum(axis=0)).ravel() == 0
+    kv, count = sentence_sums(index, col)
+    missing = count == 0
     if missing.any():
         kv[missing] = np.asarray(b.T[missing] @ sub_vecs, dtype=np.float32)
     kv /= np.maximum(np.linalg.norm(kv, axis=1, keepdims=True), 1e-12)

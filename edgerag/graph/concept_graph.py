@@ -88,7 +88,7 @@ def build_concept_graph(index: Index, settings: Settings) -> dict:
     if settings.concept_cooccurrence == "chunk":
         occ = t
     else:  # ablation: co-occurrence inside one sentence
-        _, _, occ = sentence_keyword_matrix(index, {w: i for i, w in enumerate(vocab)})
+        occ = sentence_keyword_matrix(index, {w: i for i, w in enumerate(vocab)})
         occ = occ.multiply((df > 0).astype(np.float32)[None, :]).tocsr()  # only words that are concepts
     co = sp.triu(occ.T @ occ, k=1).tocoo()
     keep = co.data >= settings.theta_co

@@ -29,6 +29,7 @@ from ..store import Index
 from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keywords
 from ..text.linkkeys import link_keys, normalize
+from .pagerank import Walk, walk_of
 
 STAGE = "links"
 LLM_TABLES = {"terag": "names", "kg": "extractions"}  # link-key kind → the table of its names
@@ -152,12 +153,13 @@ class LinkGraph:
             self._by_kinds[kinds] = (k, (k > 0).astype(np.float32).T.tocsr())
         return self._by_kinds[kinds]
 
-    def walk_matrix(self, kinds: str) -> sp.csr_matrix:
-        """The passage–key bipartite adjacency over ``kinds`` (passages first): bridge-ppr's walk."""
+    def walk_matrix(self, kinds: str) -> Walk:
+        """The passage–key bipartite graph over ``kinds`` (passages first), ready for
+        bridge-ppr's power iteration; made once per kinds, not per query."""
         key = f"walk:{kinds}"
         if key not in self._by_kinds:
             k = self.keys_of(kinds)[0]
-            self._by_kinds[key] = sp.bmat([[None, k], [k.T, None]], format="csr")
+            self._by_kinds[key] = walk_of(sp.bmat([[None, k], [k.T, None]], format="csr"))
         return self._by_kinds[key]
 
     @cached_property

@@ -68,7 +68,7 @@ def ppr_scores(g: LinkGraph, query: str, qv: np.ndarray, settings: Settings) -> 
     m = min(settings.bridge_ppr_seeds, n)
     ranking = cos if settings.bridge_ppr_seed_ranking == "dense" else rrf(cos, bm25_scores(g, query))
     seeds = np.argsort(-ranking, kind="stable")[:m]
-    restart = np.zeros(walk.shape[0])
+    restart = np.zeros(walk.n)
     t = settings.bridge_ppr_temperature
     restart[seeds] = np.exp((cos[seeds] - cos[seeds].max()) / t) if t > 0 else np.clip(cos[seeds], 1e-6, None)
     return pagerank(walk, damping=settings.bridge_ppr_damping, personalization=restart, tol=1e-8, max_iter=60)[:n]

@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 
 import hnswlib
@@ -124,6 +125,30 @@ class VectorSet:
             return set()
         with self.tables.read() as txn, txn.cursor(db=vdb) as cur:
             return {bytes(k).decode("utf-8") for k in cur.iternext(keys=True, values=False)}
+
+    def scan(self, size: int = TOP_UP_SLICE) -> Iterator[tuple[list[str], np.ndarray]]:
+        """Every ``(ids, vectors)`` in label order, ``size`` at a time: a pass over a set too
+        large to hold (100,000 passages have about 500,000 sentence vectors, 770 MB)."""
+        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
+        if ldb is None:
+            return
+        after = 0
+        while True:
+            ids, rows = [], []
+            with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
+                if cur.set_range(_LABEL.pack(after)):
+                    for lk, uid in cur:
+                        after = _LABEL.unpack(bytes(lk))[0] + 1
+                        raw = txn.get(bytes(uid), db=vdb)
+                        if raw is not None:
+                            ids.append(bytes(uid).decode("utf-8"))
+                            rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
+                        if len(ids) == size:
+                            break
+            if ids:
+                yield ids, np.stack(rows)
+            if len(ids) < size:
+                return
 
     def all(self) -> tuple[list[str], np.ndarray]:
         """Every ``(id, vector)`` in label (insertion) order."""
