@@ -217,6 +217,7 @@ def main() -> int:
     ap.add_argument("--index", help=argparse.SUPPRESS)
     ap.add_argument("--corpus", help=argparse.SUPPRESS)
     ap.add_argument("--methods", default=",".join(METHODS), help=argparse.SUPPRESS)
+    ap.add_argument("--no-pieces", action="store_true", help="stop before the pieces phase (and keyword): a later run adds them")
     args = ap.parse_args()
     data = Path(args.data)
     if args.phase:
@@ -248,11 +249,11 @@ def main() -> int:
             ("pieces", ("pieces", *on)),
             ("query_pieces", ("query", *on, "--methods", "keyword")),
         ]
-        for name, args_of in steps:
+        for name, args_of in steps[:2] if args.no_pieces else steps:
             if name not in row:
                 row[name] = child(*args_of)
                 write_result(out, {"benchmark": "scale", "rows": sorted(kept.values(), key=lambda r: r["passages"])})
-        if "keyword" not in row["query"]:
+        if "query_pieces" in row and "keyword" not in row["query"]:
             row["query"]["keyword"] = row["query_pieces"]["keyword"]
             row["query"]["rss_keyword"] = row["query_pieces"]["rss"]
         print(f"{n:,} passages: {json.dumps(row)}", flush=True)

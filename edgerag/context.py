@@ -81,6 +81,8 @@ def recording_skipped() -> Iterator[list[Unit]]:
 
 
 _PIECE_SETS = {"chunk": ("subchunks", "sentences"), "subchunk": ("sentences",)}
+FILL_UNITS = 2
+"""How many skipped units, best first, may give pieces to the room left (`fill_room`)."""
 
 
 def _span(rec: dict) -> tuple[int, int]:
@@ -99,10 +101,15 @@ def _pieces(index, unit: Unit, rec: dict, table: str) -> list[tuple[str, dict]]:
 
 
 def fill_room(index, embedder, query_vector: np.ndarray, ctx: Context, skipped: list[Unit]) -> Context:
-    """Give the budget left in ``ctx`` to the best pieces of the ``skipped`` units, in their
-    rank order: for each, its sub-chunks (or, for a sub-chunk, its sentences) by cosine to the
-    query, taken while they fit; sentences fill what sub-chunks cannot. Text already in the
-    context is never repeated."""
+    """Give the budget left in ``ctx`` to the best pieces of the first `FILL_UNITS` ``skipped``
+    units, in their rank order: for each, its sub-chunks (or, for a sub-chunk, its sentences)
+    by cosine to the query, taken while they fit; sentences fill what sub-chunks cannot. Text
+    already in the context is never repeated.
+
+    Only the vectors of pieces that fit the room are read; those indexing left out are
+    embedded now (pieces.vectors_of), a handful per query. Scoring every piece of every skipped
+    unit embedded about a hundred texts per query on longer passages (1.1 s a query at 30,000
+    passages; docs/benchmarks.md, "Growth with the corpus")."""
     room = ctx.budget - ctx.tokens
     if room <= 0 or not skipped:
         return ctx
@@ -118,14 +125,18 @@ def fill_room(index, embedder, query_vector: np.ndarray, ctx: Context, skipped: 
         return all(span[1] <= a or span[0] >= b for a, b in spans.get(chunk_id, []))
 
     added: list[Unit] = []
-    for unit in dict((u.id, u) for u in skipped if u.kind in _PIECE_SETS).values():
+    for unit in list(dict((u.id, u) for u in skipped if u.kind in _PIECE_SETS).values())[:FILL_UNITS]:
         if room <= 0:
             break
         rec = index.get(kinds[unit.kind], unit.id)
         if rec is None:
             continue
         for table in _PIECE_SETS[unit.kind]:
-            pieces = [(i, r) for i, r in _pieces(index, unit, rec, table) if i not in held and fresh(unit.chunk_id, _span(r))]
+            pieces = [
+                (i, r)
+                for i, r in _pieces(index, unit, rec, table)
+                if i not in held and r["tokens"] <= room and fresh(unit.chunk_id, _span(r))
+            ]
             if not pieces:
                 continue
             scores = vectors_of(index, embedder, table, [i for i, _ in pieces]) @ query_vector

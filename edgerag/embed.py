@@ -212,4 +212,11 @@ class Embedder:
         return [len(ids) <= limit for ids in enc]
 
     def encode_one(self, text: str) -> np.ndarray:
-        return self.encode([text])[0]
+        """One text's vector; the last text's is remembered (a query is embedded by its
+        retriever and again by `context.fill_room`)."""
+        last = self.__dict__.get("_last")
+        if last is not None and last[0] == text:
+            return last[1].copy()
+        vec = self.encode([text])[0]
+        self._last = (text, vec)
+        return vec.copy()

@@ -20,17 +20,37 @@ import scipy.sparse as sp
 from .errors import IndexReadOnlyError
 from .tables import Tables
 
+_STRINGS = b"EDGERAG-STR1\n"
+"""Marks an array of strings stored as their lengths and one UTF-8 text (`_pack`)."""
+
 
 def _pack(value: np.ndarray | sp.spmatrix) -> bytes:
+    """A sparse matrix as npz, an array of strings as their lengths and their UTF-8 text, any
+    other array as npy. Strings are not left to numpy's fixed width: it holds every string at
+    the longest one's width, and one 786-character link key made 101,858 labels take 305 MB
+    (30,000 passages, benchmarks/scale.py)."""
     buf = io.BytesIO()
     if sp.issparse(value):
         sp.save_npz(buf, sp.csr_matrix(value), compressed=False)
-    else:
-        np.save(buf, np.asarray(value), allow_pickle=False)
+        return buf.getvalue()
+    value = np.asarray(value)
+    if value.dtype.kind == "U" and value.ndim == 1:
+        np.save(buf, np.fromiter(map(len, value.tolist()), dtype=np.int64, count=len(value)), allow_pickle=False)
+        return _STRINGS + buf.getvalue() + "".join(value.tolist()).encode("utf-8")
+    np.save(buf, value, allow_pickle=False)
     return buf.getvalue()
 
 
 def _unpack(raw: bytes) -> np.ndarray | sp.csr_matrix:
+    """What `_pack` wrote; strings come back as an array of Python strings (dtype object)."""
+    if raw.startswith(_STRINGS):
+        buf = io.BytesIO(raw[len(_STRINGS) :])
+        lengths = np.load(buf, allow_pickle=False)
+        text = raw[len(_STRINGS) + buf.tell() :].decode("utf-8")
+        ends = np.cumsum(lengths).tolist()
+        out = np.empty(len(ends), dtype=object)
+        out[:] = [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        return out
     buf = io.BytesIO(raw)
     if raw[:2] == b"PK":  # npz (zip) = sparse
         return sp.load_npz(buf).tocsr()
