@@ -184,7 +184,7 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         ix, q = r["index"], r["query"]
         lines.append(
-            f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {r['passages'] / ix['seconds']:.1f} | "
+            f"| {r['passages']:,} | {ix['texts']:,} | {ix['seconds']:.0f} | {ix['docs_added'] / ix['seconds']:.1f} | "
             f"{format(r['pieces']['seconds'], '.0f') if 'pieces' in r else '—'} | {ix['bytes'] / 2**20:.0f} | "
             f"{ix['rss'] / 2**20:.0f} | {r['links']['seconds']:.1f} | "
             + " | ".join(f"{q[m]['p50_ms']:.0f} / {q[m]['p95_ms']:.0f}" if m in q else "—" for m in METHODS)
@@ -197,7 +197,7 @@ def table(rows: list[dict]) -> str:
             return exponent([n for n, _ in pts], [c for _, c in pts])
 
         fits = {
-            "index seconds": fit(lambda r: r["index"]["seconds"]),
+            "index seconds": fit(lambda r: r["index"]["seconds"] * r["passages"] / r["index"]["docs_added"]),  # a resumed run added fewer
             "pieces seconds": fit(lambda r: r.get("pieces", {}).get("seconds")),
             "links seconds": fit(lambda r: r["links"]["seconds"]),
             **{f"{m} p50": fit(lambda r, m=m: r["query"].get(m, {}).get("p50_ms")) for m in METHODS},

@@ -6,7 +6,7 @@ L2-normalised, so inner product = cosine.
 
 Two backends run the same model (``Settings.embed_backend``): ``torch`` (sentence-transformers
 itself; the GPU path) and ``onnx-int8`` (embed_onnx.py: ONNX Runtime with int8 weights, about
-twice as fast on a CPU, cosine to torch 0.994 on average). ``auto`` takes onnx-int8 on a CPU
+four times as fast on a CPU, cosine to torch 0.994 on average). ``auto`` takes onnx-int8 on a CPU
 where the model exports, torch on a GPU. The backend is part of the model id the index records,
 so an index embedded one way is queried the same way.
 """

@@ -54,7 +54,7 @@ class Settings:
     """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
     embed_backend: str = "auto"
     """What runs the embedder: ``torch``, or ``onnx-int8`` (the same model through ONNX Runtime
-    with int8 weights, exported locally once: about 2× faster on a CPU, cosine to torch 0.994);
+    with int8 weights, exported locally once: about 4× faster on a CPU, cosine to torch 0.994);
     ``auto`` = onnx-int8 on a CPU, torch on a GPU, and for an existing index the backend it
     was embedded with (docs/benchmarks.md, "A faster embedder")."""
     embed_batch_size: int = 64
