@@ -113,10 +113,18 @@ def main() -> int:
     # each once, and let the fusion grid reuse it
     walks: dict[tuple, np.ndarray] = {}
 
-    def memo_ppr(g, query, qv, st):
-        key = (query, st.link_kinds, st.bridge_ppr_seeds, st.bridge_ppr_temperature, st.bridge_ppr_seed_ranking, st.bridge_ppr_damping)
+    def memo_ppr(g, query, qv, st, cos=None):
+        key = (
+            query,
+            st.link_kinds,
+            st.bridge_ppr_seeds,
+            st.bridge_ppr_temperature,
+            st.bridge_ppr_seed_ranking,
+            st.bridge_ppr_damping,
+            st.bridge_ppr_eps,
+        )
         if key not in walks:
-            walks[key] = ppr_scores(g, query, qv, st).astype(np.float32)
+            walks[key] = ppr_scores(g, query, qv, st, cos=cos).astype(np.float32)
         return walks[key]
 
     bridge_module.ppr_scores = memo_ppr

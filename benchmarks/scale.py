@@ -22,7 +22,9 @@ peak memory is its own:
   its build took (kept in its stage record), the peak RSS of a process that builds or loads it;
 * **query** — `text`, `bridge-ppr` and `keyword` at λ 2,000 over 200 dev questions (the
   first of each split in turn): p50 / p95 milliseconds after 5 warm-up queries, peak RSS
-  (`keyword` in a process of its own after the pieces phase: ``rss_keyword``).
+  (`keyword` in a process of its own after the pieces phase: ``rss_keyword``); and
+  `bridge-ppr@eps=0`, its walk iterated over the whole graph as before the local push
+  (``bridge_ppr_eps``), in the same process.
 
 With two sizes or more, the growth exponent of each cost (the slope of log cost on log size)
 is printed beside it: 1.0 grows like n, below 1.1 is no worse than n log n at these sizes.
@@ -44,7 +46,7 @@ from pathlib import Path
 
 from common import write_result
 
-METHODS = ("text", "bridge-ppr", "keyword")
+METHODS = ("text", "bridge-ppr", "bridge-ppr@eps=0", "keyword")  # table columns
 QUESTIONS = 200
 WARMUP = 5
 SPLITS = ("musique", "hotpotqa", "2wikimultihopqa")
@@ -143,7 +145,10 @@ def phase_query(index: Path, data: Path, methods: list[str]) -> dict:
     rag = EdgeRAG(index)
     qs = questions(data)
     out = {}
-    for method in methods:
+    base = rag.settings
+    for label in methods:
+        method, _, eps = label.partition("@eps=")  # bridge-ppr@eps=0: the walk over the whole graph
+        rag.settings = base.replace(bridge_ppr_eps=float(eps)) if eps else base
         for q in qs[:WARMUP]:
             rag.retrieve(q, method=method, budget=2000)
         ms = []
@@ -152,7 +157,7 @@ def phase_query(index: Path, data: Path, methods: list[str]) -> dict:
             rag.retrieve(q, method=method, budget=2000)
             ms.append(1000 * (time.perf_counter() - t))
         ms.sort()
-        out[method] = {"p50_ms": statistics.median(ms), "p95_ms": ms[int(0.95 * (len(ms) - 1))]}
+        out[label] = {"p50_ms": statistics.median(ms), "p95_ms": ms[int(0.95 * (len(ms) - 1))]}
     rag.close()
     out["rss"] = peak_rss()
     return out
@@ -218,6 +223,8 @@ def main() -> int:
     ap.add_argument("--corpus", help=argparse.SUPPRESS)
     ap.add_argument("--methods", default=",".join(METHODS), help=argparse.SUPPRESS)
     ap.add_argument("--no-pieces", action="store_true", help="stop before the pieces phase (and keyword): a later run adds them")
+    ap.add_argument("--index-only", action="store_true", help="index the sizes and stop: a later run measures them (run in steps)")
+    ap.add_argument("--remeasure", default="", help="phases to measure again on the kept indexes, e.g. links,query (after a code change)")
     args = ap.parse_args()
     data = Path(args.data)
     if args.phase:
@@ -238,14 +245,20 @@ def main() -> int:
         index = work / f"index-{n}"
         row = kept.setdefault(n, {"passages": n})
         if row.get("index") is None or not (index / "manifest.json").exists():  # a stopped run resumes: what was committed stays
-            row.pop("pieces", None)
+            for name in ("links", "query", "pieces", "query_pieces"):  # measured on the index this one replaces
+                row.pop(name, None)
             row["index"] = child("index", "--index", str(index), "--corpus", str(corpus_path), "--data", str(data))
+            write_result(out, {"benchmark": "scale", "rows": sorted(kept.values(), key=lambda r: r["passages"])})
+        if args.index_only:
+            continue
         # every phase is saved as it ends, the ones that need no sub-chunk or sentence vector first
         # (a stopped run picks up at the first phase missing)
+        for name in filter(None, args.remeasure.split(",")):
+            row.pop(name, None)
         on = ("--index", str(index), "--data", str(data))
         steps = [
             ("links", ("links", *on)),
-            ("query", ("query", *on, "--methods", "text,bridge-ppr")),
+            ("query", ("query", *on, "--methods", "text,bridge-ppr,bridge-ppr@eps=0")),
             ("pieces", ("pieces", *on)),
             ("query_pieces", ("query", *on, "--methods", "keyword")),
         ]

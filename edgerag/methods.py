@@ -258,7 +258,14 @@ _RECORDS = (
         "the same link graph",
         "Personalized PageRank over passages and keys, restarting at the nearest passages",
         graphs=("links",),
-        settings=("bridge_ppr_seeds", "bridge_ppr_temperature", "bridge_ppr_seed_ranking", "bridge_ppr_damping", *_BRIDGE),
+        settings=(
+            "bridge_ppr_seeds",
+            "bridge_ppr_temperature",
+            "bridge_ppr_seed_ranking",
+            "bridge_ppr_damping",
+            "bridge_ppr_eps",
+            *_BRIDGE,
+        ),
         paper="edgerag (issue #7)",
     ),
     Method(

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from edgerag import EdgeRAG
+from edgerag.graph import links
 from edgerag.graph.links import caps, load_links
-from edgerag.retrieve.bridge import bm25_scores, drop_near_duplicates, rrf
+from edgerag.retrieve.bridge import bm25_scores, drop_near_duplicates, rrf, top_rows
 from edgerag.text.linkkeys import link_keys, spans
 from edgerag.types import Document
 
@@ -52,6 +53,21 @@ def test_link_graph_keeps_only_informative_keys(bridge_rag):
     assert np.isclose(col.max(), np.log(len(g.ids) / 2)) and (col > 0).sum() == 2  # IDF weight, two passages
 
 
+def test_link_graph_built_in_slices_equals_one_built_at_once(tmp_path, monkeypatch):
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    rag.insert_documents(DOCS)
+    whole = load_links(rag.index, rag.settings)
+    with rag.index.tables.write() as txn:  # forget the stage, then build it 2 chunks at a time
+        txn.delete(links.STAGE.encode(), db=rag.index.tables.db["stages"])
+    monkeypatch.setattr(links, "BUILD_SLICE", 2)
+    sliced = load_links(rag.index, rag.settings)
+    assert len(sliced.ids) == len(DOCS) > 2
+    for name in ("ids", "labels", "kinds", "df", "tokens", "vectors", "tf_terms"):
+        assert np.array_equal(np.asarray(getattr(whole, name)), np.asarray(getattr(sliced, name))), name
+    assert (whole.K != sliced.K).nnz == 0 and (whole.TF != sliced.TF).nnz == 0 and whole.K.nnz > 0
+    rag.close()
+
+
 def test_bridge_reaches_the_answer_passage_and_says_why(bridge_rag):
     rag = bridge_rag
     # the bridge ranking itself, unfused (fusion is test_fusions_and_bm25's)
@@ -79,13 +95,19 @@ def test_fusions_and_bm25(bridge_rag):
     g = load_links(rag.index, rag.settings)
     scores = bm25_scores(g, "Quillon Bay fishing")
     assert str(g.ids[int(np.argmax(scores))]).startswith("born")
+    # each list's shared last rank (len + 1) is left out of every row: it orders nothing
     fused = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0, 2.0]))
-    assert np.argmax(fused) == 0 and np.isclose(fused[0], 2 / 61 + 1 / 63)
+    assert np.argmax(fused) == 0 and np.isclose(fused[0], 2 / 61 + 1 / 63 - 3 / 64)
     # weights and k: a heavy second list overturns the first; k sets how steep ranks fall
     weighted = rrf(np.array([3.0, 2.0, 1.0]), np.array([1.0, 2.0, 3.0]), weights=(1.0, 3.0), k=0)
-    assert np.argmax(weighted) == 2 and np.isclose(weighted[2], 1 / 3 + 3 / 1)
+    assert np.argmax(weighted) == 2 and np.isclose(weighted[2], 1 / 3 + 3 / 1 - 1 / 4 - 3 / 4)
     with pytest.raises(ValueError):  # one weight per list
         rrf(np.array([1.0]), np.array([1.0]), weights=(1.0,))
+    # a list ranks only the rows it scores above 0, and only to its depth; the rows it left
+    # out share the rank after its last (3rd here), the same for each of them
+    unfound = rrf(np.array([0.0, 2.0, 0.0, 1.0]), np.array([1.0, 1.0, 1.0, 1.0]), k=0)
+    assert np.allclose(unfound, [1 / 1 - 1 / 5, (1 / 1 - 1 / 3) + (1 / 2 - 1 / 5), 1 / 3 - 1 / 5, (1 / 2 - 1 / 3) + (1 / 4 - 1 / 5)])
+    assert np.allclose(rrf(np.array([3.0, 2.0, 1.0]), depth=2), [1 / 61 - 1 / 63, 1 / 62 - 1 / 63, 0.0])
     for fusion in ("dense", "dense+bm25"):
         rag.settings = rag.settings.replace(bridge_fusion=fusion)
         ctx = rag.retrieve(QUESTION, method="bridge", budget=300)
@@ -94,6 +116,31 @@ def test_fusions_and_bm25(bridge_rag):
         rag.settings.replace(bridge_fusion="max").validate()
     with pytest.raises(ValueError, match="bridge_bm25_weight"):
         rag.settings.replace(bridge_bm25_weight=-1.0).validate()
+
+
+def test_top_rows_is_a_stable_argsort_head():
+    rng = np.random.default_rng(5)
+    score = rng.integers(0, 6, 500).astype(float)  # many ties, at every boundary
+    full = np.argsort(-score, kind="stable")
+    for k in (0, 1, 7, 100, 499, 500, 900):
+        assert top_rows(score, k).tolist() == full[:k].tolist()
+        positive = full[score[full] > 0]
+        assert top_rows(score, k, above=0.0).tolist() == positive[:k].tolist()
+
+
+def test_pushed_walk_retrieves_what_the_whole_walk_does(bridge_rag):
+    rag = bridge_rag
+    base = rag.settings
+    got = {}
+    for eps in (0.0, base.bridge_ppr_eps):
+        rag.settings = base.replace(bridge_ppr_eps=eps)
+        got[eps] = [u.id for u in rag.retrieve(QUESTION, method="bridge-ppr", budget=300).units]
+    rag.settings = base
+    assert base.bridge_ppr_eps > 0 and got[0.0] and got[0.0] == got[base.bridge_ppr_eps]
+    with pytest.raises(ValueError, match="bridge_ppr_eps"):
+        base.replace(bridge_ppr_eps=-1.0).validate()
+    with pytest.raises(ValueError, match="bridge_ppr_damping"):  # at 1 the residual never shrinks
+        base.replace(bridge_ppr_damping=1.0).validate()
 
 
 def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):

@@ -13,7 +13,7 @@ from edgerag.graph.bipartite import STAGE as BIPARTITE
 from edgerag.graph.bipartite import build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.graph.knn import build_knn_graph, load_knn_graph
-from edgerag.graph.pagerank import pagerank, walk_of
+from edgerag.graph.pagerank import pagerank, ppr_push, walk_of
 from edgerag.store.stages import load_arrays
 from edgerag.text.keywords import keyword_set
 
@@ -33,6 +33,35 @@ def test_pagerank_matches_networkx():
     assert np.array_equal(pagerank(walk, personalization=p), pagerank(a, personalization=p))
     with pytest.raises(ValueError):
         pagerank(a, personalization=np.zeros(60))
+
+
+def test_ppr_push_is_a_lower_bound_that_converges_to_the_walk():
+    # a path 0-1-…-59 of two-way edges plus networkx's random digraph; node 59's out-edges are
+    # removed, so it is dangling and its mass must restart at the seeds as pagerank restarts it
+    g = nx.gnp_random_graph(60, 0.05, seed=7, directed=True)
+    g.add_edges_from((i, i + 1) for i in range(59))
+    g.add_edges_from((i + 1, i) for i in range(59))
+    g.remove_edges_from(list(g.out_edges(59)))
+    walk = walk_of(nx.to_scipy_sparse_array(g, nodelist=range(60)))
+    assert walk.dangling.tolist() == [59]
+    seeds, weights = np.array([3, 59]), np.array([2.0, 1.0])
+    p = np.zeros(60)
+    p[seeds] = weights
+    exact = pagerank(walk, personalization=p, tol=1e-14, max_iter=1000)
+    errors = []
+    for eps in (1e-2, 1e-4, 1e-6, 1e-9):
+        nodes, mass = ppr_push(walk, seeds, weights, damping=0.85, eps=eps)
+        est = np.zeros(60)
+        est[nodes] = mass
+        assert np.all(est <= exact + 1e-12)  # never above the true PPR
+        errors.append(np.abs(exact - est).sum())
+    assert errors == sorted(errors, reverse=True) and errors[-1] < 1e-6 < errors[0]
+    # a coarse push stays near the seeds: it does not touch every node as power iteration does
+    nodes, _ = ppr_push(walk, seeds, weights, damping=0.85, eps=1e-2)
+    assert set(seeds) <= set(nodes.tolist()) and len(nodes) < 60
+    for bad in (dict(weights=np.array([0.0])), dict(eps=0.0), dict(damping=1.0)):
+        with pytest.raises(ValueError):
+            ppr_push(walk, np.array([1]), **{"weights": np.array([1.0]), **bad})
 
 
 def test_knn_graph_links_lexical_and_cosine_neighbours(built_index):
