@@ -224,7 +224,12 @@ def main() -> int:
     ap.add_argument("--methods", default=",".join(METHODS), help=argparse.SUPPRESS)
     ap.add_argument("--no-pieces", action="store_true", help="stop before the pieces phase (and keyword): a later run adds them")
     ap.add_argument("--index-only", action="store_true", help="index the sizes and stop: a later run measures them (run in steps)")
-    ap.add_argument("--remeasure", default="", help="phases to measure again on the kept indexes, e.g. links,query (after a code change)")
+    ap.add_argument(
+        "--remeasure",
+        default="",
+        help="phases to measure again on the kept indexes after a code change, e.g. query,query_pieces "
+        "(links and pieces are built once per index: re-index to time them again)",
+    )
     args = ap.parse_args()
     data = Path(args.data)
     if args.phase:

@@ -88,6 +88,7 @@ def method_args(p: argparse.ArgumentParser) -> None:
     setting(g, "--dense-weight", "bridge_dense_weight")
     setting(g, "--bm25-weight", "bridge_bm25_weight")
     setting(g, "--dedup", "bridge_dedup")
+    setting(g, "--ppr-eps", "bridge_ppr_eps")
     g = p.add_argument_group("graph methods (LightRAG)")
     setting(g, "--lightrag-top-k")
     g = p.add_argument_group("graph methods (TERAG)")

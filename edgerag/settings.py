@@ -194,9 +194,9 @@ class Settings:
     """ε: the walk is pushed out from the seeds while a node holds residual mass of at least
     ε · its degree (Andersen, Chung and Lang 2006; graph/pagerank.py), so a query's cost does
     not grow with the corpus. 0 = power iteration over the whole graph, exact but growing with
-    it. At 1e-5 the Coverage of the three dev splits and musique/paper equals the exact walk's
-    and 99.2–99.6 % of its top 20 passages stay; 1e-6 costs 5× more for none
-    (benchmarks/ppr_push.py) (`bridge-ppr`)."""
+    it. At 1e-5 Coverage on the three dev splits and musique/paper is within one question of
+    the exact walk's and 99.2–99.6 % of its top 20 passages stay; 1e-6 costs up to 5× more for
+    no gain (benchmarks/ppr_push.py) (`bridge-ppr`)."""
     bridge_fusion: str = "dense+bm25"
     """``none``, ``dense`` or ``dense+bm25``: reciprocal-rank fusion of the bridge ranking with
     dense and BM25 rankings. With the weights below, ``dense+bm25`` is best for both bridges at

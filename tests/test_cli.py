@@ -60,8 +60,15 @@ def test_every_settings_flag_reaches_the_settings(tmp_path):
     from edgerag.cli import _open, build_parser
     from edgerag.cli_options import setting_overrides
 
-    args = build_parser().parse_args(["query", "q", "--index", str(tmp_path / "ix"), "--dedup", "0.95", "--beta", "0.3", "--rrf-k", "7"])
-    assert setting_overrides(args) == {"bridge_dedup": 0.95, "beta": 0.3, "bridge_rrf_k": 7}  # not the question, index, …
+    args = build_parser().parse_args(
+        ["query", "q", "--index", str(tmp_path / "ix"), "--dedup", "0.95", "--beta", "0.3", "--rrf-k", "7", "--ppr-eps", "0"]
+    )
+    assert setting_overrides(args) == {
+        "bridge_dedup": 0.95,
+        "beta": 0.3,
+        "bridge_rrf_k": 7,
+        "bridge_ppr_eps": 0.0,
+    }  # not the question, index, …
     rag = _open(args)
     assert (rag.settings.bridge_dedup, rag.settings.beta, rag.settings.bridge_rrf_k) == (0.95, 0.3, 7)
     assert rag.settings.bridge_fusion == "dense+bm25"  # not given: the default

@@ -89,7 +89,7 @@ def pagerank(
     return x / x.sum()
 
 
-def ppr_push(walk: Walk, seeds: np.ndarray, weights: np.ndarray, damping: float = 0.85, eps: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
+def ppr_push(walk: Walk, seeds: np.ndarray, weights: np.ndarray, damping: float = 0.85, eps: float = 1e-5) -> tuple[np.ndarray, np.ndarray]:
     """Personalized PageRank restarting at ``seeds`` (restart weights ``weights``), by forward
     push (Andersen, Chung and Lang 2006, §3): returns (nodes, mass), the nodes the push reached
     and their PPR estimates, which sum to at most 1.
