@@ -68,9 +68,8 @@ def exported_path(cache: Path, model_id: str) -> Path:
     return cache / "embedders" / f"{model_id.replace('@', '-')}-int8.onnx"
 
 
-def export_int8(path: Path, target: Path, keep_float: tuple[str, ...] = ()) -> Path:
-    """Export the model at ``path`` to ``target`` (an int8 ONNX file), atomically; MatMuls whose
-    node name holds one of ``keep_float`` (e.g. ``/output/dense/``) keep float weights."""
+def export_int8(path: Path, target: Path) -> Path:
+    """Export the model at ``path`` to ``target`` (an int8 ONNX file), atomically."""
     why = exportable(path)
     if why:
         raise OnnxExportError(f"{path} cannot be exported to ONNX: {why}")
@@ -121,20 +120,7 @@ def export_int8(path: Path, target: Path, keep_float: tuple[str, ...] = ()) -> P
                 dynamo=False,
             )
         try:
-            floats = []
-            if keep_float:
-                import onnx
-
-                graph = onnx.load(str(fp32), load_external_data=False).graph
-                floats = [n.name for n in graph.node if n.op_type == "MatMul" and any(k in n.name for k in keep_float)]
-            quantize_dynamic(
-                str(fp32),
-                str(int8),
-                weight_type=QuantType.QInt8,
-                op_types_to_quantize=["MatMul"],
-                per_channel=True,
-                nodes_to_exclude=floats,
-            )
+            quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"], per_channel=True)
         finally:
             logging.getLogger().setLevel(quiet)
         os.replace(int8, target)
