@@ -72,6 +72,7 @@ def method_args(p: argparse.ArgumentParser) -> None:
     setting(g, "--knn-k")
     setting(g, "--core", "core_selection", choices=["pagerank", "random", "concept"])
     setting(g, "--unit", "text_unit", choices=["chunks", "subchunks"])
+    setting(g, "--exact-search-max")
     g = p.add_argument_group("graph methods (G2ConS)")
     setting(g, "--kappa")
     setting(g, "--lambda-w")

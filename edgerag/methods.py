@@ -158,7 +158,7 @@ _RECORDS = (
         text.retrieve,
         "chunk vectors",
         "top cosine until λ",
-        settings=("text_unit", "hnsw_ef"),
+        settings=("text_unit", "exact_search_max", "hnsw_ef"),
         paper="Text-RAG baseline (KET-RAG §6.1)",
     ),
     Method(
@@ -167,7 +167,7 @@ _RECORDS = (
         "+ KNN chunk graph (K/2 lexical + K/2 cosine links)",
         "cosine seeds, each followed by its graph neighbours",
         graphs=("knn",),
-        settings=("knn_k", "hnsw_ef"),
+        settings=("knn_k", "exact_search_max", "hnsw_ef"),
         paper="KNNG-RAG baseline (KET-RAG §6.1)",
     ),
     Method(
@@ -221,7 +221,7 @@ _RECORDS = (
         "chunk vectors + full KG",
         "λ/2 text, λ/2 KG",
         kg=KG("pagerank", 1.0),
-        settings=("text_unit", "hnsw_ef"),
+        settings=("text_unit", "exact_search_max", "hnsw_ef"),
         paper="Hybrid-RAG baseline (KET-RAG §6.1)",
     ),
     Method(

@@ -17,6 +17,7 @@ which is refused. Retrieval settings (budget, method, β, θ, …) may change pe
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,8 +91,13 @@ class Settings:
     tokens, and query analysis by the local model would spend minutes on it."""
     text_unit: str = "chunks"
     """What ``text`` retrieval returns: ``chunks`` or ``subchunks``."""
+    exact_search_max: int = 100_000
+    """Dense search (``text``, ``knng``'s seeds) is exact, one matrix product over every vector,
+    up to this many vectors; past it hnswlib answers at ``hnsw_ef``. Exact search never misses
+    the one passage unlike the rest, which hnswlib can (issue #40; about 10 ms a query at
+    100,000 on 2 cores, docs/benchmarks.md)."""
     hnsw_ef: int = 200
-    """hnswlib query-time ef (recall/speed trade-off)."""
+    """hnswlib query-time ef (recall/speed trade-off), past ``exact_search_max`` vectors."""
 
     # --- KET-RAG (Huang, Zhang, Xiao, KDD 2025) ----------------------------------------------
     knn_k: int = 2
@@ -367,9 +373,12 @@ class Settings:
         return self
 
 
+@functools.cache
 def field_docs() -> dict[str, str]:
     """Each `Settings` field's documentation: the string written under it in this module
-    (read from the source, so the CLI's help, docs/settings.md and the code say the same)."""
+    (read from the source, so the CLI's help, docs/settings.md and the code say the same).
+    Parsed once a process: the CLI asks once per option, and parsing each time made
+    ``edgerag --help`` take 5 s (issue #41)."""
     import ast
     import inspect
 

@@ -23,7 +23,7 @@ def retrieve(index: Index, embedder: Embedder, query: str, budget: int, settings
     ids, adj, tokens = knn.chunk_ids, knn.adj, knn.tokens
     pos = {cid: i for i, cid in enumerate(ids)}
     qv = embedder.encode_one(query)
-    seeds = index.vectors["chunks"].search(qv, min(len(ids), 64), ef=settings.hnsw_ef)
+    seeds = index.vectors["chunks"].search(qv, min(len(ids), 64), ef=settings.hnsw_ef, exact_max=settings.exact_search_max)
     order: list[int] = []
     taken: set[int] = set()
     held = 0

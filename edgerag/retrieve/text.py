@@ -1,6 +1,6 @@
 """Text-RAG: the plain dense baseline every graph method must beat.
 
-The query is embedded, hnswlib returns the nearest units (chunks, or sub-chunks with
+The query is embedded, dense search (exact, or hnswlib past ``exact_search_max``) returns the nearest units (chunks, or sub-chunks with
 ``Settings.text_unit``) by cosine, and they fill the budget λ in that order (the Text-RAG
 baseline of KET-RAG §6.1).
 """
@@ -23,7 +23,9 @@ def text_units(index: Index, qv: np.ndarray, budget: int, settings: Settings, so
     total = len(vs)
     k = min(total, 64)
     while True:
-        units = load_units(index, settings.text_unit, vs.search(qv, k, ef=settings.hnsw_ef), source=source)
+        units = load_units(
+            index, settings.text_unit, vs.search(qv, k, ef=settings.hnsw_ef, exact_max=settings.exact_search_max), source=source
+        )
         if sum(u.tokens for u in units) >= budget or k >= total:
             return units
         k = min(total, k * 4)

@@ -4,6 +4,13 @@ Each set (chunks, sub-chunks, sentences) has two tables: ``vec.<set>`` maps a un
 integer label and float32 vector, ``lbl.<set>`` maps the label (8 bytes, big-endian, so the
 table is in label order) back to the id. Labels are handed out in increasing order.
 
+Dense search is exact up to `EXACT_MAX` vectors: one matrix product over every vector, held in
+memory per process and topped up from LMDB the same way. Past that size hnswlib answers. An
+approximate graph can miss the one passage unlike all the others, the needle a user searches
+for (issue #40: among 10,000 look-alike notes hnswlib at ef 200 did not return the planted one,
+first by exact cosine, 0.826 against 0.361), so it is kept for sizes where exact search costs
+too much (docs/benchmarks.md, "Dense search: exact or hnswlib").
+
 Sets that are searched (chunks, sub-chunks) have an hnswlib cache; sentence vectors are
 only read whole and live in LMDB alone. The hnswlib file ``vectors/<set>.hnsw`` is written at
 the end of an insert (and every few minutes during a long one) with a sidecar
@@ -33,6 +40,11 @@ from .tables import Tables, key
 
 _LABEL = struct.Struct(">Q")
 TOP_UP_SLICE = 8192
+EXACT_MAX = 100_000
+"""Vectors up to which dense search is exact (`Settings.exact_search_max`): at 100,000 × 384
+the product costs about 10 ms a query on 2 cores (benchmarks/dense_search.py)."""
+EXACT_BLOCK = 1 << 24
+"""Scores computed at once by a batch of exact queries (64 MiB of float32)."""
 log = logging.getLogger(__name__)
 
 
@@ -48,6 +60,7 @@ class VectorSet:
         self._hnsw: hnswlib.Index | None = None
         self._max_label = -1
         self._marked = 0  # labels marked deleted in the loaded cache
+        self._rows: tuple[np.ndarray, np.ndarray] | None = None  # (labels, vectors) for exact search
 
     # ---- writing (inside the caller's LMDB write transaction) ------------------------------
     def put(self, txn, ids: list[str], vectors: np.ndarray) -> None:
@@ -82,7 +95,11 @@ class VectorSet:
         return labels
 
     def forget(self, labels: list[int]) -> None:
-        """Mark deleted labels in the loaded hnswlib cache (after their delete committed)."""
+        """Drop deleted labels from this process's exact rows and mark them in the loaded
+        hnswlib cache (after their delete committed)."""
+        if self._rows is not None and labels:
+            keep = ~np.isin(self._rows[0], np.asarray(labels, dtype=np.int64))
+            self._rows = (self._rows[0][keep], self._rows[1][keep])
         if self._hnsw is None:
             return
         for label in labels:
@@ -126,27 +143,35 @@ class VectorSet:
         with self.tables.read() as txn, txn.cursor(db=vdb) as cur:
             return {bytes(k).decode("utf-8") for k in cur.iternext(keys=True, values=False)}
 
-    def scan(self, size: int = TOP_UP_SLICE) -> Iterator[tuple[list[str], np.ndarray]]:
+    def scan(self, size: int | None = None) -> Iterator[tuple[list[str], np.ndarray]]:
         """Every ``(ids, vectors)`` in label order, ``size`` at a time: a pass over a set too
         large to hold (100,000 passages have about 500,000 sentence vectors, 770 MB)."""
+        for _, ids, rows in self._slices(0, size):
+            yield ids, rows
+
+    def _slices(self, after: int, size: int | None = None) -> Iterator[tuple[np.ndarray, list[str], np.ndarray]]:
+        """``(labels, ids, vectors)`` of every live vector whose label is ≥ ``after``, in label
+        order, ``size`` (`TOP_UP_SLICE`) at a time, one read transaction a slice."""
+        size = size or TOP_UP_SLICE
         vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
         if ldb is None:
             return
-        after = 0
         while True:
-            ids, rows = [], []
+            labels, ids, rows = [], [], []
             with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
                 if cur.set_range(_LABEL.pack(after)):
                     for lk, uid in cur:
                         after = _LABEL.unpack(bytes(lk))[0] + 1
                         raw = txn.get(bytes(uid), db=vdb)
-                        if raw is not None:
-                            ids.append(bytes(uid).decode("utf-8"))
-                            rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
+                        if raw is None:  # deleted since
+                            continue
+                        labels.append(after - 1)
+                        ids.append(bytes(uid).decode("utf-8"))
+                        rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
                         if len(ids) == size:
                             break
             if ids:
-                yield ids, np.stack(rows)
+                yield np.asarray(labels, dtype=np.int64), ids, np.stack(rows)
             if len(ids) < size:
                 return
 
@@ -164,23 +189,63 @@ class VectorSet:
                     rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
         return ids, (np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32))
 
-    def knn_many(self, vectors: np.ndarray, k: int, ef: int = 200) -> tuple[list[list[str]], np.ndarray]:
-        """Top-k ids and cosines for many query vectors at once (hnswlib batch query); rows may
-        hold fewer than k when vectors were deleted by another process since this cache loaded."""
+    def knn_many(self, vectors: np.ndarray, k: int, ef: int = 200, exact_max: int = EXACT_MAX) -> tuple[list[list[str]], np.ndarray]:
+        """Top-k ids and cosines for many query vectors at once: exact while the set holds at
+        most ``exact_max`` vectors, else one hnswlib batch query at ``ef``. Rows may hold fewer
+        than k when vectors were deleted by another process since this process read them."""
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
+        if len(self) <= exact_max:
+            return self._knn_exact(vectors, k)
         index = self._index()
         k_ask, _ = self._ask(index, k)
         if k_ask <= 0:
             return [[] for _ in range(len(vectors))], np.zeros((len(vectors), 0), dtype=np.float32)
         index.set_ef(max(ef, k_ask))
-        labels, dist = index.knn_query(np.asarray(vectors, dtype=np.float32), k=k_ask)
+        labels, dist = index.knn_query(vectors, k=k_ask)
+        return self._named(labels, 1.0 - dist, k)
+
+    def _knn_exact(self, vectors: np.ndarray, k: int) -> tuple[list[list[str]], np.ndarray]:
+        """Exact top-k by inner product over every vector this process holds, best first, ties
+        in label (insertion) order; ``k`` plus the rows another process has deleted since are
+        ranked, and the deleted ones dropped by name."""
+        labels, rows = self._exact_rows()
+        k_ask = min(k + max(0, len(labels) - len(self)), len(labels))
+        if k_ask <= 0:
+            return [[] for _ in range(len(vectors))], np.zeros((len(vectors), 0), dtype=np.float32)
+        top_labels = np.zeros((len(vectors), k_ask), dtype=np.int64)
+        top_sims = np.zeros((len(vectors), k_ask), dtype=np.float32)
+        step = max(1, EXACT_BLOCK // max(1, len(labels)))
+        for start in range(0, len(vectors), step):
+            scores = vectors[start : start + step] @ rows.T
+            for r, row in enumerate(scores, start):
+                head = np.argpartition(-row, k_ask - 1)[:k_ask] if k_ask < len(row) else np.arange(len(row))
+                head = head[np.lexsort((labels[head], -row[head]))]
+                top_labels[r], top_sims[r] = labels[head], row[head]
+        return self._named(top_labels, top_sims, k)
+
+    def _named(self, labels: np.ndarray, sims: np.ndarray, k: int) -> tuple[list[list[str]], np.ndarray]:
+        """Labels mapped to ids (the ones no longer in LMDB dropped), the first ``k`` a row."""
         names = self._names(np.unique(labels))
-        ids, sims = [], []
-        for row, drow in zip(labels, dist):
-            keep = [(names[int(lb)], 1.0 - d) for lb, d in zip(row, drow) if names.get(int(lb)) is not None][:k]
+        ids, out = [], []
+        for row, srow in zip(labels, sims):
+            keep = [(names[int(lb)], float(c)) for lb, c in zip(row, srow) if names.get(int(lb)) is not None][:k]
             ids.append([u for u, _ in keep])
-            sims.append([c for _, c in keep])
-        width = max((len(r) for r in sims), default=0)
-        return ids, np.asarray([r + [0.0] * (width - len(r)) for r in sims], dtype=np.float32).reshape(len(ids), width)
+            out.append([c for _, c in keep])
+        width = max((len(r) for r in out), default=0)
+        return ids, np.asarray([r + [0.0] * (width - len(r)) for r in out], dtype=np.float32).reshape(len(ids), width)
+
+    def _exact_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, vectors) of every vector, read once per process and topped up with the
+        labels committed since (deletes in this process are dropped by `forget`)."""
+        if not self.searched:
+            raise RuntimeError(f"the {self.name} vectors are never searched")
+        labels, rows = self._rows or (np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32))
+        new = list(self._slices(int(labels[-1]) + 1 if len(labels) else 0))
+        if new:
+            labels = np.concatenate([labels, *(lb for lb, _, _ in new)])
+            rows = np.concatenate([rows, *(v for _, _, v in new)])
+        self._rows = (labels, rows)
+        return self._rows
 
     def _ask(self, index: hnswlib.Index, k: int) -> tuple[int, int]:
         """(how many to ask hnswlib for, how many live items it holds): k plus the labels this
@@ -202,9 +267,9 @@ class VectorSet:
         with self.tables.read() as txn:
             return self.tables.count(txn, f"vec.{self.name}")
 
-    def search(self, query: np.ndarray, k: int, ef: int = 200) -> list[tuple[str, float]]:
-        """Top-k ``(id, cosine)`` for a normalised query vector."""
-        ids, sims = self.knn_many(np.asarray(query, dtype=np.float32).reshape(1, -1), k, ef)
+    def search(self, query: np.ndarray, k: int, ef: int = 200, exact_max: int = EXACT_MAX) -> list[tuple[str, float]]:
+        """Top-k ``(id, cosine)`` for a normalised query vector (exact up to ``exact_max`` vectors)."""
+        ids, sims = self.knn_many(query, k, ef, exact_max)
         return [(uid, float(c)) for uid, c in zip(ids[0], sims[0])] if ids else []
 
     # ---- the hnswlib cache -----------------------------------------------------------------
@@ -238,32 +303,15 @@ class VectorSet:
         A slice of ``TOP_UP_SLICE`` vectors at a time: the first save of a long insert adds
         hundreds of thousands, and reading them all before adding any held them twice
         (1.4 GiB for 480k vectors, kept by the heap afterwards; benchmarks/big_file_memory.py)."""
-        vdb, ldb = self.tables.db[f"vec.{self.name}"], self.tables.db[f"lbl.{self.name}"]
-        if ldb is None:
-            return 0
         added = 0
-        while True:
-            labels, vecs = [], []
-            with self.tables.read() as txn, txn.cursor(db=ldb) as cur:
-                if cur.set_range(_LABEL.pack(self._max_label + 1)):
-                    for lk, uid in cur:
-                        raw = txn.get(bytes(uid), db=vdb)
-                        if raw is None:  # deleted since
-                            continue
-                        labels.append(_LABEL.unpack(bytes(lk))[0])
-                        vecs.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
-                        if len(labels) == TOP_UP_SLICE:
-                            break
-            if not labels:
-                return added
+        for labels, _, vecs in self._slices(self._max_label + 1):
             need = index.get_current_count() + len(labels)
             if need > index.get_max_elements():
                 index.resize_index(max(need, 2 * index.get_max_elements()))
-            index.add_items(np.stack(vecs), np.asarray(labels, dtype=np.int64))
-            self._max_label = max(labels)
+            index.add_items(vecs, labels)
+            self._max_label = int(labels[-1])
             added += len(labels)
-            if len(labels) < TOP_UP_SLICE:
-                return added
+        return added
 
     def save(self) -> None:
         """Bring the cache up to date and write it atomically (file, then its sidecar).
