@@ -24,7 +24,7 @@ from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
 from .answer.steps import next_bridge
-from .embed import Embedder
+from .embed import Embedder, backend_of
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm import LocalLLM
@@ -32,6 +32,7 @@ from .metered import MeteredLLM
 from .models import resolve_model
 from .settings import LEGACY_STORED, STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
+from .store.index import embedder_mismatch, same_vectors
 from .store.ledger import Ledger
 from .text.tokens import get_tokenizer
 from .types import Context, Document, InsertReport, Unit
@@ -214,12 +215,8 @@ class EdgeRAG:
         """Refuse an embedder other than the one the index was built with (its vectors would
         live in another space)."""
         built = self.index.manifest["embedder"]
-        if built["id"] != self.embedder.model_id:
-            raise IndexUnusableError(
-                f"{self.path} was built with the embedder {built['id']} (dim {built['dim']}), not "
-                f"{self.embedder.model_id} (dim {self.embedder.dim}); open it with the same --embedder and --embed-backend "
-                "(a +onnx-int8 id: onnx-int8, none: torch), or index into a new directory"
-            )
+        if not same_vectors(built["id"], self.embedder.model_id):
+            raise IndexUnusableError(embedder_mismatch(self.path, built, self.embedder.model_id, self.embedder.dim))
 
     def plan_answer(self, question: str, context: Context, *, mode: str | None = None, steps: bool = True) -> ReadPlan:
         """What `answer` will have the model read: units kept and left out (answer budget,
@@ -399,7 +396,7 @@ def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
     built = data.get("embedder") or {}
     if built.get("spec"):
         stored["embedder"] = built["spec"]
-    stored["embed_backend"] = str(built.get("id", "")).partition("+")[2] or "torch"  # the id names a backend other than torch
+    stored["embed_backend"] = backend_of(str(built.get("id", "")))
     adopt = {
         k: v
         for k, v in stored.items()

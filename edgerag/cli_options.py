@@ -62,7 +62,7 @@ def settings_args(p: argparse.ArgumentParser) -> None:
     setting(g, "--tokenizer")
     setting(g, "--embedder")
     setting(g, "--device", choices=["auto", "cpu", "cuda"])
-    setting(g, "--embed-backend", choices=["auto", "torch", "onnx-int8"])
+    setting(g, "--embed-backend", choices=["auto", "torch", "onnx", "onnx-int8"])
 
 
 def method_args(p: argparse.ArgumentParser) -> None:

@@ -74,6 +74,18 @@ def cpu_flags() -> frozenset[str]:
     return frozenset()
 
 
+def cpu_class(flags: frozenset[str]) -> str:
+    """The class of int8 and vector kernels this CPU gets, as the docs name hosts: ``amx``,
+    ``avx512-vnni``, ``avx512``, ``avx2``, ``arm`` or ``other``."""
+    if AMX <= flags:
+        return "amx"
+    if "avx512f" in flags:
+        return "avx512-vnni" if "avx512_vnni" in flags else "avx512"
+    if "avx2" in flags:
+        return "avx2"
+    return "arm" if "asimd" in flags else "other"
+
+
 @lru_cache(maxsize=1)
 def cpu_model() -> str:
     """The CPU's marketing name, as the OS reports it."""

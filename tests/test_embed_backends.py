@@ -1,5 +1,5 @@
-"""The embedder's two backends and the piece vectors left to first use (issue #32), against the
-real pip-shipped MiniLM, ONNX Runtime, LMDB and hnswlib."""
+"""The embedder's backends (issues #32, #40) and the piece vectors left to first use, against
+the real pip-shipped MiniLM, ONNX Runtime, LMDB and hnswlib."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from edgerag import EdgeRAG, Settings, pieces
 from edgerag.answer.evidence import evidence_units
 from edgerag.build import graph_steps
+from edgerag.cpu import cpu_class, cpu_flags
 from edgerag.embed import Embedder, EmbedderError, _load_model, pick_backend, resolve_embedder_path
 from edgerag.embed_onnx import exported_path
 from edgerag.models import cache_dir
@@ -22,16 +23,30 @@ from .conftest import DATA, PLANTED_QUESTION, SAMPLE, read_jsonl
 TEXTS = [p["text"] for p in read_jsonl(SAMPLE / "corpus.jsonl")[:30]] + ["K-17", "The valve failed in March.", "word " * 400]
 
 
+HERE = cpu_class(cpu_flags())
+ELSEWHERE = "avx2" if HERE != "avx2" else "avx512-vnni"
+
+
 @pytest.fixture(scope="module")
 def both():
     return Embedder(backend="onnx-int8"), Embedder(backend="torch")
+
+
+def test_float32_onnx_gives_torch_vectors(both):
+    """The default on a CPU: the same vectors as torch, to float rounding (so the same on
+    every CPU: an AVX2 and an AVX-512 host agree to 1e-7, docs/operations.md)."""
+    _, torch = both
+    fp32 = Embedder(backend="onnx")
+    cos = (fp32.encode(TEXTS) * torch.encode(TEXTS)).sum(axis=1)
+    assert cos.min() >= 0.99999, cos.min()
+    assert fp32.model_id == torch.model_id + "+onnx" and fp32.dim == 384
 
 
 def test_int8_is_the_same_model_within_int8_noise(both):
     int8, torch = both
     cos = (int8.encode(TEXTS) * torch.encode(TEXTS)).sum(axis=1)
     assert cos.min() >= 0.98 and cos.mean() >= 0.99, (cos.min(), cos.mean())
-    assert int8.model_id == torch.model_id + "+onnx-int8" and int8.dim == torch.dim == 384
+    assert int8.model_id == f"{torch.model_id}+onnx-int8:{HERE}" and int8.dim == torch.dim == 384
     assert int8.fits(TEXTS) == torch.fits(TEXTS) and not int8.fits(TEXTS)[-1]  # 400 words exceed the window
 
 
@@ -43,9 +58,9 @@ def test_an_int8_vector_depends_on_its_text_alone(both):
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
 
 
-def test_auto_picks_int8_on_a_cpu_and_torch_where_the_model_does_not_export(tmp_path):
+def test_auto_picks_float32_onnx_on_a_cpu_and_torch_where_the_model_does_not_export(tmp_path):
     model = resolve_embedder_path()
-    assert pick_backend("auto", "cpu", model)[0] == "onnx-int8"
+    assert pick_backend("auto", "cpu", model)[0] == "onnx"
     assert pick_backend("auto", "cuda", model) == ("torch", "the cuda device runs torch")
     odd = tmp_path / "odd"
     odd.mkdir()
@@ -87,6 +102,48 @@ def test_an_index_is_queried_with_the_backend_that_embedded_it(tmp_path, small_c
     mixed = EdgeRAG(path, Settings(embed_backend="onnx-int8", progress=False))
     with pytest.raises(IndexUnusableError, match="embed-backend"):
         mixed.retrieve("Who directed the film?", method="text")
+
+
+def _made_on(path, cpu: str | None) -> None:
+    """Rewrite an int8 index's manifest as if another class of CPU had made it (None: as an
+    index made before ids named the class)."""
+    manifest = path / "manifest.json"
+    data = json.loads(manifest.read_text())
+    weights = data["embedder"]["id"].partition("+")[0]
+    data["embedder"]["id"] = f"{weights}+onnx-int8" + (f":{cpu}" if cpu else "")
+    manifest.write_text(json.dumps(data))
+
+
+def test_int8_vectors_of_another_class_of_cpu_are_refused_by_name(tmp_path, small_corpus):
+    path = tmp_path / "int8-index"
+    EdgeRAG(path, Settings(embed_backend="onnx-int8", progress=False)).insert([small_corpus])
+    here = EdgeRAG(path, progress=False)  # auto adopts the index's backend
+    assert here.embedder.model_id.endswith(f"+onnx-int8:{HERE}") and here.retrieve("Who directed the film?", method="text").units
+
+    _made_on(path, ELSEWHERE)
+    moved = EdgeRAG(path, progress=False)
+    assert moved.settings.embed_backend == "onnx-int8"
+    with pytest.raises(IndexUnusableError, match=f"made on a {ELSEWHERE} CPU; this is a {HERE} CPU.*--embed-backend onnx"):
+        moved.retrieve("Who directed the film?", method="text")
+    with pytest.raises(IndexUnusableError, match=f"made on a {ELSEWHERE} CPU"):
+        moved.insert([DATA / "planted"])
+    assert EdgeRAG(path, progress=False).index.counts()["docs"] == 40  # nothing was written
+
+    _made_on(path, None)  # an index from before: its class unknown, read as it always was
+    assert EdgeRAG(path, progress=False).retrieve("Who directed the film?", method="text").units
+
+
+def test_a_ray_worker_on_another_class_of_cpu_is_refused(both, monkeypatch):
+    """Ray workers on mixed CPUs give one machine's index: a worker whose int8 vectors would
+    differ is refused (called directly here, as Ray would on that node)."""
+    from edgerag import distributed
+    from edgerag.distributed import EmbedWorker
+
+    monkeypatch.setattr(distributed, "_node_name", lambda: "node-b")  # asking Ray would start it
+    int8, _ = both
+    theirs = int8.model_id.replace(f":{HERE}", f":{ELSEWHERE}")
+    with pytest.raises(EmbedderError, match=f"its CPU \\({HERE}\\) makes other onnx-int8 vectors than this index's \\({ELSEWHERE}\\)"):
+        EmbedWorker("default", "cpu", 64, 1, theirs, backend="onnx-int8")
 
 
 def test_pieces_left_to_first_use_get_the_vectors_indexing_would_have_given(tmp_path, small_corpus):

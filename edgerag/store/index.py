@@ -203,16 +203,36 @@ class Index:
             vs.save()
 
 
+def same_vectors(built_id: str, model_id: str) -> bool:
+    """Whether vectors made under ``built_id`` (an index's manifest) and by ``model_id`` live
+    in one space. An onnx-int8 id names its CPU class (``+onnx-int8:avx2``); an index made
+    before ids did (``+onnx-int8``) accepts any class, as it always has."""
+    return built_id == model_id or (built_id.endswith("+onnx-int8") and model_id.startswith(built_id + ":"))
+
+
+def embedder_mismatch(path: Path, built: dict, model_id: str, dim) -> str:
+    """Why an index refuses this embedder, and what to do about it."""
+    made_on, here = str(built.get("id")).partition("+onnx-int8:")[2], model_id.partition("+onnx-int8:")[2]
+    if made_on and here and made_on != here:
+        return (
+            f"{path} holds onnx-int8 vectors made on a {made_on} CPU; this is a {here} CPU, whose int8 arithmetic gives "
+            f"other vectors, so it can neither grow nor query this index. Use it on a {made_on} CPU, or index into a new "
+            "directory with --embed-backend onnx (the default), whose vectors are the same on every CPU"
+        )
+    return (
+        f"{path} was built with the embedder {built.get('id')} (dim {built.get('dim')}), not {model_id} (dim {dim}); "
+        "open it with the same --embedder and --embed-backend (an id ending +onnx: onnx, +onnx-int8: onnx-int8, none: torch), "
+        "or index into a new directory"
+    )
+
+
 def _check_manifest(manifest: dict, path: Path, embedder_id, dim, stored) -> None:
     fmt = manifest.get("format")
     if not isinstance(fmt, int) or fmt > FORMAT_VERSION:
         raise IndexUnusableError(f"{path} has index format {fmt}, newer than this edgerag reads ({FORMAT_VERSION}): upgrade edgerag")
     built = manifest.get("embedder", {})
-    if embedder_id is not None and built.get("id") != embedder_id:
-        raise IndexUnusableError(
-            f"{path} was built with the embedder {built.get('id')} (dim {built.get('dim')}), "
-            f"not {embedder_id} (dim {dim}); open it with the same --embedder, or index into a new directory"
-        )
+    if embedder_id is not None and not same_vectors(str(built.get("id")), embedder_id):
+        raise IndexUnusableError(embedder_mismatch(path, built, embedder_id, dim))
     if stored:
         built_with = manifest.get("settings") or {}
         built_with = {**LEGACY_STORED, **built_with}

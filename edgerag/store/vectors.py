@@ -189,7 +189,7 @@ class VectorSet:
                     rows.append(np.frombuffer(raw, dtype=np.float32, offset=_LABEL.size))
         return ids, (np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32))
 
-    def knn_many(self, vectors: np.ndarray, k: int, ef: int = 200, exact_max: int = EXACT_MAX) -> tuple[list[list[str]], np.ndarray]:
+    def knn_many(self, vectors: np.ndarray, k: int, ef: int = 800, exact_max: int = EXACT_MAX) -> tuple[list[list[str]], np.ndarray]:
         """Top-k ids and cosines for many query vectors at once: exact while the set holds at
         most ``exact_max`` vectors, else one hnswlib batch query at ``ef``. Rows may hold fewer
         than k when vectors were deleted by another process since this process read them."""
@@ -267,7 +267,7 @@ class VectorSet:
         with self.tables.read() as txn:
             return self.tables.count(txn, f"vec.{self.name}")
 
-    def search(self, query: np.ndarray, k: int, ef: int = 200, exact_max: int = EXACT_MAX) -> list[tuple[str, float]]:
+    def search(self, query: np.ndarray, k: int, ef: int = 800, exact_max: int = EXACT_MAX) -> list[tuple[str, float]]:
         """Top-k ``(id, cosine)`` for a normalised query vector (exact up to ``exact_max`` vectors)."""
         ids, sims = self.knn_many(query, k, ef, exact_max)
         return [(uid, float(c)) for uid, c in zip(ids[0], sims[0])] if ids else []
