@@ -36,6 +36,15 @@ def test_blank_line_ends_a_sentence():
     ]
 
 
+def test_the_stop_words_are_scikit_learns_list():
+    """Kept in a file so a query does not import scikit-learn for them (issue #41)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from edgerag.text.keywords import stop_words
+
+    assert stop_words() == frozenset(ENGLISH_STOP_WORDS) and len(stop_words()) == 318
+
+
 def test_keywords_drop_stop_words_and_keep_content_words():
     ks = keywords("The astronomer and the comet: where is the Observatory's dome?")
     assert ks == ["astronomer", "comet", "observatory", "dome"]
