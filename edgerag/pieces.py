@@ -7,7 +7,11 @@ a chunk too long for the embedder's window, whose mean is its vector), and the r
 
 * `vectors_of` serves the few pieces one query reads (the evidence reader's sentences, the
   pieces `context.fill_room` ranks): stored ones from LMDB, the others embedded and kept in a
-  per-process cache keyed by their text.
+  per-process cache keyed by their text. Sentence vectors embedded so are also stored (one
+  short write, where the index is writable), so the next process does not embed them again:
+  the evidence reader embedded about 260 sentences a MuSiQue question (about 3 s on 2 cores
+  in a fresh process), which indexing them all would cost about 110 s more for MuSiQue dev
+  (issue #41; docs/benchmarks.md, "Answers in a time budget").
 * `embed_missing` embeds and stores every missing piece, once, before a method that reads them
   all: KET-RAG's keyword graph (a keyword's vector is the mean of its sentences', Alg. 3), the
   keyword and KG channels' sub-chunks, ``text_unit = subchunks``. It is the stage ``pieces``
@@ -54,7 +58,21 @@ def vectors_of(index: Index, embedder: Embedder, table: str, ids: list[str]) -> 
             _cache.update(((embedder.model_id, t), v) for t, v in zip(todo, embedder.encode(todo)))
         for i, r in zip(missing, recs):
             out[i] = _cache[(embedder.model_id, r["text"])]
+        if table == "sentences":
+            keep(index, table, {i: out[i] for i in missing})
     return np.stack([out[i] for i in ids]) if ids else np.zeros((0, index.vectors[table].dim), dtype=np.float32)
+
+
+def keep(index: Index, table: str, vectors: dict[str, np.ndarray]) -> None:
+    """Store query-time piece vectors, for pieces whose record still exists (a document
+    deleted meanwhile leaves nothing behind); nothing on a read-only index. Sentences only: they
+    are never searched, so no nearest-neighbour cache has to follow."""
+    if index.tables.readonly or not vectors:
+        return
+    with index.tables.write() as txn:
+        ids = [i for i in vectors if index.tables.has(txn, table, i)]
+        if ids:
+            index.vectors[table].put(txn, ids, np.stack([vectors[i] for i in ids]))
 
 
 def missing(index: Index) -> dict[str, list[str]]:

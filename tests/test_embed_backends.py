@@ -155,10 +155,15 @@ def test_pieces_left_to_first_use_get_the_vectors_indexing_would_have_given(tmp_
     waiting = pieces.missing(lazy.index)
     assert waiting["sentences"] and pieces.missing(eager.index) == {"subchunks": [], "sentences": []}
 
-    # a query's few pieces: embedded now, equal to the stored ones
+    # a query's few pieces: embedded now, equal to the ones indexing stored, and kept (#41) so
+    # that the next process does not embed them again
     some = waiting["sentences"][:25]
     assert np.array_equal(pieces.vectors_of(lazy.index, lazy.embedder, "sentences", some), eager.index.vectors["sentences"].get(some))
-    assert pieces.missing(lazy.index) == waiting  # nothing stored by a query
+    assert pieces.missing(lazy.index)["sentences"] == waiting["sentences"][25:]
+    assert np.array_equal(lazy.index.vectors["sentences"].get(some), eager.index.vectors["sentences"].get(some))
+    again = EdgeRAG(lazy.path, progress=False)
+    assert np.array_equal(pieces.vectors_of(again.index, again.embedder, "sentences", some), eager.index.vectors["sentences"].get(some))
+    assert again.embedder.texts_embedded == 0
     ctx = lazy.retrieve(PLANTED_QUESTION, method="bridge-ppr", budget=1200)
     got = evidence_units(lazy.index, lazy.embedder, PLANTED_QUESTION, ctx.units, 300)
     want = evidence_units(
@@ -169,8 +174,9 @@ def test_pieces_left_to_first_use_get_the_vectors_indexing_would_have_given(tmp_
     # a method that reads every piece embeds the rest first, once, as a build stage
     assert [name for name, _ in graph_steps(lazy, "keyword")] == ["pieces", "bipartite"]
     assert [name for name, _ in graph_steps(lazy, "bridge-ppr")] == ["links"]
+    left = pieces.missing(lazy.index)
     done = lazy.build("keyword")
-    assert done["pieces"]["embedded"] == sum(len(v) for v in waiting.values())
+    assert done["pieces"]["embedded"] == sum(len(v) for v in left.values()) > 0
     assert pieces.missing(lazy.index) == {"subchunks": [], "sentences": []}
     for method in ("keyword", "concept", "text"):
         got = [u.id for u in lazy.retrieve(PLANTED_QUESTION, method=method, budget=800).units]
