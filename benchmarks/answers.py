@@ -2,7 +2,8 @@
 retriever, λ, answer mode and reader, on the three dev splits. Writes JSON and prints a
 Markdown table (docs/benchmarks.md, "Answers on an edge CPU").
 
-    .venv/bin/python benchmarks/answers.py      # the defaults: bridge-ppr, λ 2,000, auto, evidence (500 tokens)
+    .venv/bin/python benchmarks/answers.py      # every default: bridge-ppr, λ 12,000, auto, evidence (500 tokens), 15 s
+    .venv/bin/python benchmarks/answers.py --threads 1 --limit 20   # a slower host, stood in for by one llama.cpp thread
     .venv/bin/python benchmarks/answers.py --methods text,bridge,bridge-ppr --budgets 1000,2000,4000 \
         --readers evidence,passages --answer-budget 1000 --limit 100
 
@@ -27,6 +28,13 @@ answer in the given mode. Reported per row:
   per question (a chain question answered hop by hop counts each step, answer/chain.py; any
   other counts 1); hop by hop — the share answered so (``--no-chain``: every question read
   whole, the ablation);
+* embedded / q (JSON) — texts the embedder encoded for the question: the question, its steps,
+  and the sentences of the passages read that no earlier question embedded (pieces.py keeps
+  them per process);
+* prompt / gen tok/s — the answering model's speeds on this machine after the run (speeds.py:
+  the median of its recent calls), the figures the time budget was planned with; with
+  ``--answer-seconds`` (default: the setting's 15 s; ``none`` for no budget) and ``--threads``
+  (llama.cpp's threads: fewer stand in for a slower host) in the row's key;
 * per question type (second table): EM and read per type, from the split's own labels
   (MuSiQue's 2/3/4-hop ids, 2Wiki's comparison / bridge-comparison → comparison and
   compositional / inference → bridge; HotpotQA: closed questions → comparison, else bridge).
@@ -81,6 +89,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
     for q in dataset.questions:
         t0 = time.perf_counter()
         calls = rag.answer_llm.spent["calls"]  # the model itself loads on its first call, not here
+        embedded = rag.embedder.texts_embedded
         ctx = rag.retrieve(q.question, method=method, budget=budget)
         plan = rag.plan_answer(q.question, ctx, mode=mode)
         ans = rag.answer(q.question, ctx, plan=plan)
@@ -108,6 +117,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "units": len(plan.units),
             "seconds": seconds,
             "cached": ans.cached,
+            "embedded": rag.embedder.texts_embedded - embedded,
         }
         if plan.choices is not None:
             gold = {normalize(a) for a in q.answers}
@@ -148,6 +158,7 @@ def summarise(rows: list[dict]) -> dict:
         out["hopped"] = 100 * sum(r["hopped"] for r in rows) / n
         out["steps"] = statistics.mean(r.get("steps", 1) for r in rows)
         out["chained"] = 100 * sum(r.get("chained", False) for r in rows) / n
+        out["embedded"] = statistics.mean(r.get("embedded", 0) for r in rows)
         out["types"] = {
             t: {
                 "questions": len(of),
@@ -175,12 +186,18 @@ def main() -> int:
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--splits", default=",".join(SPLITS))
     ap.add_argument("--methods", default="bridge-ppr")
-    ap.add_argument("--budgets", default="2000")
+    ap.add_argument("--budgets", default=str(Settings().budget), help="λ (default: the setting's, what a user gets)")
     ap.add_argument("--modes", default="auto")
     ap.add_argument("--readers", default="evidence", help="evidence, passages or both (answer/plan.py)")
     ap.add_argument("--limit", type=int, default=100, help="first N questions of each dev split")
     ap.add_argument("--answer-budget", type=int, default=Settings().answer_budget, help="tokens the model reads (at most λ)")
     ap.add_argument("--model", help="GGUF path or known name of the answering model (default: answer_model auto, see docs/settings.md)")
+    ap.add_argument(
+        "--answer-seconds",
+        default=str(Settings().answer_seconds),
+        help="the answer's time budget in seconds, or none (default: the setting's)",
+    )
+    ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: every core); fewer stand in for a slower host")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
     ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")
@@ -191,6 +208,7 @@ def main() -> int:
     )
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
+    seconds = None if args.answer_seconds.lower() in ("none", "off") else float(args.answer_seconds)
     out = Path(args.out)
     previous = json.loads(out.read_text()) if out.exists() else {}
     kept = {
@@ -203,6 +221,8 @@ def main() -> int:
             r.get("answer_budget", r["budget"]),
             r.get("hops", True),
             r.get("chain", False),
+            r.get("answer_seconds"),
+            r.get("threads"),
         ): r
         for r in previous.get("runs", [])
     }
@@ -210,7 +230,8 @@ def main() -> int:
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
         rag = EdgeRAG(
-            f".edgerag/bench/{split}-dev{args.index_suffix}", Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto")
+            f".edgerag/bench/{split}-dev{args.index_suffix}",
+            Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto", answer_seconds=seconds, llm_threads=args.threads),
         )
         ensure_indexed(rag, dataset)
         if args.cache_from is not None:
@@ -218,10 +239,21 @@ def main() -> int:
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
                 for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):
-                    key = (split, method, budget, mode, reader, min(budget, args.answer_budget), not args.no_hops, not args.no_chain)
+                    key = (
+                        split,
+                        method,
+                        budget,
+                        mode,
+                        reader,
+                        min(budget, args.answer_budget),
+                        not args.no_hops,
+                        not args.no_chain,
+                        seconds,
+                        args.threads,
+                    )
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
-                    whole = key[:-1] + (False,)
+                    whole = key[:7] + (False,) + key[8:]
                     before = {r["id"]: r for k in (whole, key) for r in kept.get(k, {}).get("rows", []) if r.get("seconds") is not None}
                     rag.configure(
                         answer_budget=min(budget, args.answer_budget),
@@ -232,10 +264,13 @@ def main() -> int:
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
+                    speeds = rag.answer_llm.speeds()
+                    s["speeds"] = {"prompt": speeds.prompt, "generation": speeds.generation, "calls": speeds.calls} if speeds else None
                     print(
                         f"{split:<16}{method:<12}{budget:>6} {mode:<7}{reader:<9} EM {s['em']:5.1f}  F1 {s['f1']:5.1f}  "
                         f"cov {s['coverage']:5.1f}  EM|ctx {s['em_in_context']:5.1f}  "
-                        f"p50 {s['latency_p50'] or 0:5.1f}s  ({time.perf_counter() - t0:.0f}s)",
+                        f"p50 {s['latency_p50'] or 0:5.1f}s p95 {s['latency_p95'] or 0:5.1f}s  "
+                        f"({speeds.summary() if speeds else 'speeds not measured'}; {time.perf_counter() - t0:.0f}s)",
                         flush=True,
                     )
                     kept[key] = {
@@ -247,6 +282,8 @@ def main() -> int:
                         "hops": not args.no_hops,
                         "chain": not args.no_chain,
                         "answer_budget": min(budget, args.answer_budget),
+                        "answer_seconds": seconds,
+                        "threads": args.threads,
                         "model": rag.answer_llm.llm.path.name,
                         "summary": s,
                         "rows": rows,
@@ -263,8 +300,8 @@ def main() -> int:
 def table(runs: list[dict]) -> str:
     lines = [
         "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens "
-        "| calls / q | in code | hopped | steps / q | hop by hop |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| calls / q | in code | hopped | steps / q | hop by hop | prompt / gen tok/s |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     types = []
     for r in runs:
@@ -275,12 +312,15 @@ def table(runs: list[dict]) -> str:
         cl = f"{closed['em']:.0f}/{closed['questions']}" if closed.get("questions") else "–"
         reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})" + ("" if r.get("hops", True) else ", no hops")
         reader += "" if r.get("chain", False) else ", whole"
+        reader += f", {r['answer_seconds']:g} s" if r.get("answer_seconds") else ""
+        reader += f", {r['threads']} thread{'s' if r['threads'] > 1 else ''}" if r.get("threads") else ""
         lines.append(
             f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
             f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "
             f"{s['prompt_tokens']:.0f} | "
             + (f"{s['model_calls']:.2f} | {s['in_code']:.0f} % | {s['hopped']:.0f} % |" if "model_calls" in s else "– | – | – |")
             + (f" {s['steps']:.2f} | {s['chained']:.0f} % |" if "steps" in s else " – | – |")
+            + (f" {s['speeds']['prompt']:.0f} / {s['speeds']['generation']:.1f} |" if s.get("speeds") else " – |")
         )
         for t, v in s.get("types", {}).items():
             types.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {t} | {v['questions']} | {v['em']:.1f} | {v['read']:.0f} |")

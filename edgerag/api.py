@@ -23,6 +23,7 @@ from .answer.chain import answer_chain
 from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
+from .answer.plan import CHAIN_READS, READ_OVERHEAD_S, SHORT_OUTPUT, TYPICAL_PROMPT_EXTRA
 from .answer.steps import next_bridge
 from .embed import Embedder, backend_of
 from .indexing import insert_documents
@@ -55,7 +56,7 @@ class EdgeRAG:
         silently inconsistent index.
         """
         self.path = Path(index_dir)
-        base = (settings or Settings()).replace(**overrides)
+        base = _from_environment((settings or Settings()).replace(**overrides))
         self.settings = _adopt_manifest(base, self.path / "manifest.json").validate()
         self._index: Index | None = None
 
@@ -101,12 +102,13 @@ class EdgeRAG:
 
     @cached_property
     def answer_choice(self):
-        """Which model answers here, and why (models.answer_model_choice)."""
-        from .cpu import cpu_flags
+        """Which model answers here, and why (models.answer_model_choice): by its measured speed."""
         from .models import answer_model_choice
 
         s = self.settings
-        return answer_model_choice(s.answer_model, s.model, cpu_flags(), gpu=bool(s.n_gpu_layers))
+        return answer_model_choice(
+            s.answer_model, s.model, gpu=bool(s.n_gpu_layers), seconds=s.answer_seconds, typical_seconds=partial(typical_answer_seconds, s)
+        )
 
     @cached_property
     def answer_llm(self) -> MeteredLLM:
@@ -218,11 +220,14 @@ class EdgeRAG:
         if not same_vectors(built["id"], self.embedder.model_id):
             raise IndexUnusableError(embedder_mismatch(self.path, built, self.embedder.model_id, self.embedder.dim))
 
-    def plan_answer(self, question: str, context: Context, *, mode: str | None = None, steps: bool = True) -> ReadPlan:
+    def plan_answer(
+        self, question: str, context: Context, *, mode: str | None = None, steps: bool = True, seconds: float | None = None
+    ) -> ReadPlan:
         """What `answer` will have the model read: units kept and left out (answer budget,
-        window), prompt tokens, the expected wait for the first word, and whether a chain
+        window, time budget), prompt tokens, the expected seconds, and whether a chain
         question is answered hop by hop (its first step). No model call. ``steps=False`` reads
-        the question whole (each step of a chain is read so)."""
+        the question whole (each step of a chain is read so); ``seconds`` replaces the time
+        budget ``settings.answer_seconds`` (a chain step's share of it)."""
         s = self.settings
         evidence = None
         if s.answer_reader == "evidence":
@@ -244,6 +249,7 @@ class EdgeRAG:
             compare=compare,
             hops=hops,
             chain=chain,
+            seconds=seconds if seconds is not None else s.answer_seconds,
         )
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
@@ -276,14 +282,17 @@ class EdgeRAG:
 
     def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
         """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
-        method and λ, and read whole by the short reader."""
-        from .answer.chain import Step
+        method, at the λ its read needs (`STEP_CONTEXT` × the answer budget, not the question's
+        λ), and read whole by the short reader in its share of the time budget."""
+        from .answer.chain import STEP_CONTEXT, Step
+
+        share = plan.seconds / plan.reads if plan.seconds else None
 
         def retrieve(q: str) -> Context:
-            return self.retrieve(q, method=context.method, budget=context.budget)
+            return self.retrieve(q, method=context.method, budget=min(context.budget, STEP_CONTEXT * self.settings.answer_budget))
 
         def read(q: str, ctx: Context, on_text=None) -> Answer:
-            step_plan = self.plan_answer(q, ctx, mode="short", steps=False)
+            step_plan = self.plan_answer(q, ctx, mode="short", steps=False, seconds=share)
             return answer_question(self.answer_llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
 
         asked, units, done = question, context.units, []
@@ -300,6 +309,8 @@ class EdgeRAG:
             units=units,
             done=done,
             on_text=on_text,
+            seconds=plan.seconds,
+            read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
         )
 
     def query(
@@ -377,6 +388,42 @@ class EdgeRAG:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def model_speeds(settings: Settings, spec: str | None):
+    """`speeds.Speeds` of the model ``spec`` on this machine with ``settings``' threads and GPU
+    layers; a model never run here is probed first (a child process loads it and writes a few
+    tokens, once per machine: probe.py)."""
+    from .probe import proven_repack
+
+    s = settings
+    local = LocalLLM(resolve_model(spec), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
+    if local.speeds() is None:
+        proven_repack(local.path, s.llm_repack, local.n_gpu_layers, local.n_threads)
+    return local.speeds()
+
+
+def typical_answer_seconds(settings: Settings, spec: str | None) -> float | None:
+    """A typical answer's seconds by the model ``spec`` here: the two reads of a chain question
+    (`CHAIN_READS`), each the full answer budget of evidence plus the prompt's own
+    `TYPICAL_PROMPT_EXTRA` tokens, a short answer's output and the read's overhead."""
+    speeds = model_speeds(settings, spec)
+    if speeds is None:
+        return None
+    return CHAIN_READS * (speeds.seconds(settings.answer_budget + TYPICAL_PROMPT_EXTRA, SHORT_OUTPUT) + READ_OVERHEAD_S)
+
+
+def _from_environment(settings: Settings) -> Settings:
+    """``EDGERAG_ANSWER_SECONDS`` (seconds, or ``none``) for an ``answer_seconds`` left at its default."""
+    raw = os.environ.get("EDGERAG_ANSWER_SECONDS", "").strip()
+    if not raw or settings.answer_seconds != Settings().answer_seconds:
+        return settings
+    if raw.lower() in ("none", "off", "0"):
+        return settings.replace(answer_seconds=None)
+    try:
+        return settings.replace(answer_seconds=float(raw))
+    except ValueError:
+        raise ValueError(f"EDGERAG_ANSWER_SECONDS must be a number of seconds or 'none', got {raw!r}") from None
 
 
 def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:

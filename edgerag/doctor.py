@@ -129,12 +129,28 @@ def _embedder(spec: str) -> dict:
 
 
 def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
-    from .cpu import cpu_flags
-    from .models import answer_model_choice
+    """Which model answers, chosen by the speeds measured here (both models', where installed)."""
+    from functools import partial
+
+    from .api import model_speeds, typical_answer_seconds
+    from .models import ANSWER_MODEL, answer_model_choice, installed
     from .settings import Settings
 
-    choice = answer_model_choice(Settings().answer_model, model, cpu_flags(), gpu=bool(n_gpu_layers))
-    return {"setting": Settings().answer_model, "model": choice.spec or "the model above", "reason": choice.reason}
+    s = Settings(model=model, n_gpu_layers=n_gpu_layers)
+    choice = answer_model_choice(
+        s.answer_model, model, gpu=bool(n_gpu_layers), seconds=s.answer_seconds, typical_seconds=partial(typical_answer_seconds, s)
+    )
+    speeds = {}
+    for spec in [model] + ([ANSWER_MODEL] if model is None and installed(ANSWER_MODEL) else []):
+        measured = model_speeds(s, spec)
+        speeds[spec or "default"] = measured.summary() if measured is not None else None
+    return {
+        "setting": s.answer_model,
+        "model": choice.spec or "the model above",
+        "reason": choice.reason,
+        "seconds": s.answer_seconds,
+        "speeds": speeds,
+    }
 
 
 def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
@@ -145,6 +161,11 @@ def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
     layers = (-1 if gpu_offload_available() else 0) if n_gpu_layers is None else n_gpu_layers
     repack = repack_decision(repack_setting).repack
     result = probe(path, repack, layers, prompt_tokens=256, max_tokens=32)
+    if result.ok:  # a longer prompt than a load's probe: the answer plan's first figures (speeds.py)
+        from .llm import LocalLLM
+        from .speeds import from_probe
+
+        from_probe(LocalLLM(path, n_gpu_layers=layers).speed_key, result.prompt_tokens_per_s, result.generation_tokens_per_s)
     out = {
         "ok": result.ok,
         "repack": repack,
@@ -254,6 +275,8 @@ def format_report(r: dict) -> str:
         lines.append(f"answers    ERROR {a['error']}")
     elif a:
         lines.append(f"answers    answer_model={a['setting']} → {a['model']}: {a['reason']}")
+        for name, said in (a.get("speeds") or {}).items():
+            lines.append(f"           {name}: {said or 'not measured'} (answer_seconds {a.get('seconds')})")
     e = r["embedder"]
     if "error" in e:
         lines.append(f"embedder   ERROR {e['error']}")

@@ -24,6 +24,9 @@ from pathlib import Path
 from .models import ModelError, check_gguf, model_sha256
 from .probe import load_llama, proven_repack
 
+SPEED_PROBE_PROMPT = 128
+"""Prompt tokens of the probe that first measures a model's speeds (`LocalLLM.speeds`)."""
+
 
 class PromptTooLongError(ValueError):
     """The prompt plus the output cap does not fit the model's context window."""
@@ -102,6 +105,37 @@ class LocalLLM:
     @cached_property
     def sha256(self) -> str:
         return model_sha256(self.path)
+
+    # ---- speed on this machine (speeds.py) -------------------------------------------------
+    @cached_property
+    def speed_key(self) -> str:
+        from .speeds import machine_key
+
+        return machine_key(self.sha256, self.n_threads, self.n_gpu_layers)
+
+    def speeds(self):
+        """This model's measured `speeds.Speeds` here with these threads: the median of its
+        recent calls, else a probe's figures. The first time, a probe measures them (a child
+        process, as at a first load: 128 prompt tokens, 16 out, a few seconds once per machine
+        and thread count); None when probes are off (``EDGERAG_PROBE=off``) or it fails."""
+        from . import speeds
+        from .probe import probe, probes_off
+
+        got = speeds.load(self.speed_key)
+        if got is None and not probes_off():
+            repack = proven_repack(str(self.path), self.repack, self.n_gpu_layers, self.n_threads)
+            result = probe(self.path, repack, self.n_gpu_layers, self.n_threads, prompt_tokens=SPEED_PROBE_PROMPT, max_tokens=16)
+            if result.ok:
+                speeds.from_probe(self.speed_key, result.prompt_tokens_per_s, result.generation_tokens_per_s)
+                got = speeds.load(self.speed_key)
+        return got
+
+    def record_speed(self, c: Completion) -> None:
+        """One fresh call's figures join this machine's speeds (once there are some to join)."""
+        from . import speeds
+
+        if not c.cached:
+            speeds.record(self.speed_key, c.evaluated_tokens, c.output_tokens, c.seconds)
 
     @cached_property
     def _formatter(self):

@@ -142,8 +142,19 @@ class MeteredLLM:
         )
 
     def run(self, call: Call, on_text: Callable[[str], None] | None = None) -> Completion:
-        """Compute ``call`` on this process's model (a fresh call; nothing is recorded)."""
-        return run_call(self.llm, call, on_text=on_text)
+        """Compute ``call`` on this process's model (a fresh call; nothing is recorded in the
+        index; its speed joins this machine's figures, speeds.py)."""
+        c = run_call(self.llm, call, on_text=on_text)
+        record = getattr(self.llm, "record_speed", None)  # stand-in models (tests) have none
+        if record is not None:
+            record(c)
+        return c
+
+    def speeds(self):
+        """The model's measured `speeds.Speeds` on this machine, or None (none yet, or a
+        stand-in model without them)."""
+        measured = getattr(self.llm, "speeds", None)
+        return measured() if measured is not None else None
 
     def record(
         self, txn, call: Call, c: Completion, *, stage: str, method: str, ok: bool = True, sources: list[str] | None = None, node: str = ""

@@ -15,6 +15,7 @@ import hashlib
 import importlib.util
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,11 +65,6 @@ KNOWN_MODELS = {
 DEFAULT_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 ANSWER_MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 """The model that answers by default where it is installed and fast enough (`answer_model_choice`)."""
-ANSWER_MODEL_FLAGS = frozenset({"avx512f"})
-"""CPU flags under which `ANSWER_MODEL` answered within 15 s (p50) on 2 cores: on an AVX-512
-EPYC its MuSiQue p50 was 14.5 s; on an AVX2-only host the 0.5B model's prompts run at half
-that speed (93 against 197 tokens/s), which puts the 1.5B model near 30 s (docs/benchmarks.md,
-"Which model answers")."""
 
 
 @dataclass(frozen=True)
@@ -86,11 +82,21 @@ def installed(name: str) -> bool:
     return (models_dir() / m.filename).exists() or _part_paths(m) is not None
 
 
-def answer_model_choice(setting: str, model: str | None, flags: frozenset[str], gpu: bool = False) -> AnswerModelChoice:
+def answer_model_choice(
+    setting: str,
+    model: str | None,
+    gpu: bool = False,
+    seconds: float | None = None,
+    typical_seconds: Callable[[str], float | None] | None = None,
+) -> AnswerModelChoice:
     """The answering model for ``answer_model`` = ``setting``: a name or path as given; for
-    ``auto``, `ANSWER_MODEL` where it is installed and the machine runs it fast enough (a GPU, or
-    a CPU with `ANSWER_MODEL_FLAGS`), else ``model`` (the model everything else uses).
-    ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model`` set by the user answers too."""
+    ``auto``, `ANSWER_MODEL` where it is installed and this machine runs it fast enough, else
+    ``model`` (the model everything else uses). Fast enough is measured, not read off the CPU's
+    flags (issue #41): ``typical_seconds(name)`` is a typical answer's seconds by that model at
+    the speeds measured here (a chain's two reads at the full answer budget; api.py), and it must
+    fit the time budget ``seconds`` (None: no budget, the larger model answers). A GPU
+    qualifies without a measurement. ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model``
+    set by the user answers too."""
     if setting == "auto" and os.environ.get("EDGERAG_ANSWER_MODEL"):
         return AnswerModelChoice(os.environ["EDGERAG_ANSWER_MODEL"], "set by EDGERAG_ANSWER_MODEL")
     if setting != "auto":
@@ -99,11 +105,17 @@ def answer_model_choice(setting: str, model: str | None, flags: frozenset[str], 
         return AnswerModelChoice(None, "the model you set answers too")
     if not installed(ANSWER_MODEL):
         return AnswerModelChoice(None, f"{ANSWER_MODEL} is not installed ({KNOWN_MODELS[ANSWER_MODEL].pip}); the default model answers")
-    if gpu or ANSWER_MODEL_FLAGS <= flags:
-        why = "a GPU offloads it" if gpu else "this CPU has AVX-512, where it answers within 15 s (p50) on 2 cores"
-        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: {why}")
+    if gpu:
+        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: a GPU offloads it")
+    if seconds is None:
+        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: no time budget (answer_seconds none)")
+    took = typical_seconds(ANSWER_MODEL) if typical_seconds is not None else None
+    if took is None:
+        return AnswerModelChoice(None, f"{ANSWER_MODEL}'s speed here is not measured (no probe); the default model answers")
+    if took <= seconds:
+        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: a typical answer takes about {took:.0f} s here, within {seconds:g} s")
     return AnswerModelChoice(
-        None, f"this CPU has no AVX-512: {ANSWER_MODEL} would take about 30 s an answer here; the default model answers"
+        None, f"{ANSWER_MODEL} would take about {took:.0f} s a typical answer here, over {seconds:g} s; the default model answers"
     )
 
 

@@ -151,6 +151,11 @@ def system_info() -> str:
     return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
 
 
+def probes_off() -> bool:
+    """``EDGERAG_PROBE=off``: no probe child is started (the process trusts the model)."""
+    return os.environ.get("EDGERAG_PROBE", "").lower() in ("off", "0", "no")
+
+
 def verdict_key(model_sha: str, repack: bool, n_gpu_layers: int) -> str:
     blob = json.dumps(
         {"build": llama_build(), "model": model_sha, "cpu": sorted(cpu_flags()), "repack": repack, "gpu": n_gpu_layers != 0},
@@ -250,7 +255,7 @@ def proven_repack(
     probe on this machine (or a remembered one). Raises `ModelCrashError` with what was tried
     and what to set when every allowed choice crashes."""
     decision = repack_decision(setting)
-    if os.environ.get("EDGERAG_PROBE", "").lower() in ("off", "0", "no"):
+    if probes_off():
         return decision.repack
     sha = model_sha256(Path(path))
     choices = [decision.repack] + ([not decision.repack] if setting == "auto" else [])

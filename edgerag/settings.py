@@ -259,6 +259,13 @@ class Settings:
     tokens of passages on MuSiQue at less prefill time, but hold HotpotQA answers less often (72
     against 89 of 100), where 1,000 tokens of evidence match the passages (docs/benchmarks.md,
     "Answers on an edge CPU"); a larger model on a faster machine may read more."""
+    answer_seconds: float | None = 15.0
+    """The time an answer may take, in seconds (``--answer-seconds``, ``EDGERAG_ANSWER_SECONDS``,
+    the TUI's form; None: no time budget). The plan turns it into tokens of evidence with the
+    speeds this machine measured for the answering model (speeds.py): a chain question shares it
+    among its reads, and takes a further step only while one still fits. Never below a
+    minimal read of a few sentences: a machine too slow for even that is told so, and answered
+    all the same (answer/plan.py, issue #41)."""
     answer_reader: str = "evidence"
     """What a short or chosen answer reads: ``evidence`` (the question's evidence sentences
     from the retrieved passages, first and second hop, up to the answer budget; answer/evidence.py)
@@ -364,6 +371,8 @@ class Settings:
             )
         if self.bridge_seeds < 1 or self.bridge_ppr_seeds < 1 or self.link_df_cap < 2 or self.link_word_df_cap < 2:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
+        if self.answer_seconds is not None and self.answer_seconds <= 0:
+            raise ValueError(f"answer_seconds must be positive (or None for no time budget); got {self.answer_seconds}")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
             raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
         if self.llm_repack not in ("auto", "on", "off"):

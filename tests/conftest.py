@@ -24,6 +24,9 @@ DATA = Path(__file__).resolve().parent / "data"
 # the 1.5B model where the model-1_5b extra is installed on an AVX-512 CPU): the same model on
 # every machine, and the one CI installs. Subprocesses (the CLI) inherit it.
 os.environ.setdefault("EDGERAG_ANSWER_MODEL", "qwen2.5-coder-0.5b-instruct-q4_k_m")
+# and with no time budget: the model reads the same evidence on a slow host as on a fast one (the
+# budget's own tests set speeds and seconds, tests/test_time_budget.py).
+os.environ.setdefault("EDGERAG_ANSWER_SECONDS", "none")
 
 PLANTED_QUESTION = "What is the access code of the Zorblax vault?"
 PLANTED_ANSWER = "tangerine-42"

@@ -59,9 +59,11 @@ class QueryScreen(Screen):
                 yield Input(placeholder="Ask a question and press enter", id="question")
                 with Horizontal(classes="row"):
                     yield Select([(m, m) for m in EdgeRAG.methods()], value=s.method, allow_blank=False, compact=True, id="qmethod")
-                    yield Label(" budget ")
+                    yield Label(" λ ")
                     yield Input(str(s.budget), id="budget", compact=True, classes="param")
                     yield Checkbox("answer", value=True, id="with-answer", compact=True)
+                    yield Input(f"{s.answer_seconds:g}" if s.answer_seconds else "", placeholder="∞", id="seconds", compact=True)
+                    yield Label("s")
                     yield Button("Ask", id="ask", compact=True, variant="primary")
                 table = DataTable(id="units", cursor_type="row", zebra_stripes=True)
                 table.border_title = "context (enter: read a unit)"
@@ -90,6 +92,14 @@ class QueryScreen(Screen):
             budget = int(self.query_one("#budget", Input).value)
         except ValueError:
             self.notify("the budget must be a whole number of tokens", severity="error")
+            return
+        raw = self.query_one("#seconds", Input).value.strip()
+        try:  # the answer's time budget (Settings.answer_seconds); empty: none
+            seconds = float(raw) if raw else None
+            if seconds != self.app.rag.settings.answer_seconds:
+                self.app.rag.configure(answer_seconds=seconds)
+        except ValueError:
+            self.notify("the answer's time must be a positive number of seconds, or empty for no limit", severity="error")
             return
         method = str(self.query_one("#qmethod", Select).value)
         with_answer = self.query_one("#with-answer", Checkbox).value

@@ -38,6 +38,10 @@ from .steps import Bridge, next_bridge
 
 MAX_STEPS = 4
 """Reads per question at most, the last one included: a 4-hop chain is the longest in MuSiQue."""
+STEP_CONTEXT = 4
+"""A step retrieves this many times the answer budget (λ 2,000 for the default 500): the read
+takes its evidence sentences from the first passages, so the question's own λ (12,000 by
+default) bought a step nothing but embedding time (issue #41)."""
 
 
 @dataclass
@@ -96,17 +100,21 @@ def answer_chain(
     units: list[Unit] | None = None,
     done: list[Step] | None = None,
     on_text: Callable[[str], None] | None = None,
+    seconds: float | None = None,
+    read_seconds: float | None = None,
 ) -> Answer | None:
     """Answer ``question`` hop by hop from its first step ``first`` (the module doc); None when
     the first step gets no usable answer. ``done`` are steps already made in code before
     (hops.py), with ``question`` the question they left; ``units`` the passages retrieved for
     it; ``read(question, context, on_text=None)`` the short reader; ``relations`` lets steps
-    be resolved in code."""
+    be resolved in code. With a time budget of ``seconds`` and ``read_seconds`` expected a
+    read, a step after the first is taken only while it and the final read still fit; else the
+    question left is read as it stands (`time_allows`)."""
     t0 = time.perf_counter()
     steps: list[Step] = list(done or [])
     asked, b, pool, answers = question, first, list(units or []), [s.answer for s in done or [] if s.answer]
     reads: list[Answer] = []
-    while b is not None and len(reads) < MAX_STEPS - 1:
+    while b is not None and len(reads) < MAX_STEPS - 1 and (not reads or time_allows(time.perf_counter() - t0, seconds, read_seconds)):
         t = time.perf_counter()
         step = in_code(b, pool, lookup) if relations else None
         if step is None:
@@ -126,6 +134,11 @@ def answer_chain(
         return None
     final = read(asked, retrieve(asked), on_text=on_text)
     return chained(question, asked, steps, reads + [final], final, time.perf_counter() - t0)
+
+
+def time_allows(spent: float, seconds: float | None, read_seconds: float | None) -> bool:
+    """Whether a further step and the final read fit in what is left of ``seconds``."""
+    return seconds is None or read_seconds is None or spent + 2 * read_seconds <= seconds
 
 
 def chained(question: str, asked: str, steps: list[Step], reads: list[Answer], final: Answer, seconds: float) -> Answer:

@@ -20,6 +20,19 @@ from .steps import Bridge
 MODES = ("auto", "choose", "short", "long")
 READERS = ("evidence", "passages")
 
+SHORT_OUTPUT = 12
+"""Output tokens a short or chosen answer is planned for (a name and its citation; the cap is 48)."""
+READ_OVERHEAD_S = 0.5
+"""Seconds a read costs beside the model: retrieving a step, embedding its evidence sentences."""
+MIN_READ_TOKENS = 120
+"""The least evidence a read gets, whatever the time budget: a few sentences. Below it a read
+is not worth its call; a budget too short for it is said in the plan, and read all the same."""
+TYPICAL_PROMPT_EXTRA = 200
+"""Prompt tokens of a read beside its evidence (instruction, question, passage marks; about 150–250)."""
+CHAIN_READS = 2
+"""Reads a chain question is planned for at first (its first step and the question left); a
+chain that needs more takes a further step only while the time budget holds one (chain.py)."""
+
 INSTRUCTION = (
     "You answer questions using only the numbered passages the user gives. "
     "Cite the passages you used by their numbers in square brackets, like [2]. "
@@ -105,8 +118,9 @@ class ReadPlan:
     choices: list[str] | None
     """The allowed answers (``choose``), else None."""
     expected_seconds: float | None
-    """Prompt tokens ÷ the measured prefill speed: the wait for the first word (None until
-    the ledger has timed a call of this model)."""
+    """This read's expected seconds: prompt tokens and a short answer's output at the speeds
+    measured here (speeds.py); without them, the wait for the first word at the prefill speed
+    the ledger measured (None until it has timed a call of this model)."""
     reader: str = "passages"
     """``passages``, ``evidence`` or ``compare`` (the module doc)."""
     decision: Decision | None = None
@@ -116,6 +130,21 @@ class ReadPlan:
     chain: Bridge | None = None
     """A chain question to answer hop by hop (chain.py), from this first step; ``units`` and
     ``messages`` are the whole question's read, used when the first step gets no answer."""
+    seconds: float | None = None
+    """The time budget of the whole answer (``Settings.answer_seconds``), None for none."""
+    reads: int = 1
+    """Model reads the answer is planned for (`CHAIN_READS` for a chain question)."""
+    time_cut: int = 0
+    """Tokens of evidence the time budget took off the answer budget (0: it took none)."""
+    too_slow: bool = False
+    """Even a minimal read (`MIN_READ_TOKENS`) does not fit the time budget: read at the minimum."""
+
+    @property
+    def answer_seconds(self) -> float | None:
+        """Expected seconds of the whole answer: every planned read, and their overheads."""
+        if self.expected_seconds is None:
+            return None
+        return self.reads * (self.expected_seconds + (READ_OVERHEAD_S if self.reads > 1 else 0.0))
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
@@ -134,7 +163,15 @@ class ReadPlan:
             parts.append(f"; hopped in code ({self.hop.reason}), asking: {self.hop.question}")
         if self.chain is not None:
             parts.append(f"; answered hop by hop, first: {self.chain.question}")
-        if self.expected_seconds is not None:
+        if self.seconds is not None and self.answer_seconds is not None:
+            parts.append(f"; about {self.answer_seconds:.0f} s" + (f" in {self.reads} reads" if self.reads > 1 else ""))
+            parts.append(f" (budget {self.seconds:g} s")
+            if self.too_slow:
+                parts.append(f"; even {MIN_READ_TOKENS} tokens of evidence take longer here, read at that minimum")
+            elif self.time_cut:
+                parts.append(f"; {self.time_cut:,} tokens of evidence fewer to keep it")
+            parts.append(")")
+        elif self.expected_seconds is not None:
             parts.append(f"; first word in about {self.expected_seconds:.0f}s")
         return "".join(parts)
 
@@ -202,6 +239,7 @@ def plan_answer(
     compare: Callable[[list[Unit]], Decision | None] | None = None,
     hops: Callable[[list[Unit]], Hop | None] | None = None,
     chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
+    seconds: float | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
@@ -210,7 +248,8 @@ def plan_answer(
     None``, hops.py) may rewrite a bridge question into the one-hop question the model reads;
     ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
     question that is answered hop by hop (chain.py), for a free short answer to an open
-    question."""
+    question. ``seconds``, the whole answer's time budget, shrinks each read's evidence to
+    what this machine reads in its share of it (`time_budget`), never below `MIN_READ_TOKENS`."""
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
@@ -239,6 +278,15 @@ def plan_answer(
     first = None
     if chain is not None and mode == "short" and closed_choices(asked) is None:
         first = chain(asked, context.units if hop is None else hop.units + context.units)
+    reads = CHAIN_READS if first is not None else 1
+    speeds = llm.speeds() if seconds else None
+    time_cut, too_slow = 0, False
+    if speeds is not None and mode != "long":
+        fixed = llm.prompt_tokens(build_messages(asked, [], mode, reader))
+        afford = time_budget(seconds / reads, speeds, fixed)
+        too_slow = afford < MIN_READ_TOKENS
+        time_cut = max(0, budget - max(afford, MIN_READ_TOKENS))
+        budget -= time_cut
     admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
     units = fit_to_window(llm, asked, admitted, mode, limit, reader)
     messages = build_messages(asked, units, mode, reader)
@@ -248,7 +296,11 @@ def plan_answer(
     else:
         choices = closed_choices(asked) if reader == "evidence" else None
     read = {u.chunk_id for u in units}
-    rate = llm.prefill_rate()
+    if speeds is not None:
+        expected = speeds.seconds(n, SHORT_OUTPUT if mode != "long" else limit)
+    else:
+        rate = llm.prefill_rate()
+        expected = n / rate if rate else None
     return ReadPlan(
         question=question,
         mode=mode,
@@ -259,8 +311,21 @@ def plan_answer(
         messages=messages,
         prompt_tokens=n,
         choices=choices,
-        expected_seconds=n / rate if rate else None,
+        expected_seconds=expected,
         reader=reader,
         hop=hop,
         chain=first,
+        seconds=seconds,
+        reads=reads,
+        time_cut=time_cut,
+        too_slow=too_slow,
     )
+
+
+def time_budget(seconds: float, speeds, fixed_tokens: int) -> int:
+    """Tokens of evidence one read can take in ``seconds`` at this machine's ``speeds``
+    (speeds.py): what is left after the read's overhead and a short answer's output, at the
+    prompt speed, less the prompt's own ``fixed_tokens`` (instruction and question). May be
+    below `MIN_READ_TOKENS`, or negative: the caller reads the minimum and says so."""
+    left = seconds - READ_OVERHEAD_S - SHORT_OUTPUT / speeds.generation
+    return int(left * speeds.prompt) - fixed_tokens

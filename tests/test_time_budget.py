@@ -1,0 +1,165 @@
+"""The answer's time budget (issue #41): this machine's measured speeds (speeds.py), the plan that
+turns seconds into tokens of evidence (answer/plan.py), and the chain that takes a further step
+only while one fits (answer/chain.py). A scripted model stands in for a slow one: what is under
+test is the arithmetic and the control flow; the real model's speeds are measured by
+benchmarks/answers.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag import speeds
+from edgerag.answer import chain as chain_module
+from edgerag.answer.plan import MIN_READ_TOKENS, plan_answer
+from edgerag.answer.read import Answer
+from edgerag.answer.steps import Bridge
+from edgerag.metered import MeteredLLM
+from edgerag.speeds import Speeds
+from edgerag.store.tables import Tables
+from edgerag.types import Context, Unit
+
+from .helpers import ScriptedLLM
+
+SLOW = Speeds(prompt=44.0, generation=18.9)  # the 2-core AVX2 host of the issue, 0.5B model
+FAST = Speeds(prompt=197.0, generation=50.0)
+
+
+class TimedLLM(ScriptedLLM):
+    """A scripted model with measured speeds, as `LocalLLM.speeds` gives them."""
+
+    def __init__(self, measured: Speeds | None):
+        super().__init__([])
+        self.measured = measured
+
+    def speeds(self):
+        return self.measured
+
+
+def _context(n: int = 40) -> Context:
+    units = [
+        Unit("chunk", f"c{i}", " ".join(["word"] * 45) + f" fact {i}.", 50, 1.0 - i / 100, f"d{i}", f"c{i}", title=f"T{i}")
+        for i in range(n)
+    ]
+    return Context(query="Where was the author of Book X born?", method="text", budget=2000, units=units)
+
+
+@pytest.fixture
+def tables(tmp_path):
+    t = Tables(str(tmp_path / "lmdb"), map_size=1 << 26)
+    yield t
+    t.close()
+
+
+def _plan(tables, measured, seconds, budget=500):
+    llm = MeteredLLM(TimedLLM(measured), tables)
+    return plan_answer(llm, "Where was the author of Book X born?", _context(), mode="short", budget=budget, seconds=seconds)
+
+
+def test_the_plan_fits_the_time_budget_on_a_slow_machine(tables):
+    plan = _plan(tables, SLOW, 8.0)
+    assert plan.time_cut > 0 and not plan.too_slow and plan.reads == 1
+    assert plan.answer_seconds is not None and plan.answer_seconds <= 8.0
+    assert plan.units and sum(u.tokens for u in plan.units) <= 500 - plan.time_cut
+    assert "about" in plan.summary() and "budget 8 s" in plan.summary() and "fewer to keep it" in plan.summary()
+
+
+def test_a_chain_question_shares_the_budget_among_its_reads(tables):
+    llm = MeteredLLM(TimedLLM(SLOW), tables)
+    step = Bridge(10, 30, "the author of Book X", "Who is the author of Book X?", "of", "author", "Book X")
+    plan = plan_answer(
+        llm, "Where was the author of Book X born?", _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step
+    )
+    alone = _plan(tables, SLOW, 15.0)
+    assert plan.chain is step and plan.reads == 2 and plan.answer_seconds <= 15.0
+    assert sum(u.tokens for u in plan.units) < sum(u.tokens for u in alone.units)  # each read gets its share
+
+
+def test_a_fast_machine_reads_the_whole_answer_budget(tables):
+    plan = _plan(tables, FAST, 15.0)
+    assert plan.time_cut == 0 and sum(u.tokens for u in plan.units) == 500
+    assert plan.answer_seconds <= 15.0
+
+
+def test_no_budget_or_no_measurement_reads_the_answer_budget(tables):
+    for measured, seconds in ((SLOW, None), (None, 15.0)):
+        plan = _plan(tables, measured, seconds)
+        assert plan.time_cut == 0 and sum(u.tokens for u in plan.units) == 500
+
+
+def test_a_budget_too_short_for_any_read_reads_the_minimum_and_says_so(tables):
+    plan = _plan(tables, SLOW, 2.0)
+    assert plan.too_slow and plan.units and sum(u.tokens for u in plan.units) <= MIN_READ_TOKENS
+    assert "read at that minimum" in plan.summary()
+
+
+def test_speeds_start_from_the_probe_and_follow_the_median_of_calls(tmp_path, monkeypatch):
+    monkeypatch.setenv("EDGERAG_CACHE", str(tmp_path))
+    key = speeds.machine_key("abc", threads=2, gpu_layers=0)
+    assert speeds.load(key) is None and speeds.record(key, 500, 10, 5.0) is None  # nothing before a probe
+    speeds.from_probe(key, 100.0, 20.0)
+    assert speeds.load(key) == Speeds(100.0, 20.0, calls=0)
+    for _ in range(3):  # 440 evaluated tokens and 10 out in 10.5 s: 0.5 s of output at 20 tokens/s
+        speeds.record(key, 440, 10, 10.5)
+    now = speeds.load(key)
+    assert now.prompt == pytest.approx(44.0) and now.calls == 3
+    speeds.record(key, 440, 10, 100.0)  # one call slowed by another job moves the median little
+    assert speeds.load(key).prompt == pytest.approx(44.0)
+    speeds.from_probe(key, 300.0, 60.0)  # a later probe does not erase what calls measured
+    assert speeds.load(key).prompt == pytest.approx(44.0)
+    assert speeds.machine_key("abc", threads=1, gpu_layers=0) != key
+
+
+def test_a_chain_takes_a_further_step_only_while_it_and_the_last_read_fit(monkeypatch):
+    """Three steps would be asked; at 6 s a read in a 15 s budget the first step and the final
+    read fit, a second step does not: the question left is read as it stands."""
+    clock = [0.0]
+    monkeypatch.setattr(chain_module.time, "perf_counter", lambda: clock[0])
+    asked = []
+
+    def read(q, ctx, on_text=None):
+        clock[0] += 6.0
+        asked.append(q)
+        return Answer(
+            question=q, text=f"Name{len(asked)}", short=f"Name{len(asked)}", citations=[], context=ctx, dropped_units=0, tokens={}
+        )
+
+    def retrieve(q):
+        return Context(query=q, method="text", budget=100, units=[])
+
+    def next_bridge(question, units, lookup=None, answers=None):
+        at = question.find("the author of")
+        if at < 0:
+            return None
+        end = at + len("the author of Book X")
+        return Bridge(at, end, question[at:end], "Who is the author of Book X?", "of", "author", "Book X")
+
+    monkeypatch.setattr(chain_module, "next_bridge", next_bridge)
+    question = "Where was the author of Book X born, and the author of Book X's friend?"
+    first = next_bridge(question, [])
+    got = chain_module.answer_chain(question, first, retrieve=retrieve, read=read, relations=False, seconds=15.0, read_seconds=6.0)
+    assert got is not None and len(asked) == 2  # one step, then the final read of what was left
+    assert asked[1].startswith("Where was Name1 born") and "the author of Book X" in asked[1]
+    clock[0], asked[:] = 0.0, []
+    chain_module.answer_chain(question, first, retrieve=retrieve, read=read, relations=False)  # no budget: every step
+    assert len(asked) == 3
+
+
+@pytest.mark.model
+def test_the_real_model_is_timed_here_and_the_plan_says_how_long(index_copy, tmp_path, monkeypatch):
+    """With the real model: the first plan probes this machine's speeds, a real call joins
+    them, and the plan line gives the estimate against the budget."""
+    from edgerag import EdgeRAG
+
+    from .conftest import PLANTED_QUESTION
+
+    monkeypatch.setenv("EDGERAG_CACHE", str(tmp_path))  # nothing measured here yet
+    rag = EdgeRAG(index_copy, answer_seconds=15.0)
+    ctx = rag.retrieve(PLANTED_QUESTION, budget=3000)
+    plan = rag.plan_answer(PLANTED_QUESTION, ctx)
+    measured = rag.answer_llm.speeds()
+    assert measured is not None and measured.prompt > 0 and measured.generation > 0 and measured.calls == 0
+    assert plan.expected_seconds == pytest.approx(measured.seconds(plan.prompt_tokens, 12))
+    assert f"about {plan.answer_seconds:.0f} s" in plan.summary() and "budget 15 s" in plan.summary()
+    ans = rag.answer(PLANTED_QUESTION, ctx, plan=plan)
+    assert "tangerine-42" in ans.short
+    assert rag.answer_llm.speeds().calls == 1  # the call's prompt figures joined the probe's
