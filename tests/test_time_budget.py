@@ -153,6 +153,7 @@ def test_the_real_model_is_timed_here_and_the_plan_says_how_long(index_copy, tmp
     from .conftest import PLANTED_QUESTION
 
     monkeypatch.setenv("EDGERAG_CACHE", str(tmp_path))  # nothing measured here yet
+    monkeypatch.delenv("EDGERAG_ANSWER_SECONDS")  # conftest's "none" would replace a default 15
     rag = EdgeRAG(index_copy, answer_seconds=15.0)
     ctx = rag.retrieve(PLANTED_QUESTION, budget=3000)
     plan = rag.plan_answer(PLANTED_QUESTION, ctx)
@@ -163,3 +164,19 @@ def test_the_real_model_is_timed_here_and_the_plan_says_how_long(index_copy, tmp
     ans = rag.answer(PLANTED_QUESTION, ctx, plan=plan)
     assert "tangerine-42" in ans.short
     assert rag.answer_llm.speeds().calls == 1  # the call's prompt figures joined the probe's
+
+
+def test_the_budget_comes_from_the_environment_when_left_at_its_default(tmp_path, monkeypatch):
+    from edgerag import EdgeRAG
+
+    monkeypatch.setenv("EDGERAG_ANSWER_SECONDS", "8")
+    assert EdgeRAG(tmp_path / "a").settings.answer_seconds == 8.0
+    assert EdgeRAG(tmp_path / "a", answer_seconds=30.0).settings.answer_seconds == 30.0  # said explicitly
+    monkeypatch.setenv("EDGERAG_ANSWER_SECONDS", "none")
+    assert EdgeRAG(tmp_path / "a").settings.answer_seconds is None
+    monkeypatch.setenv("EDGERAG_ANSWER_SECONDS", "soon")
+    with pytest.raises(ValueError, match="EDGERAG_ANSWER_SECONDS"):
+        EdgeRAG(tmp_path / "a")
+    monkeypatch.setenv("EDGERAG_ANSWER_SECONDS", "-3")
+    with pytest.raises(ValueError, match="answer_seconds must be positive"):
+        EdgeRAG(tmp_path / "a")
