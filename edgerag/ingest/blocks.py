@@ -1,4 +1,5 @@
-"""Blocks of text with their page or section → `Document`s with `Mark`s, in bounded parts.
+"""Blocks of text with their page or section → `Document`s with `Mark`s, in bounded parts; and
+what every reader shares: `Skipped` (what was left out, and why) and `content_id`.
 
 Every structured reader (PDF, DOCX, HTML, EPUB) yields `Block`s: a paragraph, a table row,
 a heading, or a PDF page, each with the page it is on or the heading path it sits under.
@@ -10,11 +11,30 @@ its page range (provenance.py).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..types import Document, Mark
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file, record or pages left out, and why (reported by name, never fatal)."""
+
+    source: str
+    reason: str
+    pages: tuple[int, ...] = ()
+    """Pages of a file otherwise indexed that were left out (scanned, damaged); kept on the
+    file's record so `edgerag docs` shows what is missing."""
+    what: str = ""
+    """Why those pages, in a few words (``no text layer``, ``unreadable``)."""
+
+
+def content_id(text: str) -> str:
+    """A document's id when its record names none: a hash of its text."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -31,8 +51,6 @@ def pack(path: Path, kind: str, blocks: Iterable[Block], title: str, part_chars:
     """Documents of ``blocks`` (blank blocks dropped); one if the text fits ``part_chars``,
     else consecutive parts titled ``<title> (part n)`` with source ``<path>#part<n>``.
     ``pages`` may be a callable giving the file's page count once the blocks are read."""
-    from .readers import content_id
-
     parts: list[tuple[str, tuple[Mark, ...]]] = []
     pieces: list[str] = []
     marks: list[Mark] = []

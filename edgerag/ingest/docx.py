@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .archive import UnsafeArchive, open_zip
-from .blocks import Block, pack
+from .blocks import Block, Skipped, pack
 
 _LEVEL = re.compile(r"heading\s*(\d)", re.I)
 
@@ -25,7 +25,6 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
     from docx.table import Table
 
     from ..provenance import SECTION_SEP
-    from .readers import Skipped
 
     try:
         open_zip(path, "DOCX").close()

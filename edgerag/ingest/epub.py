@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from .archive import UnsafeArchive, open_zip, read_member
-from .blocks import Block, pack
+from .blocks import Block, Skipped, pack
 from .html import html_blocks, parse
 
 _NS = {
@@ -30,8 +30,6 @@ _HTML_TYPES = ("application/xhtml+xml", "text/html")
 
 
 def read_epub(path: Path, part_chars: int) -> Iterator:
-    from .readers import Skipped
-
     try:
         z = open_zip(path, "EPUB")
     except UnsafeArchive as e:

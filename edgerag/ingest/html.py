@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from .blocks import Block, pack
+from .blocks import Block, Skipped, pack
 
 DROP = {
     "script",
@@ -224,8 +224,6 @@ def _clean(text: str) -> str:
 
 
 def read_html(path: Path, data: bytes, part_chars: int) -> Iterator:
-    from .readers import Skipped
-
     soup = parse(data)
     title = title_of(soup) or path.stem
     found = 0

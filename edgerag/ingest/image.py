@@ -13,15 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from . import ocr
-from .blocks import Block, pack
+from .blocks import Block, Skipped, pack
 
 IMAGE_SUFFIXES = {".png": "image", ".jpg": "image", ".jpeg": "image", ".tif": "image", ".tiff": "image"}
 
 
 def read_image(path: Path, part_chars: int) -> Iterator:
     from PIL import Image, ImageSequence, UnidentifiedImageError
-
-    from .readers import Skipped
 
     if ocr.engine_name() is None:
         yield Skipped(str(path), f"an image: {ocr.INSTALL} to read it by OCR")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..types import Document
 from . import ocr
-from .blocks import Block, pack
+from .blocks import Block, Skipped, pack
 from .sniff import looks_like
 
 _CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0xFFFE, 0xFFFF])
@@ -34,8 +34,6 @@ _BLANKS = re.compile(r"[ \t]+\n")
 def read_pdf(path: Path, part_chars: int) -> Iterator:
     """`Document`s of a PDF's text (parts of about ``part_chars``), or `Skipped` records."""
     import pypdfium2 as pdfium
-
-    from .readers import Skipped
 
     with open(path, "rb") as f:
         head = f.read(1024)

@@ -26,11 +26,12 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
 from ..types import Document
+from .blocks import Skipped, content_id
 from .files import FileDone, FileState, Known, Unchanged, check, real_path
 from .image import IMAGE_SUFFIXES
 from .sniff import kind_of
@@ -46,21 +47,6 @@ _BLOCK = 1 << 20
 JSONL_MAX_LINE = 16 << 20
 """A corpus record longer than this is skipped by name (save such a document as .txt)."""
 _CUT = re.compile(r"[.!?。！？]\s|\n\s*\n")
-
-
-@dataclass(frozen=True)
-class Skipped:
-    source: str
-    reason: str
-    pages: tuple[int, ...] = ()
-    """Pages of a file otherwise indexed that were left out (scanned, damaged); kept on the
-    file's record so `edgerag docs` shows what is missing."""
-    what: str = ""
-    """Why those pages, in a few words (``no text layer``, ``unreadable``)."""
-
-
-def content_id(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def iter_documents(
