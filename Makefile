@@ -45,11 +45,11 @@ test-fast: lint
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
-	$(BIN)/python -m edgerag.docs_gen --check
+	$(BIN)/python -m edgerag.cli.docs_gen --check
 
 # Rewrite the generated docs (docs/settings.md, docs/methods.md, the README's method table).
 docs: $(STAMP)
-	$(BIN)/python -m edgerag.docs_gen
+	$(BIN)/python -m edgerag.cli.docs_gen
 
 # Every method on one small benchmark split, β swept for the KET-RAG family, built from an empty
 # index (so the LLM cache is empty too), then the table and plots written into docs/benchmarks.md.

@@ -117,7 +117,8 @@ def child_probe(path: str, index: str, stub: str, trim: str) -> dict:
 
     import numpy as np
 
-    from edgerag import EdgeRAG, embed, indexing
+    from edgerag import EdgeRAG, indexing
+    from edgerag.embed import embedder as embed
 
     if trim != "1":
         embed._malloc_trim = lambda: None
@@ -173,7 +174,7 @@ def child_embed(rounds: str, trim: str) -> dict:
     """Resident memory after each of ``rounds`` calls embedding 300 texts of 5–200 words, with
     edgerag's trim after each call (``trim`` = 1) or without it: embedding alone, no index."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from edgerag import embed
+    from edgerag.embed import embedder as embed
 
     if trim != "1":
         embed._malloc_trim = lambda: None

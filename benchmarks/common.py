@@ -12,7 +12,7 @@ from typing import Any
 
 def write_result(path: str | Path, result: dict[str, Any]) -> None:
     """Write ``result`` as JSON with the machine and time it was measured on, and say where."""
-    from edgerag.cpu import cpu_model, llama_features
+    from edgerag.llm.cpu import cpu_model, llama_features
 
     machine = {"cpus": os.cpu_count(), "platform": platform.platform(), "cpu": cpu_model(), "cpu_features": llama_features()}
     result = {**result, "machine": machine, "when": time.strftime("%Y-%m-%d %H:%M")}

@@ -34,9 +34,9 @@ WORK = Path(".edgerag/cross-cpu")
 
 
 def _paths() -> dict[str, Path]:
-    from edgerag.embed import Embedder
-    from edgerag.embed_onnx import exported_path
-    from edgerag.models import cache_dir
+    from edgerag.embed.embedder import Embedder
+    from edgerag.embed.onnx import exported_path
+    from edgerag.llm.models import cache_dir
 
     weights = Embedder(backend="onnx").weights_id
     return {
@@ -50,7 +50,7 @@ def _paths() -> dict[str, Path]:
 def export() -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from edgerag.embed import Embedder, resolve_embedder_path
+    from edgerag.embed.embedder import Embedder, resolve_embedder_path
 
     for backend in ("onnx", "onnx-int8"):
         Embedder(backend=backend).encode(["export"])

@@ -162,7 +162,7 @@ def main() -> int:
     ap.add_argument("--skip-recall", action="store_true")
     ap.add_argument("--out", default="benchmarks/results/dense_search.json")
     args = ap.parse_args()
-    from edgerag.cpu import cpu_class, cpu_flags, cpu_model
+    from edgerag.llm.cpu import cpu_class, cpu_flags, cpu_model
 
     result: dict = {"benchmark": "dense search", "cpu": cpu_model(), "cpu_class": cpu_class(cpu_flags())}
     print("latency: one query, top 10", flush=True)

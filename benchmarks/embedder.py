@@ -153,8 +153,8 @@ def _cos(a: np.ndarray, b: np.ndarray) -> dict:
 def agreement(
     data: str, passages: int, questions: int, backends: list[str], save: str | None, against: str | None, label: str | None = None
 ) -> dict:
-    from edgerag.cpu import cpu_class, cpu_flags, cpu_model
-    from edgerag.embed import Embedder
+    from edgerag.embed.embedder import Embedder
+    from edgerag.llm.cpu import cpu_class, cpu_flags, cpu_model
 
     texts, qs = _texts(data, passages, questions)
     vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}

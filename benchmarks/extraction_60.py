@@ -20,8 +20,8 @@ import time
 from common import write_result
 
 from edgerag.extract import kg as kgx
-from edgerag.llm import LocalLLM
-from edgerag.models import resolve_model
+from edgerag.llm.local import LocalLLM
+from edgerag.llm.models import resolve_model
 
 LIGHTRAG = {"entities": 15, "relations": 6, "prompt_per_passage": 4243, "completion_per_passage": 190, "seconds_per_passage": 20.0}
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from common import write_result
 
-from edgerag.cpu import cpu_model, llama_features
-from edgerag.llm import LocalLLM, close_models, gpu_offload_available
-from edgerag.models import resolve_model
+from edgerag.llm.cpu import cpu_model, llama_features
+from edgerag.llm.local import LocalLLM, close_models, gpu_offload_available
+from edgerag.llm.models import resolve_model
 
 SAMPLE = Path(__file__).resolve().parent.parent / "edgerag" / "data" / "sample"
 INSTRUCTION = "You answer questions using only the numbered passages the user gives."

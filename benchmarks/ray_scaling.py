@@ -25,10 +25,10 @@ from pathlib import Path
 from common import write_result
 
 from edgerag import EdgeRAG, Settings
-from edgerag.distributed import embed_pool, llm_pool, llm_runner
+from edgerag.cluster.indexing import embed_pool, llm_pool, llm_runner
+from edgerag.cluster.ray_pool import RayOptions
 from edgerag.graph.kg import commit_extraction, extract_chunks, extraction_call, extractor_fingerprint
-from edgerag.llm import Completion
-from edgerag.ray_pool import RayOptions
+from edgerag.llm.local import Completion
 
 SAMPLE = Path(__file__).resolve().parent.parent / "edgerag" / "data" / "sample"
 LAYOUTS = [(1, 2), (2, 1)]  # (workers, threads each)
@@ -75,7 +75,7 @@ def extraction(tmp: Path, n_chunks: int) -> list[dict]:
 
 
 def embedding(n_texts: int) -> list[dict]:
-    from edgerag.embed import Embedder
+    from edgerag.embed.embedder import Embedder
 
     texts = []
     for line in (SAMPLE / "corpus.jsonl").read_text().splitlines():

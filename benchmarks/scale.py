@@ -119,7 +119,7 @@ def phase_index(index: Path, corpus_path: Path) -> dict:
 
 def phase_pieces(index: Path) -> dict:
     from edgerag import EdgeRAG
-    from edgerag.pieces import embed_missing
+    from edgerag.embed.pieces import embed_missing
 
     rag = EdgeRAG(index)
     t0 = time.perf_counter()

@@ -25,12 +25,12 @@ from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
 from .answer.plan import CHAIN_READS, READ_OVERHEAD_S, SHORT_OUTPUT, TYPICAL_PROMPT_EXTRA
 from .answer.steps import next_bridge
-from .embed import Embedder, backend_of
+from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents
 from .ingest import iter_documents
-from .llm import LocalLLM
-from .metered import MeteredLLM
-from .models import resolve_model
+from .llm.local import LocalLLM
+from .llm.metered import MeteredLLM
+from .llm.models import resolve_model
 from .settings import LEGACY_STORED, STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
 from .store.index import embedder_mismatch, same_vectors
@@ -103,7 +103,7 @@ class EdgeRAG:
     @cached_property
     def answer_choice(self):
         """Which model answers here, and why (models.answer_model_choice): by its measured speed."""
-        from .models import answer_model_choice
+        from .llm.models import answer_model_choice
 
         s = self.settings
         return answer_model_choice(
@@ -165,8 +165,8 @@ class EdgeRAG:
             self.check_embedder()
             if not ray:
                 return insert_documents(index, docs, self.embedder, self.tokenizer, self.settings)
-            from .distributed import embed_pool
-            from .ray_pool import RayOptions
+            from .cluster.indexing import embed_pool
+            from .cluster.ray_pool import RayOptions
 
             with embed_pool(self.embedder, RayOptions.of(ray)) as remote:
                 return insert_documents(index, docs, remote, self.tokenizer, self.settings)
@@ -328,7 +328,7 @@ class EdgeRAG:
 
     def build(self, method: str, *, limit: int | None = None, ray=None) -> dict[str, Any]:
         """Build the stages ``method`` reads (LLM extraction included: see `plan` first).
-        ``ray`` runs the KG extraction calls on Ray workers (distributed.py)."""
+        ``ray`` runs the KG extraction calls on Ray workers (cluster/indexing.py)."""
         from .build import build
 
         self.check_embedder()
@@ -394,7 +394,7 @@ def model_speeds(settings: Settings, spec: str | None):
     """`speeds.Speeds` of the model ``spec`` on this machine with ``settings``' threads and GPU
     layers; a model never run here is probed first (a child process loads it and writes a few
     tokens, once per machine: probe.py)."""
-    from .probe import proven_repack
+    from .llm.probe import proven_repack
 
     s = settings
     local = LocalLLM(resolve_model(spec), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)

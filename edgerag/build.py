@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .embed.pieces import embed_missing
 from .extract import kg as kgx
 from .extract import names as nm
 from .graph.bipartite import build_keyword_graph
@@ -30,7 +31,6 @@ from .graph.names_graph import STAGE as TERAG_STAGE
 from .graph.names_graph import build_names_graph, extract_names, names_graph_current
 from .graph.names_graph import extractor_fingerprint as names_fingerprint
 from .methods import get as get_method
-from .pieces import embed_missing
 from .progress import bar
 
 # Used only before this index's ledger holds a fresh LLM call to measure: the default 0.5B
@@ -245,13 +245,13 @@ def build(rag, method: str, limit: int | None = None, ray=None) -> dict[str, Any
 def _runner(rag, ray, todo: list[str], out: dict[str, Any]) -> Iterator[Any]:
     """The `llm.Runner` of this build: None (this process) unless Ray was asked for and there
     is something to extract; the pool's report lands in ``out["ray"]``."""
-    from .ray_pool import RayOptions
+    from .cluster.ray_pool import RayOptions
 
     opts = RayOptions.of(ray)
     if opts is None or not todo:
         yield None
         return
-    from .distributed import llm_pool, llm_runner
+    from .cluster.indexing import llm_pool, llm_runner
 
     with llm_pool(rag, opts) as pool:
         try:

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from .pieces import vectors_of
+from .embed.pieces import vectors_of
 from .types import Context, Unit
 
 MAX_SKIPPED = 32

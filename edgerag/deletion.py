@@ -28,7 +28,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .embed import Embedder
+from .embed.embedder import Embedder
 from .graph.kg import build_kg
 from .graph.names_graph import STAGE as TERAG_STAGE
 from .graph.names_graph import build_names_graph

@@ -68,7 +68,7 @@ def _section(fn, *args) -> dict:
 
 
 def _cpu(repack_setting: str) -> dict:
-    from .cpu import cpu_flags, cpu_model, llama_features, repack_decision, usable_cores
+    from .llm.cpu import cpu_flags, cpu_model, llama_features, repack_decision, usable_cores
 
     decision = repack_decision(repack_setting)
     return {
@@ -82,14 +82,14 @@ def _cpu(repack_setting: str) -> dict:
 
 
 def _llama() -> dict:
-    from .llm import gpu_offload_available
-    from .probe import llama_build, system_info
+    from .llm.local import gpu_offload_available
+    from .llm.probe import llama_build, system_info
 
     return {**llama_build(), "system_info": system_info(), "gpu_offload": gpu_offload_available()}
 
 
 def _model(spec: str | None) -> dict:
-    from .models import KNOWN_MODELS, model_sha256, resolve_model
+    from .llm.models import KNOWN_MODELS, model_sha256, resolve_model
 
     t = time.perf_counter()
     path = resolve_model(spec)  # assembles the default from its pip parts; checks a known file's sha256
@@ -104,8 +104,8 @@ def _model(spec: str | None) -> dict:
 
 
 def _embedder(spec: str) -> dict:
-    from .cpu import cpu_class, cpu_flags
-    from .embed import Embedder, _fingerprint, _pick_device, measure_backends, pick_backend, resolve_embedder_path
+    from .embed.embedder import Embedder, _fingerprint, _pick_device, measure_backends, pick_backend, resolve_embedder_path
+    from .llm.cpu import cpu_class, cpu_flags
 
     path = resolve_embedder_path(spec)
     import torch
@@ -133,7 +133,7 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
     from functools import partial
 
     from .api import model_speeds, typical_answer_seconds
-    from .models import ANSWER_MODEL, answer_model_choice, installed
+    from .llm.models import ANSWER_MODEL, answer_model_choice, installed
     from .settings import Settings
 
     s = Settings(model=model, n_gpu_layers=n_gpu_layers)
@@ -154,16 +154,16 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
 
 
 def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
-    from .cpu import repack_decision
-    from .llm import gpu_offload_available
-    from .probe import probe
+    from .llm.cpu import repack_decision
+    from .llm.local import gpu_offload_available
+    from .llm.probe import probe
 
     layers = (-1 if gpu_offload_available() else 0) if n_gpu_layers is None else n_gpu_layers
     repack = repack_decision(repack_setting).repack
     result = probe(path, repack, layers, prompt_tokens=256, max_tokens=32)
     if result.ok:  # a longer prompt than a load's probe: the answer plan's first figures (speeds.py)
-        from .llm import LocalLLM
-        from .speeds import from_probe
+        from .llm.local import LocalLLM
+        from .llm.speeds import from_probe
 
         from_probe(LocalLLM(path, n_gpu_layers=layers).speed_key, result.prompt_tokens_per_s, result.generation_tokens_per_s)
     out = {

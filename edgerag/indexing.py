@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from .embed import Embedder
+from .embed.embedder import Embedder
 from .ingest import FileDone, FileState, Skipped, Unchanged
 from .progress import Cancelled, bar
 from .provenance import locate

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from .context import fill_room, recording_skipped
-from .pieces import embed_missing
+from .embed.pieces import embed_missing
 from .provenance import attach
 from .retrieve import bridge, concept, g2cons, hybrid, ket, keyword, kg_search, knng, lightrag, terag, text
 from .types import Context

@@ -83,7 +83,7 @@ def read_jsonl(path: Path) -> list[dict]:
 def _markers_tell_the_truth(request, monkeypatch):
     import subprocess
 
-    import edgerag.llm as llm_module
+    import edgerag.llm.local as llm_module
 
     used: set[str] = set()
     load, popen_init = llm_module._load, subprocess.Popen.__init__
@@ -97,7 +97,7 @@ def _markers_tell_the_truth(request, monkeypatch):
         argv = [args] if isinstance(args, (str, bytes)) else list(args)
         # The probe that proves a model on this machine (probe.py) runs once per machine and
         # build, inside whichever `model` test loads the GGUF first: part of loading the model.
-        probing = "edgerag.probe" in map(str, argv)
+        probing = "edgerag.llm.probe" in map(str, argv)
         if argv and not probing and ("python" in str(argv[0]) or str(argv[0]) == sys.executable):
             used.add("slow")
         return popen_init(self, args, *rest, **kwargs)

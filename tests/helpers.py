@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from edgerag.llm import Completion
+from edgerag.llm.local import Completion
 from edgerag.store import Index
 from edgerag.store.stages import load_arrays, stage_record
 from edgerag.types import Unit

@@ -169,7 +169,7 @@ def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
 
 
 def test_the_cli_explains_a_bridge(bridge_rag, capsys):
-    from edgerag.cli import main
+    from edgerag.cli.main import main
 
     args = [
         "query",

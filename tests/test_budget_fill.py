@@ -10,8 +10,8 @@ import pytest
 from edgerag import EdgeRAG
 from edgerag import methods as registry
 from edgerag.context import fill_budget, fill_room, recording_skipped
-from edgerag.llm import Completion
-from edgerag.metered import MeteredLLM
+from edgerag.llm.local import Completion
+from edgerag.llm.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 from .helpers import KeyedLLM, NamesLLM

@@ -194,7 +194,7 @@ def test_the_answering_model_is_the_larger_one_where_it_is_installed_and_measure
     monkeypatch, setting, model, took, seconds, installed, gpu, spec
 ):
     """Chosen by the time a typical answer takes here, whatever the CPU's flags (issue #41)."""
-    from edgerag import models
+    from edgerag.llm import models
 
     monkeypatch.delenv("EDGERAG_ANSWER_MODEL", raising=False)
     monkeypatch.delenv("EDGERAG_MODEL", raising=False)

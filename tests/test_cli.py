@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from edgerag.cli import main
+from edgerag.cli.main import main
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 
@@ -45,7 +45,7 @@ def test_nothing_indexable_fails(tmp_path, capsys):
 @pytest.mark.slow
 def test_errors_are_messages_not_tracebacks(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "edgerag.cli", "query", "hello", "--index", str(tmp_path / "none")],
+        [sys.executable, "-m", "edgerag.cli.main", "query", "hello", "--index", str(tmp_path / "none")],
         capture_output=True,
         text=True,
         timeout=300,
@@ -57,8 +57,8 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
 def test_every_settings_flag_reaches_the_settings(tmp_path):
     """A flag whose dest names a Settings field overrides it when the index opens; the rest
     (question, method, …) do not, and a bad value is refused by Settings' own check."""
-    from edgerag.cli import _open, build_parser
-    from edgerag.cli_options import setting_overrides
+    from edgerag.cli.main import _open, build_parser
+    from edgerag.cli.options import setting_overrides
 
     args = build_parser().parse_args(
         ["query", "q", "--index", str(tmp_path / "ix"), "--dedup", "0.95", "--beta", "0.3", "--rrf-k", "7", "--ppr-eps", "0"]

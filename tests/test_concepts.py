@@ -9,7 +9,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG, Settings, pieces
+from edgerag import EdgeRAG, Settings
+from edgerag.embed import pieces
 from edgerag.graph.concept_graph import build_concept_graph, concept_core, load_concept_graph, stage
 from edgerag.graph.core_chunks import core_chunks
 from edgerag.text.keywords import keyword_set

@@ -9,13 +9,14 @@ import shutil
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG, Settings, pieces
+from edgerag import EdgeRAG, Settings
 from edgerag.answer.evidence import evidence_units
 from edgerag.build import graph_steps
-from edgerag.cpu import cpu_class, cpu_flags
-from edgerag.embed import Embedder, EmbedderError, _load_model, pick_backend, resolve_embedder_path
-from edgerag.embed_onnx import exported_path
-from edgerag.models import cache_dir
+from edgerag.embed import pieces
+from edgerag.embed.embedder import Embedder, EmbedderError, _load_model, pick_backend, resolve_embedder_path
+from edgerag.embed.onnx import exported_path
+from edgerag.llm.cpu import cpu_class, cpu_flags
+from edgerag.llm.models import cache_dir
 from edgerag.store import IndexUnusableError
 
 from .conftest import DATA, PLANTED_QUESTION, SAMPLE, read_jsonl
@@ -136,8 +137,8 @@ def test_int8_vectors_of_another_class_of_cpu_are_refused_by_name(tmp_path, smal
 def test_a_ray_worker_on_another_class_of_cpu_is_refused(both, monkeypatch):
     """Ray workers on mixed CPUs give one machine's index: a worker whose int8 vectors would
     differ is refused (called directly here, as Ray would on that node)."""
-    from edgerag import distributed
-    from edgerag.distributed import EmbedWorker
+    from edgerag.cluster import indexing as distributed
+    from edgerag.cluster.indexing import EmbedWorker
 
     monkeypatch.setattr(distributed, "_node_name", lambda: "node-b")  # asking Ray would start it
     int8, _ = both

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from edgerag.cli import main
+from edgerag.cli.main import main
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize, recall_at_k
 from edgerag.store import Index
 

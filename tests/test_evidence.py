@@ -11,7 +11,7 @@ from edgerag.answer.evidence import evidence_units
 from edgerag.answer.plan import EVIDENCE_INSTRUCTION, ReadPlan, build_messages
 from edgerag.answer.read import answer_question
 from edgerag.answer.reply import DO_NOT_KNOW, clean_answer, copied_example
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.types import Context, Unit
 
 from .conftest import PLANTED_ANSWER, PLANTED_QUESTION

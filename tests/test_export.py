@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_QUESTION
 from .helpers import KeyedLLM, NamesLLM

@@ -67,7 +67,7 @@ def test_extraction_is_resumable_and_counts_zero_yield(index_copy):
     planted = [d for d, rec in _docs(rag).items() if rec["title"] in ("The Zorblax vault", "lighthouse")]
     cids = [c for d in planted for c in _docs(rag)[d]["chunks"]]
     scripted = ScriptedLLM(["E | Edith Varga | PERSON\nR | Edith Varga | sealed | Zorblax vault", "nothing useful"])
-    from edgerag.metered import MeteredLLM
+    from edgerag.llm.metered import MeteredLLM
 
     llm = MeteredLLM(scripted, rag.index.tables)
     first = extract_chunks(rag.index, llm, cids, "ket", progress=False)
@@ -87,7 +87,7 @@ class FailingLLM(ScriptedLLM):
 
 
 def test_an_interrupted_extraction_keeps_the_chunks_it_finished(index_copy):
-    from edgerag.metered import MeteredLLM
+    from edgerag.llm.metered import MeteredLLM
 
     rag = EdgeRAG(index_copy)
     cids = [c for d in _docs(rag).values() for c in d["chunks"]][:3]

@@ -8,7 +8,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from edgerag import EdgeRAG, Settings, pieces
+from edgerag import EdgeRAG, Settings
+from edgerag.embed import pieces
 from edgerag.graph.bipartite import STAGE as BIPARTITE
 from edgerag.graph.bipartite import build_keyword_graph
 from edgerag.graph.core_chunks import core_chunks

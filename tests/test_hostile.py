@@ -18,8 +18,8 @@ from edgerag.graph.kg import extract_chunks
 from edgerag.graph.names_graph import extract_names
 from edgerag.ingest import Skipped, iter_documents
 from edgerag.ingest.readers import PART_CHARS
-from edgerag.llm import Completion
-from edgerag.metered import MeteredLLM
+from edgerag.llm.local import Completion
+from edgerag.llm.metered import MeteredLLM
 from edgerag.types import Document
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
@@ -53,7 +53,7 @@ def test_a_bad_file_is_named_and_the_index_is_kept(index_copy, tmp_path, name):
     assert report.docs_added == 0 and rag.index.counts() == before and _planted_first(rag)
     # the CLI says the same and fails, without a traceback
     r = subprocess.run(
-        [sys.executable, "-m", "edgerag.cli", "index", str(f), "--index", str(index_copy), "-q"], capture_output=True, text=True
+        [sys.executable, "-m", "edgerag.cli.main", "index", str(f), "--index", str(index_copy), "-q"], capture_output=True, text=True
     )
     assert r.returncode == 1 and reason in r.stdout and "nothing indexable" in r.stderr and "Traceback" not in r.stderr
 
@@ -210,7 +210,7 @@ def test_a_20000_character_query_is_refused_by_name(built_index):
         rag.retrieve("why " * 5000)
     assert PLANTED_ANSWER in rag.retrieve(PLANTED_QUESTION + " " + "please " * 1000, method="text", budget=300).units[0].text
     r = subprocess.run(
-        [sys.executable, "-m", "edgerag.cli", "query", "x" * 20_000, "--index", str(built_index)], capture_output=True, text=True
+        [sys.executable, "-m", "edgerag.cli.main", "query", "x" * 20_000, "--index", str(built_index)], capture_output=True, text=True
     )
     assert r.returncode == 2 and "max_query_chars" in r.stderr and "Traceback" not in r.stderr
 

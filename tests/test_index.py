@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from edgerag import EdgeRAG, Settings, pieces
+from edgerag import EdgeRAG, Settings
+from edgerag.embed import pieces
 from edgerag.store import IndexLockedError, IndexUnusableError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION

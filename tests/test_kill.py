@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.models import resolve_model
+from edgerag.llm.models import resolve_model
 
 from .conftest import SAMPLE
 from .helpers import consistent, same_arrays
@@ -35,7 +35,7 @@ BETA = 0.04  # 3 core chunks of 72: few real-model calls, each several seconds l
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "edgerag.cli", *args]
+    return [sys.executable, "-m", "edgerag.cli.main", *args]
 
 
 def _env() -> dict[str, str]:

@@ -13,9 +13,9 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag import methods as registry
-from edgerag.cli import main
-from edgerag.llm import Completion
-from edgerag.metered import MeteredLLM
+from edgerag.cli.main import main
+from edgerag.llm.local import Completion
+from edgerag.llm.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, read_jsonl
 from .helpers import REPLIES, NamesLLM

@@ -8,8 +8,8 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.extract.query_keywords import parse
-from edgerag.llm import Completion
-from edgerag.metered import MeteredLLM
+from edgerag.llm.local import Completion
+from edgerag.llm.metered import MeteredLLM
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
 from .helpers import KeyedLLM

@@ -9,9 +9,9 @@ import pytest
 from edgerag import EdgeRAG
 from edgerag.answer.citations import parse_citations
 from edgerag.answer.reply import clean_answer
-from edgerag.llm import LocalLLM, PromptTooLongError
-from edgerag.metered import MeteredLLM
-from edgerag.models import DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelError, assemble, resolve_model
+from edgerag.llm.local import LocalLLM, PromptTooLongError
+from edgerag.llm.metered import MeteredLLM
+from edgerag.llm.models import DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelError, assemble, resolve_model
 from edgerag.store.tables import Tables
 from edgerag.types import Unit
 

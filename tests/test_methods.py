@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.cli import main
+from edgerag.cli.main import main
 from edgerag.graph.core_chunks import core_chunks
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.retrieve.kg_search import KGNotBuiltError
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.peek import peek, suggest
 
 from .conftest import DATA, PLANTED_QUESTION

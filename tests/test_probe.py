@@ -8,9 +8,9 @@ import shlex
 
 import pytest
 
-from edgerag.cpu import repack_decision
-from edgerag.models import DEFAULT_MODEL, KNOWN_MODELS
-from edgerag.probe import ModelCrashError, probe, proven_repack, remembered, verdict_key
+from edgerag.llm.cpu import repack_decision
+from edgerag.llm.models import DEFAULT_MODEL, KNOWN_MODELS
+from edgerag.llm.probe import ModelCrashError, probe, proven_repack, remembered, verdict_key
 
 SAPPHIRE_RAPIDS = frozenset("sse3 avx avx2 fma f16c avx512f avx512bw avx512vl avx512_vnni avx512_bf16 amx_tile amx_int8 amx_bf16".split())
 ZEN4 = frozenset("sse3 avx avx2 fma f16c avx512f avx512bw avx512vl avx512_vnni avx512_bf16".split())
@@ -92,7 +92,7 @@ def test_auto_falls_back_to_the_choice_that_runs_and_remembers_it(fake_model, tm
     assert "crashed llama.cpp" in capsys.readouterr().err  # the user is told once, on stderr
     # the verdict is remembered: a child that would crash is never started again
     assert proven_repack(fake_model, "auto", command=SEGFAULT) is (not decided)
-    from edgerag.models import model_sha256
+    from edgerag.llm.models import model_sha256
 
     saved = remembered(verdict_key(model_sha256(fake_model), not decided, 0))
     assert saved is not None and saved.ok and saved.prompt_tokens_per_s == 200.0
@@ -129,7 +129,7 @@ def test_doctor_json_on_the_real_model(built_index, tmp_path, monkeypatch):
 
     monkeypatch.setenv("EDGERAG_CACHE", str(tmp_path / "cache"))
     out = subprocess.run(
-        [sys.executable, "-m", "edgerag.cli", "doctor", "--json", "--index", str(built_index)],
+        [sys.executable, "-m", "edgerag.cli.main", "doctor", "--json", "--index", str(built_index)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.progress import Cancelled, observe
 
 from .conftest import DATA, PLANTED_QUESTION

@@ -18,14 +18,14 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from edgerag import EdgeRAG, Settings  # noqa: E402
-from edgerag.distributed import Computed, LLMWorker, llm_runner  # noqa: E402
+from edgerag.cluster.indexing import Computed, LLMWorker, llm_runner  # noqa: E402
+from edgerag.cluster.ray_pool import DistributedError, Pool, RayOptions, WorkerInfo  # noqa: E402
 from edgerag.graph.kg import extract_chunks  # noqa: E402
 from edgerag.graph.names_graph import extract_names  # noqa: E402
-from edgerag.llm import Completion  # noqa: E402
-from edgerag.metered import MeteredLLM  # noqa: E402
-from edgerag.models import resolve_model  # noqa: E402
+from edgerag.llm.local import Completion  # noqa: E402
+from edgerag.llm.metered import MeteredLLM  # noqa: E402
+from edgerag.llm.models import resolve_model  # noqa: E402
 from edgerag.progress import observe  # noqa: E402
-from edgerag.ray_pool import DistributedError, Pool, RayOptions, WorkerInfo  # noqa: E402
 
 from .conftest import DATA, SAMPLE  # noqa: E402
 from .helpers import (  # noqa: E402
@@ -266,7 +266,7 @@ def test_terag_naming_on_ray_commits_what_a_local_build_does(local_ray, tmp_path
 def test_a_worker_with_another_model_is_refused(local_ray, tmp_path):
     impostor = tmp_path / "other.gguf"
     impostor.write_bytes(b"GGUF" + os.urandom(64))
-    from edgerag.models import model_sha256
+    from edgerag.llm.models import model_sha256
 
     with pytest.raises(DistributedError, match=r"refused: its model .* has sha256"):
         Pool.start(ray, LLMWorker, (str(impostor), 2048, 1, 0, model_sha256(resolve_model(None))), RayOptions(workers=1), "llm")
@@ -276,7 +276,7 @@ def test_a_worker_with_another_model_is_refused(local_ray, tmp_path):
 def test_ray_without_the_extra_is_a_clear_error(monkeypatch, tmp_path):
     import builtins
 
-    from edgerag.ray_pool import RayUnavailableError, import_ray
+    from edgerag.cluster.ray_pool import RayUnavailableError, import_ray
 
     real_import = builtins.__import__
 

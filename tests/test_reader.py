@@ -12,7 +12,7 @@ import pytest
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import all_candidates, candidates, capitalised_runs, options
 from edgerag.answer.plan import asks_for_fact, build_messages, plan_answer, resolve_mode, within_budget
-from edgerag.llm import ChoiceTrie
+from edgerag.llm.local import ChoiceTrie
 from edgerag.types import Unit
 
 from .conftest import PLANTED_QUESTION, REPO
@@ -36,7 +36,7 @@ def test_the_default_method_is_the_best_llm_free_retriever(index_copy):
 @pytest.mark.slow
 def test_cli_query_uses_the_default_method(built_index):
     out = subprocess.run(
-        [sys.executable, "-m", "edgerag.cli", "query", PLANTED_QUESTION, "--index", str(built_index), "--budget", "300", "--json"],
+        [sys.executable, "-m", "edgerag.cli.main", "query", PLANTED_QUESTION, "--index", str(built_index), "--budget", "300", "--json"],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -186,7 +186,7 @@ def test_cli_answer_says_what_the_model_reads_and_exits_cleanly(index_copy):
         [
             sys.executable,
             "-m",
-            "edgerag.cli",
+            "edgerag.cli.main",
             "query",
             PLANTED_QUESTION,
             "--index",

@@ -10,11 +10,12 @@ import dataclasses
 
 import pytest
 
-from edgerag import EdgeRAG, docs_gen
+from edgerag import EdgeRAG
 from edgerag import methods as registry
 from edgerag.build import graph_steps
-from edgerag.cli import build_parser
-from edgerag.cli_options import default_text
+from edgerag.cli import docs_gen
+from edgerag.cli.main import build_parser
+from edgerag.cli.options import default_text
 from edgerag.context import make_context
 from edgerag.eval.cost import stages_of
 from edgerag.eval.runner import runs_for
@@ -98,4 +99,4 @@ def test_cli_help_and_the_settings_doc_come_from_settings():
 
 
 def test_the_generated_docs_are_current():
-    assert docs_gen.stale() == [], "run `python -m edgerag.docs_gen` (make docs) and commit the result"
+    assert docs_gen.stale() == [], "run `python -m edgerag.cli.docs_gen` (make docs) and commit the result"

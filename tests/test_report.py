@@ -14,13 +14,13 @@ import jsonschema
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.cli import main
+from edgerag.cli.main import main
 from edgerag.eval.cost import index_cost
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.report import BEGIN, END, ResultFileError, load_results, markdown, pareto, sweeps
 from edgerag.eval.runner import NotBuiltError, evaluate_many, runs_for
 from edgerag.graph.core_chunks import core_chunks
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.store import Index
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, REPO

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "edgerag.cli", *args]
+    return [sys.executable, "-m", "edgerag.cli.main", *args]
 
 
 def _env(**extra: str) -> dict[str, str]:

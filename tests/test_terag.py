@@ -9,7 +9,7 @@ import pytest
 from edgerag import EdgeRAG
 from edgerag.extract.names import messages, parse_batch, parse_query
 from edgerag.graph.names_graph import STAGE, TeragGraph
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from edgerag.retrieve.kg_search import KGNotBuiltError
 from edgerag.retrieve.terag import restart_vector
 from edgerag.store.stages import load_arrays

@@ -95,7 +95,8 @@ def test_embedding_a_batch_hands_freed_memory_back(monkeypatch, built_index):
     """glibc keeps torch's freed buffers unless trimmed; indexing memory grew ~80 MiB per MB
     of text without it (benchmarks/big_file_memory.py --probe). Every multi-batch encode
     trims; a query (one text) does not pay for it."""
-    from edgerag import EdgeRAG, embed
+    from edgerag import EdgeRAG
+    from edgerag.embed import embedder as embed
 
     assert embed._malloc_trim() is not None  # these machines run glibc
     calls = []

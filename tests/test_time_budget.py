@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from edgerag import speeds
 from edgerag.answer import chain as chain_module
 from edgerag.answer.plan import MIN_READ_TOKENS, plan_answer
 from edgerag.answer.read import Answer
 from edgerag.answer.steps import Bridge
-from edgerag.metered import MeteredLLM
-from edgerag.speeds import Speeds
+from edgerag.llm import speeds
+from edgerag.llm.metered import MeteredLLM
+from edgerag.llm.speeds import Speeds
 from edgerag.store.tables import Tables
 from edgerag.types import Context, Unit
 

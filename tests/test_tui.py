@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from edgerag import EdgeRAG
-from edgerag.metered import MeteredLLM
+from edgerag.llm.metered import MeteredLLM
 from tui.app import EdgeRAGApp
 
 from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION
@@ -155,7 +155,7 @@ def test_help_shows_this_machine_as_doctor_reports_it(workdir):
 
 
 async def _help_shows_doctor():
-    from edgerag.cpu import cpu_model
+    from edgerag.llm.cpu import cpu_model
 
     app = EdgeRAGApp("index", root="docs")
     async with app.run_test(size=(100, 40)) as pilot:

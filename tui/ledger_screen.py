@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from edgerag.display import index_sizes, token_bars
+from edgerag.cli.display import index_sizes, token_bars
 
 
 class LedgerScreen(Screen):

@@ -15,7 +15,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, 
 
 from edgerag import EdgeRAG
 from edgerag import methods as registry
-from edgerag.display import answer_footer, explain, keywords_line, unit_source
+from edgerag.cli.display import answer_footer, explain, keywords_line, unit_source
 from edgerag.types import Context
 
 from .unit_screen import UnitScreen

@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from edgerag.display import explain
+from edgerag.cli.display import explain
 from edgerag.types import Unit
 
 

@@ -4,7 +4,7 @@ A small model chooses far better than it composes. Asked to write an answer, the
 model copies a passage number, repeats the question's entity or invents a phrase; asked to
 pick one of the strings the passages actually contain, it picks the right one much more often
 (docs/benchmarks.md, "Answers"). This module lists those strings; plan.py offers them to the
-model as the only allowed outputs (llm.py's token trie).
+model as the only allowed outputs (llm/local.py's token trie).
 
 Candidates, in the passages' order, as written (case kept, so the answer reads naturally):
 

@@ -30,8 +30,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..embed import Embedder
-from ..pieces import vectors_of
+from ..embed.embedder import Embedder
+from ..embed.pieces import vectors_of
 from ..provenance import describe
 from ..store import Index
 from ..text.linkkeys import capitalised_runs

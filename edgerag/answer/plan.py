@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..llm import PromptTooLongError
-from ..metered import MeteredLLM
+from ..llm.local import PromptTooLongError
+from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .candidates import candidates, closed_choices
 from .compare import Decision

@@ -12,8 +12,8 @@ import html
 import re
 from dataclasses import replace
 
-from ..llm import Completion
-from ..metered import MeteredLLM
+from ..llm.local import Completion
+from ..llm.metered import MeteredLLM
 from ..text.normalize import normalize
 from .candidates import candidates
 from .citations import CITE

@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from .. import pieces
+from ..embed import pieces
 from ..store import Index
 from ..store.stages import load_stage, save_stage, stage_record
 from ..text.keywords import keyword_set

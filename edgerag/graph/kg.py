@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..extract import kg as kgx
-from ..llm import Completion
-from ..metered import Call, MeteredLLM, Runner, run_here
+from ..llm.local import Completion
+from ..llm.metered import Call, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
 from ..store.stages import fingerprint, load_stage, save_stage, stage_record
@@ -120,7 +120,7 @@ def extract_chunks(
     """Extract every chunk of ``chunk_ids`` not yet extracted (resumable, one commit per chunk).
 
     ``runner`` computes the calls: by default `run_here`, one after another in this process;
-    distributed.py's runs them on Ray workers and hands them back as they finish. Either way
+    cluster/indexing.py's runs them on Ray workers and hands them back as they finish. Either way
     this process commits each chunk the moment it is back (`commit_extraction`)."""
     report = ExtractionReport(chunks=len(chunk_ids))
     t0 = time.perf_counter()

@@ -23,10 +23,10 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..extract import names as nm
 from ..extract.kg import normalize_name
-from ..metered import Call, Done, MeteredLLM, Runner, run_here
+from ..llm.metered import Call, Done, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
 from ..store.stages import fingerprint, load_stage, save_stage, stage_record
@@ -79,7 +79,7 @@ def extract_names(
     Rounds of calls: first every batch; a passage a batch answer left empty is asked again on
     its own in the next round (small models skip passages of a batch), and a batch too long
     for the window is split in halves; a single passage too long is skipped. ``runner``
-    computes the calls (`run_here`, or Ray workers: distributed.py); each answer is committed
+    computes the calls (`run_here`, or Ray workers: cluster/indexing.py); each answer is committed
     as it comes back, its cache entry, ledger row and the names of its passages in one
     transaction (`_commit`)."""
     report = NamesReport(chunks=len(chunk_ids))

@@ -155,7 +155,7 @@ def recognise(image) -> OcrPage:
         raise OcrUnavailableError(f"no OCR engine is installed: {INSTALL}")
     rgb = image.convert("RGB")
     key = hashlib.sha1(rgb.tobytes() + f"{rgb.size}{name}".encode()).hexdigest()
-    from ..models import cache_dir
+    from ..llm.models import cache_dir
 
     memo = cache_dir() / "ocr" / f"{key}.json"
     try:

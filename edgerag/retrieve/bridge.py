@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..graph.links import LinkGraph, load_links
 from ..graph.pagerank import pagerank, ppr_push
 from ..settings import Settings

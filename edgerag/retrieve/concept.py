@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..graph.concept_graph import ConceptGraph, load_concept_graph
 from ..settings import Settings
 from ..store import Index

@@ -16,7 +16,7 @@ One context is then built, at most λ tokens:
 from __future__ import annotations
 
 from ..context import fill_budget
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..settings import Settings
 from ..store import Index
 from ..types import Context

@@ -4,7 +4,7 @@ KG local search on the full KG (β = 1)."""
 from __future__ import annotations
 
 from ..context import combine
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..settings import Settings
 from ..store import Index
 from ..types import Context

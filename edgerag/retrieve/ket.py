@@ -7,7 +7,7 @@ uniformly random core of the same size (the paper's KET-RAG-U).
 from __future__ import annotations
 
 from ..context import combine
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..settings import Settings
 from ..store import Index
 from ..types import Context

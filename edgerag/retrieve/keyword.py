@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..graph.bipartite import load_keyword_graph
 from ..settings import Settings
 from ..store import Index

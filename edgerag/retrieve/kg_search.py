@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..graph.kg import load_kg, stage_name
 from ..settings import Settings
 from ..store import Index

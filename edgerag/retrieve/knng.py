@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..graph.knn import build_knn_graph, load_knn_graph
 from ..settings import Settings
 from ..store import Index

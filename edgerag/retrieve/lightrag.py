@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import combine, fill_budget, make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..extract import query_keywords as qk
 from ..graph.kg import load_kg
 from ..settings import Settings

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import make_context
-from ..embed import Embedder
+from ..embed.embedder import Embedder
 from ..extract import names as nm
 from ..extract.kg import normalize_name
 from ..graph.names_graph import STAGE, TeragGraph, load_names_graph

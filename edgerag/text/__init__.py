@@ -1,1 +1,9 @@
-"""Text processing: token counting, sentences, chunks and sub-chunks, keywords."""
+"""Text processing: token counting, sentences, chunks and sub-chunks, keywords.
+
+tokens.py     token counting for ℓ and λ
+sentences.py  sentence splitting, offline (nltk's Punkt)
+chunking.py   documents → chunks (ℓ) → sub-chunks (⌈ℓ/2^τ⌉) and sentences
+keywords.py   keyword tokens: words less English stop words (KET-RAG §5.1)
+linkkeys.py   link keys: what two passages share that makes one a bridge to the other
+normalize.py  the SQuAD normaliser answers are compared with
+"""

@@ -143,7 +143,7 @@ class OnnxModel:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        from .cpu import usable_cores
+        from ..llm.cpu import usable_cores
 
         opts = ort.SessionOptions()
         # ONNX Runtime's default is one thread per *physical* core: on a 2-vCPU machine that is

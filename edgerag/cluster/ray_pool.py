@@ -1,5 +1,5 @@
 """Ray plumbing for distributed runs: a session, a pool of actors of one kind, and a parallel
-map over them that survives losing some (distributed.py puts edgerag's model work on it).
+map over them that survives losing some (cluster/indexing.py puts edgerag's model work on it).
 
 `Pool.map` draws jobs lazily, keeps ``RayOptions.depth`` queued on each worker, and sends a
 job again to another worker when its worker dies, raises, or answers something that is not a

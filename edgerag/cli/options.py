@@ -10,7 +10,7 @@ import argparse
 import dataclasses
 import re
 
-from .settings import Settings, field_docs
+from ..settings import Settings, field_docs
 
 
 def setting_overrides(args: argparse.Namespace) -> dict:
@@ -116,7 +116,7 @@ def ray_options(args: argparse.Namespace):
     """`distributed.RayOptions` from ``--ray…``, or None without ``--ray``."""
     if getattr(args, "ray", None) is None:
         return None
-    from .ray_pool import RayOptions
+    from ..cluster.ray_pool import RayOptions
 
     opts = RayOptions(address=None if args.ray == "local" else args.ray)
     if args.ray_workers:

@@ -11,16 +11,16 @@ from contextlib import nullcontext
 from importlib import resources
 from pathlib import Path
 
-from . import offline  # noqa: F401
-from .answer import MODES, READERS
-from .cli_options import llm_args, method_args, ray_args, ray_options, setting, setting_overrides, settings_args
+from .. import offline  # noqa: F401
+from ..answer import MODES, READERS
 from .display import format_ledger, print_answer_footer, print_context, stream_answer
+from .options import llm_args, method_args, ray_args, ray_options, setting, setting_overrides, settings_args
 
 DEFAULT_INDEX = os.environ.get("EDGERAG_INDEX", ".edgerag/index")
 
 
 def _open(args, **extra):
-    from .api import EdgeRAG
+    from ..api import EdgeRAG
 
     overrides = setting_overrides(args)
     overrides.update({k: v for k, v in extra.items() if v is not None})
@@ -55,13 +55,13 @@ def cmd_delete(args) -> int:
 
 
 def cmd_docs(args) -> int:
-    from .api import EdgeRAG
+    from ..api import EdgeRAG
 
     rows = EdgeRAG(args.index).documents()
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
-    from .provenance import page_label
+    from ..provenance import page_label
 
     for r in rows:
         pages = f"{page_label(r['pages'])} of {r['file_pages']}" if r.get("pages") else "-"
@@ -137,9 +137,9 @@ def cmd_build(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from .eval.datasets import load_dataset
-    from .eval.report import markdown
-    from .eval.runner import evaluate_many, write_result
+    from ..eval.datasets import load_dataset
+    from ..eval.report import markdown
+    from ..eval.runner import evaluate_many, write_result
 
     methods = [m.strip() for m in (args.methods or args.method).split(",") if m.strip()]
     sweeps: dict[str, list] = {}
@@ -163,8 +163,8 @@ def cmd_eval(args) -> int:
 
 def _sweep(spec: str) -> tuple[str, list]:
     """``beta=0,0.2,1`` → ("beta", [0.0, 0.2, 1.0]), typed as the setting is."""
-    from .methods import KNOBS
-    from .settings import Settings
+    from ..methods import KNOBS
+    from ..settings import Settings
 
     key, sep, values = spec.partition("=")
     key = key.strip().replace("-", "_")
@@ -178,7 +178,7 @@ def _sweep(spec: str) -> tuple[str, list]:
 
 
 def cmd_report(args) -> int:
-    from .eval.report import write_report
+    from ..eval.report import write_report
 
     written = write_report(args.results, args.out, readme=args.readme, metric=args.metric, block=args.block)
     for kind, path in written.items():
@@ -187,7 +187,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_stats(args) -> int:
-    from .api import EdgeRAG
+    from ..api import EdgeRAG
 
     stats = EdgeRAG(args.index).stats()
     if args.json:
@@ -205,7 +205,7 @@ def cmd_stats(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from .models import list_models, models_dir
+    from ..llm.models import list_models, models_dir
 
     rows = list_models()
     if args.json:
@@ -219,7 +219,7 @@ def cmd_models(args) -> int:
 
 
 def cmd_doctor(args) -> int:
-    from .doctor import format_report, report
+    from ..doctor import format_report, report
 
     r = report(index=args.index, model=args.model, repack=args.llm_repack or "auto", probe=not args.no_probe)
     print(json.dumps(r, indent=2) if args.json else format_report(r))
@@ -229,7 +229,7 @@ def cmd_doctor(args) -> int:
 
 def cmd_demo(args) -> int:
     """Index the bundled sample corpus and answer its first question."""
-    from .eval.datasets import load_dataset
+    from ..eval.datasets import load_dataset
 
     sample = Path(str(resources.files("edgerag") / "data" / "sample"))
     dataset = load_dataset(sample)
@@ -242,7 +242,7 @@ def cmd_demo(args) -> int:
     ctx = rag.retrieve(question, method=args.method, budget=args.budget)
     print_context(ctx, max_units=5)
     if not args.question:
-        from .eval.metrics import coverage
+        from ..eval.metrics import coverage
 
         print(f"\ngold answer: {q.answers[0]!r} — {'found' if coverage(q.answers, ctx.text()) else 'not found'} in the retrieved context")
     if args.no_answer:
@@ -270,7 +270,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_methods(args) -> int:
-    from . import methods as registry
+    from .. import methods as registry
 
     rows = [registry.get(n) for n in registry.names()]
     if args.json:
@@ -300,7 +300,7 @@ def cmd_methods(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import methods as registry
+    from .. import methods as registry
 
     p = argparse.ArgumentParser(prog="edgerag", description="Offline Graph-RAG with a local GGUF model.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -409,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     llm_args(sp)
     sp.set_defaults(func=cmd_demo)
 
-    from .export import FORMATS, GRAPHS
+    from ..export import FORMATS, GRAPHS
 
     sp = sub.add_parser("export", help="write a built graph as GraphML or JSON, for Gephi, Cytoscape or networkx")
     sp.add_argument(
@@ -454,11 +454,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .embed import EmbedderError
-    from .models import ModelError
-    from .progress import Cancelled, stop_on_interrupt
-    from .ray_pool import DistributedError, RayUnavailableError
-    from .store import IndexUnusableError
+    from ..cluster.ray_pool import DistributedError, RayUnavailableError
+    from ..embed.embedder import EmbedderError
+    from ..llm.models import ModelError
+    from ..progress import Cancelled, stop_on_interrupt
+    from ..store import IndexUnusableError
 
     args = build_parser().parse_args(argv)
     # long work in committed steps: Ctrl-C ends the step first

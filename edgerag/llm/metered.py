@@ -3,7 +3,7 @@ token ledger (store/ledger.py). Every call is recorded with its stage and method
 call costs no fresh tokens.
 
 A call is prepared (`Call`: the formatted prompt, stop strings, output cap, grammar, halt
-rule, cache key), run somewhere (`run_here` in this process, distributed.py on Ray workers:
+rule, cache key), run somewhere (`run_here` in this process, cluster/indexing.py on Ray workers:
 a `Runner`), and recorded in the caller's write transaction (`MeteredLLM.record`), so an
 extraction stage commits a chunk's result, its cache entry and its ledger row together.
 """
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .llm import Completion, LocalLLM, Messages, PromptTooLongError
-from .store.ledger import Ledger, LedgerRow, LLMCache, cache_key
-from .store.tables import Tables
+from ..store.ledger import Ledger, LedgerRow, LLMCache, cache_key
+from ..store.tables import Tables
+from .local import Completion, LocalLLM, Messages, PromptTooLongError
 
 
 @lru_cache(maxsize=8)
@@ -34,7 +34,7 @@ class Call:
     """One metered call, prepared but not run: what the model must compute (the formatted
     prompt, stop strings, output cap, GBNF grammar text, halt rule) and the cache key it is
     filed under. A local build runs it in this process (`MeteredLLM.run`), a distributed one
-    on a worker (distributed.py); either way `MeteredLLM.record` commits the outcome."""
+    on a worker (cluster/indexing.py); either way `MeteredLLM.record` commits the outcome."""
 
     prompt: str
     stop: list[str]
@@ -69,7 +69,7 @@ class Done:
 Runner = Callable[["MeteredLLM", Iterable[tuple[Any, Call]]], Iterator[Done]]
 """Computes (tag, call) jobs and yields each as it finishes, committing nothing: the caller
 commits each `Done` (`MeteredLLM.record`) before it asks for the next. `run_here` is the
-local one; distributed.py has one that runs the calls on Ray workers."""
+local one; cluster/indexing.py has one that runs the calls on Ray workers."""
 
 
 def run_here(llm: MeteredLLM, jobs: Iterable[tuple[Any, Call]]) -> Iterator[Done]:

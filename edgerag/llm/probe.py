@@ -16,9 +16,9 @@ fails with an ordinary error (a truncated file) is no crash: the load in the par
 its own clear `ModelError`.
 ``EDGERAG_PROBE=off`` skips the probe (the process trusts the model, as before).
 
-`load_llama` is the one place a ``llama_cpp.Llama`` is made (the probe's child and `llm.py`).
+`load_llama` is the one place a ``llama_cpp.Llama`` is made (the probe's child and `llm/local.py`).
 
-    python -m edgerag.probe MODEL.gguf [--repack on|off] [--gpu-layers N]   # one probe, JSON out
+    python -m edgerag.llm.probe MODEL.gguf [--repack on|off] [--gpu-layers N]   # one probe, JSON out
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def probe(
     cmd = command or [
         sys.executable,
         "-m",
-        "edgerag.probe",
+        "edgerag.llm.probe",
         str(path),
         "--repack",
         "on" if repack else "off",

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .embed import Embedder
-from .progress import bar
-from .store import Index
+from ..progress import bar
+from ..store import Index
+from .embedder import Embedder
 
 PIECE_SETS = ("subchunks", "sentences")
 CACHE_TEXTS = 50_000

@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from .llm import Completion, PromptTooLongError
-from .metered import Call, Done, MeteredLLM, run_call
+from ..llm.local import Completion, PromptTooLongError
+from ..llm.metered import Call, Done, MeteredLLM, run_call
 from .ray_pool import Pool, RayOptions, WorkerInfo, ray_session
 
 
@@ -77,8 +77,8 @@ class LLMWorker:
     def __init__(
         self, model: str | None, n_ctx: int, threads: int, n_gpu_layers: int | None, expected_sha256: str, repack: str = "auto"
     ) -> None:
-        from .llm import LocalLLM
-        from .models import ModelError, resolve_model
+        from ..llm.local import LocalLLM
+        from ..llm.models import ModelError, resolve_model
 
         self.node = _node_name()
         with _node_lock("model"):
@@ -110,7 +110,7 @@ class EmbedWorker:
     def __init__(self, spec: str, device: str, batch_size: int, threads: int, expected_id: str, backend: str = "torch") -> None:
         import torch
 
-        from .embed import Embedder, EmbedderError
+        from ..embed.embedder import Embedder, EmbedderError
 
         torch.set_num_threads(threads)
         self.node = _node_name()
@@ -194,7 +194,7 @@ def llm_runner(pool: Pool) -> Callable[[MeteredLLM, Iterable[tuple[Any, Call]]],
 def model_spec(rag) -> str | None:
     """How a worker finds the driver's GGUF: a known model's name (the pip packages on its
     node), else the driver's path (which must exist on every node)."""
-    from .models import KNOWN_MODELS
+    from ..llm.models import KNOWN_MODELS
 
     spec = rag.settings.model or os.environ.get("EDGERAG_MODEL")
     return spec if spec is None or spec in KNOWN_MODELS else str(rag.llm.llm.path)
@@ -274,7 +274,7 @@ def embed_pool(embedder, opts: RayOptions) -> Iterator[RemoteEmbedder]:
 
 def _embedder_spec(embedder) -> str:
     """The default embedder by name (each node's pip package), any other by its folder."""
-    from .embed import resolve_embedder_path
+    from ..embed.embedder import resolve_embedder_path
 
     try:
         if resolve_embedder_path("default") == embedder.path:

