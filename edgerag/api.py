@@ -403,14 +403,23 @@ def model_speeds(settings: Settings, spec: str | None):
     return local.speeds()
 
 
+LEAST_SHARE = 0.5
+"""The share of the answer budget a model must still read in each of a chain's reads, within the
+time budget, to be chosen to answer (`typical_answer_seconds`): the time budget shrinks a slow
+model's evidence, and a larger model that reads a few sentences is not worth its seconds."""
+
+
 def typical_answer_seconds(settings: Settings, spec: str | None) -> float | None:
-    """A typical answer's seconds by the model ``spec`` here: the two reads of a chain question
-    (`CHAIN_READS`), each the full answer budget of evidence plus the prompt's own
-    `TYPICAL_PROMPT_EXTRA` tokens, a short answer's output and the read's overhead."""
+    """A typical answer's seconds by the model ``spec`` here, at the least it should read: the two
+    reads of a chain question (`CHAIN_READS`), each `LEAST_SHARE` of the answer budget of evidence
+    plus the prompt's own `TYPICAL_PROMPT_EXTRA` tokens, a short answer's output and the read's
+    overhead. Within ``answer_seconds``, the model reads at least that; where the machine is
+    faster, the time budget gives it more, up to the whole answer budget."""
     speeds = model_speeds(settings, spec)
     if speeds is None:
         return None
-    return CHAIN_READS * (speeds.seconds(settings.answer_budget + TYPICAL_PROMPT_EXTRA, SHORT_OUTPUT) + READ_OVERHEAD_S)
+    evidence = int(LEAST_SHARE * settings.answer_budget)
+    return CHAIN_READS * (speeds.seconds(evidence + TYPICAL_PROMPT_EXTRA, SHORT_OUTPUT) + READ_OVERHEAD_S)
 
 
 def _from_environment(settings: Settings) -> Settings:

@@ -24,8 +24,10 @@ from pathlib import Path
 from .models import ModelError, check_gguf, model_sha256
 from .probe import load_llama, proven_repack
 
-SPEED_PROBE_PROMPT = 128
-"""Prompt tokens of the probe that first measures a model's speeds (`LocalLLM.speeds`)."""
+SPEED_PROBE_PROMPT = 512
+"""Prompt tokens of the probe that first measures a model's speeds (`LocalLLM.speeds`): about one
+read's prompt (500 tokens of evidence and the question), where prefill runs at the speed reads see;
+128 tokens measured the 0.5B model at 120-158 tokens/s where its reads ran at 183-208."""
 
 
 class PromptTooLongError(ValueError):
@@ -116,7 +118,7 @@ class LocalLLM:
     def speeds(self):
         """This model's measured `speeds.Speeds` here with these threads: the median of its
         recent calls, else a probe's figures. The first time, a probe measures them (a child
-        process, as at a first load: 128 prompt tokens, 16 out, a few seconds once per machine
+        process, as at a first load: `SPEED_PROBE_PROMPT` prompt tokens, 16 out, a few seconds once per machine
         and thread count); None when probes are off (``EDGERAG_PROBE=off``) or it fails."""
         from . import speeds
         from .probe import probe, probes_off

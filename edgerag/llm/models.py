@@ -93,8 +93,9 @@ def answer_model_choice(
     ``auto``, `ANSWER_MODEL` where it is installed and this machine runs it fast enough, else
     ``model`` (the model everything else uses). Fast enough is measured, not read off the CPU's
     flags (issue #41): ``typical_seconds(name)`` is a typical answer's seconds by that model at
-    the speeds measured here (a chain's two reads at the full answer budget; api.py), and it must
-    fit the time budget ``seconds`` (None: no budget, the larger model answers). A GPU
+    the speeds measured here (a chain's two reads, each at least half the answer budget of
+    evidence; api.py), and it must fit the time budget ``seconds`` (None: no budget, the larger
+    model answers). A GPU
     qualifies without a measurement. ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model``
     set by the user answers too."""
     if setting == "auto" and os.environ.get("EDGERAG_ANSWER_MODEL"):

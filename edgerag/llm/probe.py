@@ -307,7 +307,8 @@ def _run_child(args: argparse.Namespace) -> dict:
 
     faulthandler.enable()  # a crash in llama.cpp writes the Python stack to stderr
     t0 = time.perf_counter()
-    llama = load_llama(args.model, n_ctx=512, n_threads=args.threads, n_gpu_layers=args.gpu_layers, repack=args.repack == "on")
+    window = max(512, args.prompt_tokens + args.max_tokens + 8)
+    llama = load_llama(args.model, n_ctx=window, n_threads=args.threads, n_gpu_layers=args.gpu_layers, repack=args.repack == "on")
     load_s = time.perf_counter() - t0
     words = llama.tokenize(PROBE_TEXT.encode(), add_bos=True)
     tokens = (words * (args.prompt_tokens // len(words) + 1))[: args.prompt_tokens]
