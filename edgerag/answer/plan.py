@@ -144,7 +144,7 @@ class ReadPlan:
         """Expected seconds of the whole answer: every planned read, and their overheads."""
         if self.expected_seconds is None:
             return None
-        return self.reads * (self.expected_seconds + (READ_OVERHEAD_S if self.reads > 1 else 0.0))
+        return self.reads * (self.expected_seconds + READ_OVERHEAD_S)
 
     def summary(self) -> str:
         """One line for a person: what is read, what is not, how long until the first word."""
