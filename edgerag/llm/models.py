@@ -107,14 +107,14 @@ def answer_model_choice(
     if not installed(ANSWER_MODEL):
         return AnswerModelChoice(None, f"{ANSWER_MODEL} is not installed ({KNOWN_MODELS[ANSWER_MODEL].pip}); the default model answers")
     if gpu:
-        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: a GPU offloads it")
+        return AnswerModelChoice(ANSWER_MODEL, "a GPU offloads it")
     if seconds is None:
-        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: no time budget (answer_seconds none)")
+        return AnswerModelChoice(ANSWER_MODEL, "no time budget (answer_seconds none)")
     took = typical_seconds(ANSWER_MODEL) if typical_seconds is not None else None
     if took is None:
         return AnswerModelChoice(None, f"{ANSWER_MODEL}'s speed here is not measured (no probe); the default model answers")
     if took <= seconds:
-        return AnswerModelChoice(ANSWER_MODEL, f"{ANSWER_MODEL}: a typical answer takes about {took:.0f} s here, within {seconds:g} s")
+        return AnswerModelChoice(ANSWER_MODEL, f"a typical answer by it takes about {took:.0f} s here, within {seconds:g} s")
     return AnswerModelChoice(
         None, f"{ANSWER_MODEL} would take about {took:.0f} s a typical answer here, over {seconds:g} s; the default model answers"
     )
