@@ -132,7 +132,7 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
     """Which model answers, chosen by the speeds measured here (both models', where installed)."""
     from functools import partial
 
-    from .api import model_speeds, typical_answer_seconds
+    from .answer.budget import model_speeds, typical_answer_seconds
     from .llm.models import ANSWER_MODEL, answer_model_choice, installed
     from .settings import Settings
 

@@ -94,7 +94,7 @@ def answer_model_choice(
     ``model`` (the model everything else uses). Fast enough is measured, not read off the CPU's
     flags (issue #41): ``typical_seconds(name)`` is a typical answer's seconds by that model at
     the speeds measured here (a chain's two reads, each at least half the answer budget of
-    evidence; api.py), and it must fit the time budget ``seconds`` (None: no budget, the larger
+    evidence; answer/budget.py), and it must fit the time budget ``seconds`` (None: no budget, the larger
     model answers). A GPU
     qualifies without a measurement. ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model``
     set by the user answers too."""
