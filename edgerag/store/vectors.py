@@ -215,12 +215,16 @@ class VectorSet:
         top_labels = np.zeros((len(vectors), k_ask), dtype=np.int64)
         top_sims = np.zeros((len(vectors), k_ask), dtype=np.float32)
         step = max(1, EXACT_BLOCK // max(1, len(labels)))
-        for start in range(0, len(vectors), step):
+        for start in range(0, len(vectors), step):  # a block of queries at a time, no Python loop per query
             scores = vectors[start : start + step] @ rows.T
-            for r, row in enumerate(scores, start):
-                head = np.argpartition(-row, k_ask - 1)[:k_ask] if k_ask < len(row) else np.arange(len(row))
-                head = head[np.lexsort((labels[head], -row[head]))]
-                top_labels[r], top_sims[r] = labels[head], row[head]
+            if k_ask < scores.shape[1]:
+                head = np.argpartition(-scores, k_ask - 1, axis=1)[:, :k_ask]
+            else:
+                head = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
+            sims, labs = np.take_along_axis(scores, head, axis=1), labels[head]
+            order = np.lexsort((labs, -sims), axis=1)
+            end = start + len(scores)
+            top_labels[start:end], top_sims[start:end] = np.take_along_axis(labs, order, 1), np.take_along_axis(sims, order, 1)
         return self._named(top_labels, top_sims, k)
 
     def _named(self, labels: np.ndarray, sims: np.ndarray, k: int) -> tuple[list[list[str]], np.ndarray]:
