@@ -11,7 +11,9 @@ rag.stats()                           # counts, and the token ledger per stage a
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,8 +23,9 @@ from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .answer.budget import typical_answer_seconds
 from .answer.chain import answer_chain
-from .answer.compare import decide
+from .answer.compare import decide, finish
 from .answer.evidence import evidence_units
+from .answer.read import decided
 from .answer.hops import resolve as resolve_hops
 from .answer.plan import READ_OVERHEAD_S
 from .answer.steps import next_bridge
@@ -279,13 +282,21 @@ class EdgeRAG:
             ans = self._answer_chain(question, context, plan, on_text)
             if ans is not None:
                 return ans
-        return answer_question(self.answer_llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+        note = ""
+        if plan.comparison is not None:
+            ans, note = self._answer_comparison(question, context, plan, on_text)
+            if ans is not None:
+                return ans
+        ans = answer_question(self.answer_llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
+        if note:
+            ans.reason = "; ".join(x for x in (note, ans.reason) if x)
+        return ans
 
-    def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
-        """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
-        method, at the λ its read needs (`STEP_CONTEXT` × the answer budget, not the question's
-        λ), and read whole by the short reader in its share of the time budget."""
-        from .answer.chain import STEP_CONTEXT, Step
+    def _step_reader(self, context: Context, plan: ReadPlan):
+        """(retrieve, read) for a step of ``plan``: retrieved with the context's method at the λ a
+        read needs (`STEP_CONTEXT` × the answer budget), read whole by the short reader in its
+        share of the time budget."""
+        from .answer.chain import STEP_CONTEXT
 
         share = plan.seconds / plan.reads if plan.seconds else None
 
@@ -296,6 +307,37 @@ class EdgeRAG:
             step_plan = self.plan_answer(q, ctx, mode="short", steps=False, seconds=share)
             return answer_question(self.answer_llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
 
+        return retrieve, read
+
+    def _answer_comparison(self, question: str, context: Context, plan: ReadPlan, on_text) -> tuple[Answer | None, str]:
+        """A comparison whose missing sides the model reads as steps (answer/compare.py
+        `finish`), then decided in code; (None, why) when a side's value is still missing."""
+        t0 = time.perf_counter()
+        retrieve, read = self._step_reader(context, plan)
+        reads: list[Answer] = []
+
+        def counted(q: str, ctx: Context) -> Answer:
+            reads.append(read(q, ctx))
+            return reads[-1]
+
+        d = finish(plan.comparison, retrieve=retrieve, read=counted)
+        if d is None:
+            return None, f"compared: no {plan.comparison.question.attribute or 'value'} found for {plan.comparison.missing()}, read whole"
+        used = Context(query=context.query, method=context.method, budget=context.budget, units=d.units, notes=context.notes)
+        ans = decided(replace(plan, decision=d, units=d.units), used, t0, on_text)
+        for a in reads:
+            for k, v in a.tokens.items():
+                ans.tokens[k] = ans.tokens.get(k, 0) + v
+        ans.cached = bool(reads) and all(a.cached for a in reads)
+        return ans, ""
+
+    def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
+        """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
+        method, at the λ its read needs (`STEP_CONTEXT` × the answer budget, not the question's
+        λ), and read whole by the short reader in its share of the time budget."""
+        from .answer.chain import Step
+
+        retrieve, read = self._step_reader(context, plan)
         asked, units, done = question, context.units, []
         if plan.hop is not None:  # relation hops already made in code (hops.py)
             asked, units = plan.hop.question, plan.hop.units + context.units

@@ -4,7 +4,9 @@ One module per step of the path:
 
     question + context
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
-        compare.py     a comparison of dates decided in code: the answer, no model call
+        compare.py     a comparison decided in code (dates, numbers with units, places,
+                       categories, yes/no): each side looked up, read in code or by the model
+                       as a step, then compared: the answer cites both sides
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
@@ -12,7 +14,7 @@ One module per step of the path:
         candidates.py  the answers a chosen or closed question may take
       read.py        `answer_question` → `Answer`: runs the plan, the model call
       reply.py       the model's reply → the short answer (cleaned, narrowed when it ran on,
-                     re-chosen when it repeats the question's own name)
+                     re-chosen when it repeats the question's own name, cut to the span asked)
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice
       chain.py       `answer_chain`: a chain question hop by hop, each step retrieved and read
@@ -48,9 +50,12 @@ Modes (``answer_mode``):
 
 Two kinds of question get help in code before the model reads (``answer_hops``):
 
-* a comparison of dates ("Which film has the director who died earlier, A or B?") is decided
-  when the passages give both dates (compare.py): the plan says so, no model is called, and
-  the answer cites the passages it read and says why;
+* a comparison ("Which film has the director who died earlier, A or B?", "Which band has
+  more members, A or B?", "Which city is further south, A or B?", "Are A and B both X?") is
+  decided in code when each side's value is found (compare.py): a date, a number with its unit,
+  coordinates, a category. When code finds both, the plan says so and no model is called; when
+  it finds one, the model reads the other side's one-hop question as a step ("How many members
+  does A have?"), and code decides. The answer cites both sides' passages and says why;
 * a bridge through a named relation ("Where was the director of film X born?") is hopped
   (hops.py): the model is asked "Where was Max Mack born?" and reads the passages the hop
   landed on (Max Mack's first, then the film's), not the rest of the context: other passages'

@@ -13,7 +13,7 @@ from ..llm.local import PromptTooLongError
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .candidates import candidates, closed_choices
-from .compare import Decision
+from .compare import Decision, Pending
 from .hops import Hop
 from .steps import Bridge
 
@@ -125,6 +125,10 @@ class ReadPlan:
     """``passages``, ``evidence`` or ``compare`` (the module doc)."""
     decision: Decision | None = None
     """A comparison decided in code (compare.py): the answer without a model call."""
+    comparison: Pending | None = None
+    """A comparison decided in code once the model has read the sides code could not
+    (compare.py `finish`, one read a side); ``units`` and ``messages`` are the whole question's
+    read, used when a side's value is still not found."""
     hop: Hop | None = None
     """Relation hops made in code (hops.py): the model is asked ``hop.question``."""
     chain: Bridge | None = None
@@ -163,6 +167,8 @@ class ReadPlan:
             parts.append(f"; hopped in code ({self.hop.reason}), asking: {self.hop.question}")
         if self.chain is not None:
             parts.append(f"; answered hop by hop, first: {self.chain.question}")
+        if self.comparison is not None:
+            parts.append(f"; compared in code once the model reads {self.comparison.question.attribute or 'the value'} of {self.comparison.missing()}")
         if self.seconds is not None and self.answer_seconds is not None:
             parts.append(f"; about {self.answer_seconds:.0f} s" + (f" in {self.reads} reads" if self.reads > 1 else ""))
             parts.append(f" (budget {self.seconds:g} s")
@@ -236,15 +242,16 @@ def plan_answer(
     budget: int | None = None,
     max_tokens: int = 256,
     evidence: Callable[[str, list[Unit], int], list[Unit]] | None = None,
-    compare: Callable[[list[Unit]], Decision | None] | None = None,
+    compare: Callable[[list[Unit]], Decision | Pending | None] | None = None,
     hops: Callable[[list[Unit]], Hop | None] | None = None,
     chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
     seconds: float | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
-    read evidence sentences instead of passages; ``compare`` (``units → Decision or None``,
-    compare.py) may decide a comparison of dates without the model; ``hops`` (``units → Hop or
+    read evidence sentences instead of passages; ``compare`` (``units → Decision, Pending or
+    None``, compare.py) may decide a comparison without the model, or once the model has read
+    the sides code could not; ``hops`` (``units → Hop or
     None``, hops.py) may rewrite a bridge question into the one-hop question the model reads;
     ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
     question that is answered hop by hop (chain.py), for a free short answer to an open
@@ -253,6 +260,9 @@ def plan_answer(
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
+    pending = decision if isinstance(decision, Pending) else None
+    if pending is not None:
+        decision = None
     if decision is not None:
         read = {u.chunk_id for u in decision.units}
         return ReadPlan(
@@ -278,7 +288,7 @@ def plan_answer(
     first = None
     if chain is not None and mode == "short" and closed_choices(asked) is None:
         first = chain(asked, context.units if hop is None else hop.units + context.units)
-    reads = CHAIN_READS if first is not None else 1
+    reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     speeds = llm.speeds() if seconds else None
     time_cut, too_slow = 0, False
     if speeds is not None and mode != "long":
@@ -315,6 +325,7 @@ def plan_answer(
         reader=reader,
         hop=hop,
         chain=first,
+        comparison=pending,
         seconds=seconds,
         reads=reads,
         time_cut=time_cut,
