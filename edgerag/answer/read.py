@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
-from .reply import DO_NOT_KNOW, ECHOED, RAN_ON, SHORT_WORDS, clean_answer, copied_example, echoes, merged, narrow, rechoose, said_of
+from .reply import DO_NOT_KNOW, ECHOED, RAN_ON, SHORT_WORDS, clean_answer, copied_example, echoes, merged, narrow, rechoose, said_of, shortest
 
 
 @dataclass
@@ -40,6 +40,9 @@ class Answer:
     steps: list[dict[str, Any]] = field(default_factory=list)
     """A chain question answered hop by hop (chain.py): each step's phrase, question, answer and
     how it was found, the question finally read last."""
+    full: str = ""
+    """The short answer before it was cut to the span the question asks for (reply.py
+    `shortest`: "Tampere, Finland" for "Which city …?"); empty when nothing was cut."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -97,6 +100,11 @@ def answer_question(
         if again is not None:
             c = merged(c, again)
             short_text, reason = again.text.strip(), ECHOED
+    full = ""
+    if plan.mode == "short" and plan.choices is None:
+        trimmed = shortest(short_text, asked, [u.text for u in units])
+        if trimmed != short_text:
+            full, short_text = short_text, trimmed
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
     tokens = {
@@ -118,6 +126,7 @@ def answer_question(
         cached=c.cached,
         mode=plan.mode,
         reason=reason,
+        full=full,
     )
 
 

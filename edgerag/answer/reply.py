@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
+from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
 from .candidates import candidates
 from .citations import CITE
@@ -118,3 +119,49 @@ def merged(first: Completion, second: Completion) -> Completion:
         evaluated_tokens=first.evaluated_tokens + second.evaluated_tokens,
         cached=first.cached and second.cached,
     )
+
+
+_ASKS_YEAR = re.compile(r"\b(?:what|which|in what|in which) year\b|\byear (?:was|did|were|is)\b", re.I)
+_ASKS_PLACE = re.compile(
+    r"\b(?i:what|which|in what|in which)\s+(?:(?:[a-z]+|[A-Z][a-z]+)\s+)?(?P<noun>city|town|village|suburb|neighbou?rhood|borough|"
+    r"municipality|commune|district|county|state|province|region|country|nation)\b"
+)
+_SMALLEST = frozenset("city town village suburb neighborhood neighbourhood borough municipality commune district".split())
+_INITIALS = re.compile(r"^(?P<initials>(?:[A-Z]\.\s?){1,3})\s*(?P<rest>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)$")
+
+
+def shortest(short: str, question: str, passages: list[str]) -> str:
+    """The span the question asks for, cut from a longer right answer by the question's type and
+    the passages' own words, never below what was asked (issue #42, "the shortest right answer"):
+
+    * a date at the precision asked: "In what year …?" → "1948" of "4 February 1948";
+    * a place without its region and country when a town is asked ("Which city …?" → "Tampere"
+      of "Tampere, Finland"), the last part when a country or state is;
+    * a person's name as the passages spell it: "J. Smith" → "John Smith" where a passage
+      writes that name and no other of those initials.
+
+    Anything else is returned as it is."""
+    if _ASKS_YEAR.search(question):
+        years = re.findall(r"\b(?:1\d{3}|20\d{2})\b", short)
+        if len(years) == 1 and short.strip() != years[0] and len(short.split()) <= 4:
+            return years[0]
+    place = _ASKS_PLACE.search(question)
+    parts = [p.strip() for p in short.split(",")]
+    if place and len(parts) > 1 and all(p[:1].isupper() for p in parts) and len(short.split()) <= 8:
+        noun = place.group("noun").lower()
+        return parts[0] if noun in _SMALLEST or noun == "county" and "County" in parts[0] else parts[-1] if noun in ("country", "nation") else short
+    m = _INITIALS.match(short.strip())
+    if m:
+        letters = [c for c in m.group("initials") if c.isalpha()]
+        rest = m.group("rest")
+        found = set()
+        for text in passages:
+            for run in capitalised_runs(text):
+                words = run.split()
+                if run.endswith(rest) and len(words) >= len(letters) + len(rest.split()):
+                    given = words[: len(words) - len(rest.split())]
+                    if [w[0] for w in given[: len(letters)]] == letters and all(len(w) > 2 for w in given[: len(letters)]):
+                        found.add(run)
+        if len(found) == 1:
+            return found.pop()
+    return short

@@ -30,6 +30,8 @@ def answer_footer(ans) -> list[str]:
             lines.append(f"  {st['phrase']} → {st['answer']}{how}" if st["phrase"] else f"  then asked: {st['question']} → {st['answer']}")
     elif ans.reason:  # decided in code, or narrowed from a reply that ran on
         lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"decided in code: {ans.reason}")
+    if getattr(ans, "full", ""):  # cut to the span the question asks for (answer/reply.py)
+        lines.append(f"short answer: {ans.short}  (cut from: {ans.full})")
     if ans.citations:
         lines.append("citations:")
         for c in ans.citations:
