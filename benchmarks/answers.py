@@ -37,7 +37,11 @@ answer in the given mode. Reported per row:
   (llama.cpp's threads: fewer stand in for a slower host) in the row's key;
 * per question type (second table): EM and read per type, from the split's own labels
   (MuSiQue's 2/3/4-hop ids, 2Wiki's comparison / bridge-comparison → comparison and
-  compositional / inference → bridge; HotpotQA: closed questions → comparison, else bridge).
+  compositional / inference → bridge; HotpotQA, whose files carry no type: a question
+  `comparison_kind` finds a comparison in → comparison, else bridge);
+* per comparison kind (third table): date, number, place, category, yes/no (answer/compare.py
+  `parse_comparison`; ``other``: a closed question it does not parse), with the share decided
+  in code.
 
 Run it on an idle machine: a llama.cpp call next to another job is 5–7× slower.
 """
@@ -55,6 +59,7 @@ from common import write_result
 
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
+from edgerag.answer.compare import parse_comparison
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize
 from edgerag.eval.runner import ensure_indexed
@@ -74,8 +79,22 @@ def question_types(path: Path) -> dict[str, str]:
             elif label:
                 out[q["id"]] = "comparison" if "comparison" in label else "bridge"
             else:
-                out[q["id"]] = "comparison" if closed_choices(q["question"]) else "bridge"
+                out[q["id"]] = "comparison" if comparison_kind(q["question"]) != "-" else "bridge"
     return out
+
+
+KINDS = {"date": "date", "quantity": "number", "place": "place", "same": "yes/no", "both": "category", "common": "category"}
+
+
+def comparison_kind(question: str) -> str:
+    """The comparison a question asks (answer/compare.py `parse_comparison`): date, number,
+    place, category (both X / in common) or yes/no (the same X); ``other`` for a closed
+    question it does not parse ("…, A or B?" or yes/no), ``-`` for no comparison."""
+    q = parse_comparison(question)
+    if q is not None:
+        return KINDS[q.kind]
+    choices = closed_choices(question)
+    return "-" if not choices else "yes/no" if choices == ["yes", "no"] else "other"
 
 
 def kind_of(question: str) -> str:
@@ -103,6 +122,8 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "gold": q.answers[0],
             "kind": kind_of(q.question),
             "type": types.get(q.id, "bridge"),
+            "comparison": comparison_kind(q.question),
+            "compared": plan.decision is not None or (plan.comparison is not None and "compared: no" not in ans.reason),
             "model_calls": rag.answer_llm.spent["calls"] - calls,
             "hopped": plan.hop is not None,
             "chained": bool(ans.steps),
@@ -167,6 +188,15 @@ def summarise(rows: list[dict]) -> dict:
             }
             for t in sorted({r["type"] for r in rows})
             for of in [[r for r in rows if r["type"] == t]]
+        }
+        out["comparisons"] = {
+            k: {
+                "questions": len(of),
+                "em": 100 * sum(r["em"] for r in of) / len(of),
+                "decided_in_code": 100 * sum(r.get("compared", False) for r in of) / len(of),
+            }
+            for k in sorted({r.get("comparison", "-") for r in rows} - {"-"})
+            for of in [[r for r in rows if r.get("comparison") == k]]
         }
     if rows and "choosable" in rows[0]:
         out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
@@ -303,7 +333,7 @@ def table(runs: list[dict]) -> str:
         "| calls / q | in code | hopped | steps / q | hop by hop | prompt / gen tok/s |",
         "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    types = []
+    types, kinds = [], []
     for r in runs:
         s = r["summary"]
         p50 = f"{s['latency_p50']:.1f}" if s["latency_p50"] is not None else "–"
@@ -324,8 +354,12 @@ def table(runs: list[dict]) -> str:
         )
         for t, v in s.get("types", {}).items():
             types.append(f"| {r['split']} | {r['method']} | {r['budget']:,} | {t} | {v['questions']} | {v['em']:.1f} | {v['read']:.0f} |")
+        for k, v in s.get("comparisons", {}).items():
+            kinds.append(f"| {r['split']} | {r['method']} | {k} | {v['questions']} | {v['em']:.1f} | {v['decided_in_code']:.0f} % |")
     if types:
         lines += ["", "| split | method | λ | question type | questions | EM | read |", "|---|---|---:|---|---:|---:|---:|", *types]
+    if kinds:
+        lines += ["", "| split | method | comparison kind | questions | EM | decided in code |", "|---|---|---|---:|---:|---:|", *kinds]
     return "\n".join(lines)
 
 
