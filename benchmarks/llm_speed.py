@@ -48,9 +48,9 @@ def timed(llm: LocalLLM, messages, max_tokens: int):
     return c, t_first
 
 
-def measure(path: Path, n_ctx: int, prompt_tokens: int, repack: str) -> dict:
+def measure(path: Path, n_ctx: int, prompt_tokens: int, repack: str, n_threads: int | None = None) -> dict:
     t = time.perf_counter()
-    llm = LocalLLM(path, n_ctx=n_ctx, repack=repack)
+    llm = LocalLLM(path, n_ctx=n_ctx, n_threads=n_threads, repack=repack)
     llm.llama  # noqa: B018 (load the model now, inside the timed span)
     load_s = time.perf_counter() - t
 
