@@ -21,8 +21,8 @@ SAMPLE = REPO / "edgerag" / "data" / "sample"
 DATA = Path(__file__).resolve().parent / "data"
 
 # Tests answer with the 0.5B model, whatever this machine would choose (answer_model auto picks
-# the 1.5B model where the model-1_5b extra is installed on an AVX-512 CPU): the same model on
-# every machine, and the one CI installs. Subprocesses (the CLI) inherit it.
+# the 1.5B model where the model-1_5b extra is installed and measured fast enough here): the
+# same model on every machine, and the one CI installs. Subprocesses (the CLI) inherit it.
 os.environ.setdefault("EDGERAG_ANSWER_MODEL", "qwen2.5-coder-0.5b-instruct-q4_k_m")
 # and with no time budget: the model reads the same evidence on a slow host as on a fast one (the
 # budget's own tests set speeds and seconds, tests/test_time_budget.py).
