@@ -25,9 +25,9 @@ from .answer.budget import typical_answer_seconds
 from .answer.chain import answer_chain
 from .answer.compare import decide, finish
 from .answer.evidence import evidence_units
-from .answer.read import decided
 from .answer.hops import resolve as resolve_hops
 from .answer.plan import READ_OVERHEAD_S
+from .answer.read import decided
 from .answer.steps import next_bridge
 from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents

@@ -62,7 +62,10 @@ def test_the_question_says_what_is_compared_and_which_end_wins(question, kind, a
 
 
 def test_options_without_a_comma_and_questions_that_compare_nothing_written():
-    assert pair_options("Which magazine was started first Arthur's Magazine or First for Women?") == ["Arthur's Magazine", "First for Women"]
+    assert pair_options("Which magazine was started first Arthur's Magazine or First for Women?") == [
+        "Arthur's Magazine",
+        "First for Women",
+    ]
     assert pair_options("who is younger Keith Bostic or Jerry Glanville ?") == ["Keith Bostic", "Jerry Glanville"]
     assert parse_comparison("Which is better, Aa or Bb?") is None  # "better" measures nothing a passage writes
     assert parse_comparison("Who directed Alien or Aliens?") is None
@@ -135,6 +138,17 @@ def test_what_two_categories_share():
 )
 def test_the_shortest_right_answer(short, question, trimmed):
     assert shortest(short, question, ["The book was written by John Smith in 1990."]) == trimmed
+
+
+def test_a_title_is_a_name_and_is_never_cut():
+    asked = "Which Australian city founded in 1838 contains a boarding school?"
+    assert shortest("Marion, South Australia", asked, [], ["Marion, South Australia"]) == "Marion, South Australia"
+    assert shortest("Marion, South Australia", asked, [], ["Adelaide"]) == "Marion"
+
+
+def test_a_relation_between_two_things_is_left_to_the_model():
+    # the directors' countries, not the films': a hop this kind does not make
+    assert parse_comparison("Do both films: Mr. Arkadin and Kick-Ass 2 (Film) have the directors from the same country?") is None
 
 
 @pytest.mark.model

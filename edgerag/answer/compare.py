@@ -170,7 +170,9 @@ _MORE = re.compile(
 """A quantity by "more/fewer + noun": "has more members", "won more Grand Slam titles", "a larger population"."""
 _ADJECTIVE_END = re.compile(r"(?:ous|ful|ive|able|ible|al|ic|ar|ant|ent|ly|ed|ing|ish|less)$")
 """An adjective, not a noun, after "more": "more famous", "more popular", "more recently" compare nothing counted."""
-_ADJECTIVE = re.compile(r"\b(?:is|was|are|were|be|stands?|runs?|looks?)\s+(?:the\s+)?(?P<word>[a-z]+(?:er|est))\b(?!\s+than\s+(?:the\s+)?other)")
+_ADJECTIVE = re.compile(
+    r"\b(?:is|was|are|were|be|stands?|runs?|looks?)\s+(?:the\s+)?(?P<word>[a-z]+(?:er|est))\b(?!\s+than\s+(?:the\s+)?other)"
+)
 """A quantity by a comparative adjective: "Which is taller", "which mountain is higher"."""
 LOW_POLE = frozenset(
     "smaller smallest shorter shortest lower lowest lighter lightest fewer fewest less least narrower narrowest "
@@ -225,7 +227,7 @@ def pair_options(question: str) -> list[str]:
         return found
     q = question.strip().rstrip("?").strip()
     head, sep, b = q.rpartition(" or ")
-    if not sep or not b[:1].isupper() and not b[:1].isdigit():
+    if not sep or (not b[:1].isupper() and not b[:1].isdigit()):
         return []
     runs = [r for r in capitalised_runs(head) if head.endswith(r)]
     if not runs or runs[-1] == head.strip():
@@ -320,10 +322,14 @@ _WH_START = re.compile(r"^\s*(?:what|which|who)\b", re.I)
 
 def _categories(question: str) -> ComparisonQuestion | None:
     opts = and_options(question)
-    if not opts:
+    # "the directors of A and B": a hop these kinds do not make (a relation after the options is
+    # the asked category only in "Are A and B both composers?")
+    if not opts or _RELATION.search(question[: question.find(opts[0])]):
         return None
     pair = (opts[0], opts[1])
     same = _SAME.search(question)
+    if same and _RELATION.search(question):
+        return None
     if same and _AUX_START.match(question):
         attr = re.sub(r"\b(?:as|of|or|and)\b.*$", "", same.group("attr")).strip()
         return ComparisonQuestion(pair, "same", attribute=attr)
@@ -332,13 +338,22 @@ def _categories(question: str) -> ComparisonQuestion | None:
         both = _BOTH_AFTER.search(after) or (_BOTH_AFTER.search(question) if question.lower().count("both") else None)
         if both and "both" in question.lower():
             cat = after.strip(" ?") if both.group("cat").startswith(opts[0]) else both.group("cat")
-            cat = re.sub(r"^(?:both\s+)?(?:(?:a|an|the|considered|described as|known as|classified as|types? of|kinds? of)\s+)*", "", cat.strip(" ?"), flags=re.I)
+            cat = re.sub(
+                r"^(?:both\s+)?(?:(?:a|an|the|considered|described as|known as|classified as|types? of|kinds? of)\s+)*",
+                "",
+                cat.strip(" ?"),
+                flags=re.I,
+            )
             if cat:
                 return ComparisonQuestion(pair, "both", attribute=cat)
         return None
     if _WH_START.match(question) and _COMMON.search(question):
         asked = re.match(r"^\s*(?:what|which)\s+(?:type of |kind of |sort of )?(?P<noun>[a-z]+)\b", question, re.I)
-        noun = asked.group("noun").lower() if asked and asked.group("noun").lower() not in ("do", "did", "does", "is", "are", "was", "were") else ""
+        noun = (
+            asked.group("noun").lower()
+            if asked and asked.group("noun").lower() not in ("do", "did", "does", "is", "are", "was", "were")
+            else ""
+        )
         return ComparisonQuestion(pair, "common", attribute=noun)
     return None
 
@@ -423,7 +438,9 @@ def quantity(q: ComparisonQuestion, option: str, passages: list[Unit]) -> Quanti
     dimension the question measures ("taller": a length) when it says one."""
     words = q.attribute.split()
     nouns = [_stem(words[-1])] if words else []
-    nouns += [_stem(n) for n in _ADJECTIVE_NOUNS.get(q.attribute, "").split()] + ([_stem(q.attribute)] if q.attribute in _ADJECTIVE_NOUNS else [])
+    nouns += [_stem(n) for n in _ADJECTIVE_NOUNS.get(q.attribute, "").split()] + (
+        [_stem(q.attribute)] if q.attribute in _ADJECTIVE_NOUNS else []
+    )
     best: tuple[int, Quantity] | None = None
     for s in _sentences_about(option, passages):
         stems = {_stem(w) for w in re.findall(r"[A-Za-z]+", s)}
@@ -520,9 +537,7 @@ class Pending:
         return ", ".join(s.option for s in self.to_read)
 
 
-def decide(
-    question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None
-) -> Decision | Pending | None:
+def decide(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
     """The comparison decided in code (see the module doc); a `Pending` one when a side's value
     is to be read by the model first; None when the question is no comparison this module
     decides, or a side cannot be read (the model reads the question whole)."""

@@ -168,7 +168,9 @@ class ReadPlan:
         if self.chain is not None:
             parts.append(f"; answered hop by hop, first: {self.chain.question}")
         if self.comparison is not None:
-            parts.append(f"; compared in code once the model reads {self.comparison.question.attribute or 'the value'} of {self.comparison.missing()}")
+            parts.append(
+                f"; compared in code once the model reads {self.comparison.question.attribute or 'the value'} of {self.comparison.missing()}"
+            )
         if self.seconds is not None and self.answer_seconds is not None:
             parts.append(f"; about {self.answer_seconds:.0f} s" + (f" in {self.reads} reads" if self.reads > 1 else ""))
             parts.append(f" (budget {self.seconds:g} s")

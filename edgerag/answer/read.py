@@ -14,7 +14,20 @@ from ..llm.metered import MeteredLLM
 from ..types import Context
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
-from .reply import DO_NOT_KNOW, ECHOED, RAN_ON, SHORT_WORDS, clean_answer, copied_example, echoes, merged, narrow, rechoose, said_of, shortest
+from .reply import (
+    DO_NOT_KNOW,
+    ECHOED,
+    RAN_ON,
+    SHORT_WORDS,
+    clean_answer,
+    copied_example,
+    echoes,
+    merged,
+    narrow,
+    rechoose,
+    said_of,
+    shortest,
+)
 
 
 @dataclass
@@ -102,7 +115,7 @@ def answer_question(
             short_text, reason = again.text.strip(), ECHOED
     full = ""
     if plan.mode == "short" and plan.choices is None:
-        trimmed = shortest(short_text, asked, [u.text for u in units])
+        trimmed = shortest(short_text, asked, [u.text for u in units], [u.title for u in units])
         if trimmed != short_text:
             full, short_text = short_text, trimmed
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS

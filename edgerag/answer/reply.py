@@ -130,7 +130,7 @@ _SMALLEST = frozenset("city town village suburb neighborhood neighbourhood borou
 _INITIALS = re.compile(r"^(?P<initials>(?:[A-Z]\.\s?){1,3})\s*(?P<rest>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)$")
 
 
-def shortest(short: str, question: str, passages: list[str]) -> str:
+def shortest(short: str, question: str, passages: list[str], titles: list[str] | None = None) -> str:
     """The span the question asks for, cut from a longer right answer by the question's type and
     the passages' own words, never below what was asked (issue #42, "the shortest right answer"):
 
@@ -140,7 +140,10 @@ def shortest(short: str, question: str, passages: list[str]) -> str:
     * a person's name as the passages spell it: "J. Smith" → "John Smith" where a passage
       writes that name and no other of those initials.
 
-    Anything else is returned as it is."""
+    An answer that is a passage's title is a name as written ("Marion, South Australia") and
+    is never cut. Anything else is returned as it is."""
+    if titles and normalize(short) in {normalize(t) for t in titles if t}:
+        return short
     if _ASKS_YEAR.search(question):
         years = re.findall(r"\b(?:1\d{3}|20\d{2})\b", short)
         if len(years) == 1 and short.strip() != years[0] and len(short.split()) <= 4:
@@ -149,7 +152,13 @@ def shortest(short: str, question: str, passages: list[str]) -> str:
     parts = [p.strip() for p in short.split(",")]
     if place and len(parts) > 1 and all(p[:1].isupper() for p in parts) and len(short.split()) <= 8:
         noun = place.group("noun").lower()
-        return parts[0] if noun in _SMALLEST or noun == "county" and "County" in parts[0] else parts[-1] if noun in ("country", "nation") else short
+        return (
+            parts[0]
+            if noun in _SMALLEST or (noun == "county" and "County" in parts[0])
+            else parts[-1]
+            if noun in ("country", "nation")
+            else short
+        )
     m = _INITIALS.match(short.strip())
     if m:
         letters = [c for c in m.group("initials") if c.isalpha()]
