@@ -15,7 +15,6 @@ printed paths are the ones to give it. Prints a table and writes JSON.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import statistics
 import sys
 import time
@@ -26,7 +25,7 @@ from common import write_result
 from llm_speed import measure
 
 from edgerag.llm.cpu import cpu_model, llama_features
-from edgerag.llm.models import DEFAULT_MODEL, resolve_model
+from edgerag.llm.models import DEFAULT_MODEL, resolve_model, sha256_file
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / ".edgerag" / "models"
@@ -57,14 +56,6 @@ def requantize(source: Path, variant: str) -> Path:
     tmp.rename(out)
     print(f"made {out} in {time.perf_counter() - t:.0f} s")
     return out
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def main() -> int:
@@ -110,7 +101,7 @@ def main() -> int:
                 f"{name:<8}{n:>8}{row['mb']:>7.0f}{row['prompt_tokens_per_s']:>14.0f}{row['generation_tokens_per_s']:>11.1f}"
                 f"{row['prompt_ratio']:>10.2f}{row['generation_ratio']:>8.2f}"
             )
-    shas = {name: sha256(path) for name, path in files.items()}
+    shas = {name: sha256_file(path) for name, path in files.items()}
     for name, path in files.items():
         print(f"{name:<8} {shas[name][:16]}…  {path}")
     write_result(args.out, {"source": str(source), "sha256": shas, "rows": rows})

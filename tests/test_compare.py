@@ -9,8 +9,9 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.answer.compare import When, dates, decide, parse_comparison, person_dates, thing_date
+from edgerag.answer.compare import decide, parse_comparison
 from edgerag.answer.relations import related_people
+from edgerag.text.dates import When, dates, person_dates, thing_date
 from edgerag.types import Unit
 
 from .conftest import SAMPLE

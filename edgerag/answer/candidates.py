@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import re
 
+from ..text.dates import MONTHS
 from ..text.keywords import stop_words
 from ..text.linkkeys import capitalised_runs
 
-MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
-)
 _DATES = re.compile(rf"\b(?:\d{{1,2}} (?:{MONTHS})\.? \d{{3,4}}|(?:{MONTHS})\.? \d{{1,2}}, \d{{3,4}}|(?:{MONTHS}) \d{{3,4}})\b")
 _NUMBER = re.compile(r"(?<![\w.])[$£€]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?:\s(?:million|billion|trillion|thousand))?(?![\w])")
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_]+(?:[-/][^\W_]+)+(?![\w-])")

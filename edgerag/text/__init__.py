@@ -6,5 +6,6 @@ chunking.py   documents → chunks (ℓ) → sub-chunks (⌈ℓ/2^τ⌉) and sen
 keywords.py   keyword tokens: words less English stop words (KET-RAG §5.1)
 linkkeys.py   link keys: what two passages share that makes one a bridge to the other
 normalize.py  the SQuAD normaliser answers are compared with
+dates.py      dates at their written precision; a person's birth and death, a thing's date
 quantities.py numbers with units and coordinates, in one base (answer/compare.py compares them)
 """
