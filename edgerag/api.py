@@ -11,9 +11,7 @@ rag.stats()                           # counts, and the token ledger per stage a
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,12 +20,11 @@ from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
 from .answer.budget import typical_answer_seconds
-from .answer.chain import answer_chain
-from .answer.compare import decide, finish
+from .answer.chain import answer_chain, answer_comparison
+from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
 from .answer.plan import READ_OVERHEAD_S
-from .answer.read import decided
 from .answer.steps import next_bridge
 from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents
@@ -310,26 +307,9 @@ class EdgeRAG:
         return retrieve, read
 
     def _answer_comparison(self, question: str, context: Context, plan: ReadPlan, on_text) -> tuple[Answer | None, str]:
-        """A comparison whose missing sides the model reads as steps (answer/compare.py
-        `finish`), then decided in code; (None, why) when a side's value is still missing."""
-        t0 = time.perf_counter()
+        """A comparison whose missing sides the model reads as steps (answer/chain.py)."""
         retrieve, read = self._step_reader(context, plan)
-        reads: list[Answer] = []
-
-        def counted(q: str, ctx: Context) -> Answer:
-            reads.append(read(q, ctx))
-            return reads[-1]
-
-        d = finish(plan.comparison, retrieve=retrieve, read=counted)
-        if d is None:
-            return None, f"compared: no {plan.comparison.question.attribute or 'value'} found for {plan.comparison.missing()}, read whole"
-        used = Context(query=context.query, method=context.method, budget=context.budget, units=d.units, notes=context.notes)
-        ans = decided(replace(plan, decision=d, units=d.units), used, t0, on_text)
-        for a in reads:
-            for k, v in a.tokens.items():
-                ans.tokens[k] = ans.tokens.get(k, 0) + v
-        ans.cached = bool(reads) and all(a.cached for a in reads)
-        return ans, ""
+        return answer_comparison(plan, context, retrieve=retrieve, read=read, on_text=on_text)
 
     def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
         """A chain question hop by hop (answer/chain.py): each step retrieved with the context's

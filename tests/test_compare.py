@@ -9,7 +9,8 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.answer.compare import decide, parse_comparison
+from edgerag.answer.compare import decide
+from edgerag.answer.comparison_question import parse_comparison
 from edgerag.answer.relations import related_people
 from edgerag.text.dates import When, dates, person_dates, thing_date
 from edgerag.types import Unit

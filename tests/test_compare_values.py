@@ -10,7 +10,8 @@ import json
 import pytest
 
 from edgerag import EdgeRAG, Settings
-from edgerag.answer.compare import Decision, Pending, decide, finish, pair_options, parse_comparison, shared_phrase
+from edgerag.answer.compare import Decision, Pending, decide, finish, shared_phrase
+from edgerag.answer.comparison_question import pair_options, parse_comparison
 from edgerag.answer.reply import shortest
 from edgerag.text.quantities import coordinates, quantities
 from edgerag.types import Context, Unit

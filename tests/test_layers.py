@@ -38,7 +38,7 @@ def _imports() -> nx.DiGraph:
 
 def test_the_reader_imports_one_way():
     graph = _imports()
-    assert {"plan", "read", "reply", "citations", "hops", "compare", "steps", "chain"} <= set(graph)
+    assert {"plan", "read", "reply", "citations", "hops", "compare", "comparison_question", "steps", "chain"} <= set(graph)
     assert graph.has_edge("read", "plan"), "read.py runs the plan: the import the walk must see"
     assert nx.is_directed_acyclic_graph(graph), nx.find_cycle(graph)
     assert not {"read", "reply", "citations"} & nx.descendants(graph, "plan")

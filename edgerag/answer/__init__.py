@@ -7,6 +7,8 @@ One module per step of the path:
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides
+          comparison_question.py  what a comparison asks, from its grammar: the two
+                       options, the kind of value and which end wins
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
@@ -18,7 +20,8 @@ One module per step of the path:
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice
       chain.py       `answer_chain`: a chain question hop by hop, each step retrieved and read
-                     (by read.py) and put in its place, then the question left; every step cited
+                     (by read.py) and put in its place, then the question left; every step cited;
+                     `answer_comparison`: a comparison's missing sides read as steps, then decided
 
 Imports point one way, no circle (tests/test_layers.py): plan.py knows nothing of the model
 call, the reply or its citations; read.py puts the steps together; chain.py runs read.py once

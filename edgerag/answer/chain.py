@@ -31,7 +31,9 @@ from dataclasses import dataclass, field, replace
 from ..text.normalize import normalize
 from ..types import Context, Unit
 from .citations import Citation, citation
-from .read import Answer
+from .compare import finish
+from .plan import ReadPlan
+from .read import Answer, decided
 from .relations import find_passage, hop
 from .reply import SHORT_WORDS
 from .steps import Bridge, next_bridge
@@ -181,3 +183,29 @@ def chained(question: str, asked: str, steps: list[Step], reads: list[Answer], f
         steps=[s.to_dict() for s in steps]
         + [{"phrase": "", "question": asked, "answer": final.short, "how": "read", "seconds": final.seconds}],
     )
+
+
+def answer_comparison(
+    plan: ReadPlan, context: Context, *, retrieve: Callable, read: Callable, on_text: Callable[[str], None] | None = None
+) -> tuple[Answer | None, str]:
+    """A comparison whose sides code could not all read (``plan.comparison``, a `Pending`): each
+    missing side's one-hop question retrieved and read as a step (compare.py `finish`), then
+    decided in code. The answer counts the steps' tokens. (None, why) when a side's value is
+    still missing: the question is then read whole, and the reason says which side."""
+    t0 = time.perf_counter()
+    reads: list[Answer] = []
+
+    def counted(q: str, ctx: Context) -> Answer:
+        reads.append(read(q, ctx))
+        return reads[-1]
+
+    d = finish(plan.comparison, retrieve=retrieve, read=counted)
+    if d is None:
+        return None, f"compared: no {plan.comparison.question.attribute or 'value'} found for {plan.comparison.missing()}, read whole"
+    used = Context(query=context.query, method=context.method, budget=context.budget, units=d.units, notes=context.notes)
+    ans = decided(replace(plan, decision=d, units=d.units), used, t0, on_text)
+    for a in reads:
+        for k, v in a.tokens.items():
+            ans.tokens[k] = ans.tokens.get(k, 0) + v
+    ans.cached = bool(reads) and all(a.cached for a in reads)
+    return ans, ""
