@@ -57,9 +57,10 @@ from pathlib import Path
 
 from common import write_result
 
+import edgerag.api
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
-from edgerag.answer.compare import parse_comparison
+from edgerag.answer.comparison_question import parse_comparison
 from edgerag.eval.datasets import load_dataset
 from edgerag.eval.metrics import coverage, exact_match, f1, normalize
 from edgerag.eval.runner import ensure_indexed
@@ -230,6 +231,13 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: every core); fewer stand in for a slower host")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
+    ap.add_argument(
+        "--whole-hops",
+        type=int,
+        default=None,
+        help="a question read whole in one read reads this many times the answer budget, time "
+        "permitting (default: answer/plan.py WHOLE_READ_HOPS)",
+    )
     ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")
     ap.add_argument(
         "--cache-from",
@@ -239,6 +247,8 @@ def main() -> int:
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     seconds = None if args.answer_seconds.lower() in ("none", "off") else float(args.answer_seconds)
+    if args.whole_hops is not None:
+        edgerag.api.WHOLE_READ_HOPS = args.whole_hops  # api.plan_answer reads it at each call
     out = Path(args.out)
     previous = json.loads(out.read_text()) if out.exists() else {}
     kept = {
@@ -313,17 +323,19 @@ def main() -> int:
                         "chain": not args.no_chain,
                         "answer_budget": min(budget, args.answer_budget),
                         "answer_seconds": seconds,
+                        "whole_hops": edgerag.api.WHOLE_READ_HOPS,
                         "threads": args.threads,
                         "model": rag.answer_llm.llm.path.name,
                         "summary": s,
                         "rows": rows,
                     }
                     runs.append(kept[key])
+                    # written after every run, so a long run stopped halfway keeps what it measured
+                    merged = [r for k, r in kept.items() if r not in runs] + runs
+                    write_result(out, {"benchmark": "answers", "limit": args.limit, "runs": merged})
         rag.close()
     print()
     print(table(runs))
-    merged = [r for k, r in kept.items() if r not in runs] + runs
-    write_result(out, {"benchmark": "answers", "limit": args.limit, "runs": merged})
     return 0
 
 

@@ -24,7 +24,7 @@ from .answer.chain import answer_chain, answer_comparison
 from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
-from .answer.plan import READ_OVERHEAD_S
+from .answer.plan import READ_OVERHEAD_S, WHOLE_READ_HOPS
 from .answer.steps import next_bridge
 from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents
@@ -228,7 +228,8 @@ class EdgeRAG:
         window, time budget), prompt tokens, the expected seconds, and whether a chain
         question is answered hop by hop (its first step). No model call. ``steps=False`` reads
         the question whole (each step of a chain is read so); ``seconds`` replaces the time
-        budget ``settings.answer_seconds`` (a chain step's share of it)."""
+        budget ``settings.answer_seconds`` (a chain step's share of it). A question read whole
+        in one read may take `WHOLE_READ_HOPS` × the answer budget, time permitting."""
         s = self.settings
         evidence = None
         if s.answer_reader == "evidence":
@@ -251,6 +252,7 @@ class EdgeRAG:
             hops=hops,
             chain=chain,
             seconds=seconds if seconds is not None else s.answer_seconds,
+            whole_budget=WHOLE_READ_HOPS * s.answer_budget if steps else None,
         )
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:

@@ -80,6 +80,18 @@ def test_a_fast_machine_reads_the_whole_answer_budget(tables):
     assert plan.answer_seconds <= 15.0
 
 
+def test_a_question_read_whole_reads_both_hops_where_time_allows_and_a_chain_step_one(tables):
+    llm = MeteredLLM(TimedLLM(FAST), tables)
+    question, ctx = "Where was the author of Book X born?", _context()
+    whole = plan_answer(llm, question, ctx, mode="short", budget=500, seconds=15.0, whole_budget=1000)
+    assert whole.time_cut == 0 and sum(u.tokens for u in whole.units) == 1000 and whole.answer_seconds <= 15.0
+    step = Bridge(10, 30, "the author of Book X", "Who is the author of Book X?", "of", "author", "Book X")
+    chained = plan_answer(llm, question, ctx, mode="short", budget=500, seconds=15.0, whole_budget=1000, chain=lambda q, u: step)
+    assert chained.chain is step and sum(u.tokens for u in chained.units) == 500  # a step reads one hop
+    slow = plan_answer(MeteredLLM(TimedLLM(SLOW), tables), question, ctx, mode="short", budget=500, seconds=15.0, whole_budget=1000)
+    assert slow.time_cut > 0 and sum(u.tokens for u in slow.units) < 1000 and slow.answer_seconds <= 15.0  # time cuts first
+
+
 def test_no_budget_or_no_measurement_reads_the_answer_budget(tables):
     for measured, seconds in ((SLOW, None), (None, 15.0)):
         plan = _plan(tables, measured, seconds)

@@ -29,6 +29,15 @@ MIN_READ_TOKENS = 120
 is not worth its call; a budget too short for it is said in the plan, and read all the same."""
 TYPICAL_PROMPT_EXTRA = 200
 """Prompt tokens of a read beside its evidence (instruction, question, passage marks; about 150–250)."""
+WHOLE_READ_HOPS = 1
+"""How many times the answer budget a question read whole in one read (no chain step, no hop in
+code, no comparison's side) may read, time permitting: 2 would give a bridge question's two
+hops' evidence in one prompt where a chain step reads one hop's. Measured at 2 on 100 dev
+questions a split (issue #41; docs/benchmarks.md, "Reading both hops in one read"): the 1.5B
+model got 5 more of the 140 questions read so right (HotpotQA EM 40 → 45) at twice their
+latency; the 0.5B model got 3 fewer, confused by the longer evidence. So it stays 1 (every read
+reads the answer budget) until it can follow the reader's size; ``benchmarks/answers.py
+--whole-hops 2`` measures it."""
 CHAIN_READS = 2
 """Reads a chain question is planned for at first (its first step and the question left); a
 chain that needs more takes a further step only while the time budget holds one (chain.py)."""
@@ -248,6 +257,7 @@ def plan_answer(
     hops: Callable[[list[Unit]], Hop | None] | None = None,
     chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
     seconds: float | None = None,
+    whole_budget: int | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
@@ -258,7 +268,9 @@ def plan_answer(
     ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
     question that is answered hop by hop (chain.py), for a free short answer to an open
     question. ``seconds``, the whole answer's time budget, shrinks each read's evidence to
-    what this machine reads in its share of it (`time_budget`), never below `MIN_READ_TOKENS`."""
+    what this machine reads in its share of it (`time_budget`), never below `MIN_READ_TOKENS`.
+    ``whole_budget`` replaces ``budget`` when the question is read whole in one read (no chain
+    step, hop or comparison side: `WHOLE_READ_HOPS`), before the time budget cuts it."""
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
@@ -291,6 +303,8 @@ def plan_answer(
     if chain is not None and mode == "short" and closed_choices(asked) is None:
         first = chain(asked, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
+    if whole_budget and first is None and hop is None and pending is None and mode != "long":
+        budget = max(budget, whole_budget)
     speeds = llm.speeds() if seconds else None
     time_cut, too_slow = 0, False
     if speeds is not None and mode != "long":
