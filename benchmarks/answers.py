@@ -263,6 +263,7 @@ def main() -> int:
             r.get("chain", False),
             r.get("answer_seconds"),
             r.get("threads"),
+            r.get("whole_hops", 1),
         ): r
         for r in previous.get("runs", [])
     }
@@ -290,6 +291,7 @@ def main() -> int:
                         not args.no_chain,
                         seconds,
                         args.threads,
+                        edgerag.api.WHOLE_READ_HOPS,
                     )
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
