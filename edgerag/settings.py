@@ -258,7 +258,10 @@ class Settings:
     model on 2 cores: 500 tokens of evidence sentences (about 700 prompt tokens) beat 1,000
     tokens of passages on MuSiQue at less prefill time, but hold HotpotQA answers less often (72
     against 89 of 100), where 1,000 tokens of evidence match the passages (docs/benchmarks.md,
-    "Answers on an edge CPU"); a larger model on a faster machine may read more."""
+    "Answers on an edge CPU"); a larger model on a faster machine may read more:
+    reading 1,000 tokens where a question is read whole in one read gave the 1.5B model
+    HotpotQA EM 45 against 40, and cost the 0.5B model 3 answers of 140 (docs/benchmarks.md,
+    "Reading both hops in one read")."""
     answer_seconds: float | None = 15.0
     """The time an answer may take, in seconds (``--answer-seconds``, ``EDGERAG_ANSWER_SECONDS``,
     the TUI's form; None: no time budget). The plan turns it into tokens of evidence with the
