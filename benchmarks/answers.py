@@ -57,7 +57,6 @@ from pathlib import Path
 
 from common import write_result
 
-import edgerag.api
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
 from edgerag.answer.comparison_question import parse_comparison
@@ -232,11 +231,11 @@ def main() -> int:
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
     ap.add_argument(
-        "--whole-hops",
+        "--whole-budget",
         type=int,
         default=None,
-        help="a question read whole in one read reads this many times the answer budget, time "
-        "permitting (default: answer/plan.py WHOLE_READ_HOPS)",
+        help="tokens a question read whole in one read may read, time permitting (default: the "
+        "setting answer_whole_budget's auto, by the answering model's size)",
     )
     ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")
     ap.add_argument(
@@ -247,8 +246,6 @@ def main() -> int:
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     seconds = None if args.answer_seconds.lower() in ("none", "off") else float(args.answer_seconds)
-    if args.whole_hops is not None:
-        edgerag.api.WHOLE_READ_HOPS = args.whole_hops  # api.plan_answer reads it at each call
     out = Path(args.out)
     previous = json.loads(out.read_text()) if out.exists() else {}
     kept = {
@@ -263,7 +260,7 @@ def main() -> int:
             r.get("chain", False),
             r.get("answer_seconds"),
             r.get("threads"),
-            r.get("whole_hops", 1),
+            r.get("whole_budget", r.get("whole_hops", 1) * r.get("answer_budget", r["budget"])),
         ): r
         for r in previous.get("runs", [])
     }
@@ -272,7 +269,13 @@ def main() -> int:
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
         rag = EdgeRAG(
             f".edgerag/bench/{split}-dev{args.index_suffix}",
-            Settings(progress=sys.stderr.isatty(), answer_model=args.model or "auto", answer_seconds=seconds, llm_threads=args.threads),
+            Settings(
+                progress=sys.stderr.isatty(),
+                answer_model=args.model or "auto",
+                answer_seconds=seconds,
+                llm_threads=args.threads,
+                answer_whole_budget=args.whole_budget,
+            ),
         )
         ensure_indexed(rag, dataset)
         if args.cache_from is not None:
@@ -280,6 +283,12 @@ def main() -> int:
         for method in args.methods.split(","):
             for budget in (int(b) for b in args.budgets.split(",")):
                 for mode, reader in ((m, r) for m in args.modes.split(",") for r in args.readers.split(",")):
+                    rag.configure(
+                        answer_budget=min(budget, args.answer_budget),
+                        answer_reader=reader,
+                        answer_hops=not args.no_hops,
+                        answer_chain=not args.no_chain,
+                    )
                     key = (
                         split,
                         method,
@@ -291,18 +300,12 @@ def main() -> int:
                         not args.no_chain,
                         seconds,
                         args.threads,
-                        edgerag.api.WHOLE_READ_HOPS,
+                        rag.whole_budget,
                     )
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
                     whole = key[:7] + (False,) + key[8:]
                     before = {r["id"]: r for k in (whole, key) for r in kept.get(k, {}).get("rows", []) if r.get("seconds") is not None}
-                    rag.configure(
-                        answer_budget=min(budget, args.answer_budget),
-                        answer_reader=reader,
-                        answer_hops=not args.no_hops,
-                        answer_chain=not args.no_chain,
-                    )
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
@@ -325,7 +328,7 @@ def main() -> int:
                         "chain": not args.no_chain,
                         "answer_budget": min(budget, args.answer_budget),
                         "answer_seconds": seconds,
-                        "whole_hops": edgerag.api.WHOLE_READ_HOPS,
+                        "whole_budget": rag.whole_budget,
                         "threads": args.threads,
                         "model": rag.answer_llm.llm.path.name,
                         "summary": s,

@@ -24,7 +24,7 @@ from .answer.chain import answer_chain, answer_comparison
 from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
-from .answer.plan import READ_OVERHEAD_S, WHOLE_READ_HOPS
+from .answer.plan import READ_OVERHEAD_S, whole_read_budget
 from .answer.steps import next_bridge
 from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents
@@ -229,7 +229,7 @@ class EdgeRAG:
         question is answered hop by hop (its first step). No model call. ``steps=False`` reads
         the question whole (each step of a chain is read so); ``seconds`` replaces the time
         budget ``settings.answer_seconds`` (a chain step's share of it). A question read whole
-        in one read may take `WHOLE_READ_HOPS` × the answer budget, time permitting."""
+        in one read may take `whole_budget` tokens, time permitting."""
         s = self.settings
         evidence = None
         if s.answer_reader == "evidence":
@@ -252,8 +252,17 @@ class EdgeRAG:
             hops=hops,
             chain=chain,
             seconds=seconds if seconds is not None else s.answer_seconds,
-            whole_budget=WHOLE_READ_HOPS * s.answer_budget if steps else None,
+            whole_budget=(lambda: self.whole_budget) if steps else None,
         )
+
+    @property
+    def whole_budget(self) -> int:
+        """Tokens a question read whole in one read may read: ``settings.answer_whole_budget``,
+        else by the answering model's size (answer/plan.py `whole_read_budget`)."""
+        s = self.settings
+        if s.answer_whole_budget is not None:
+            return s.answer_whole_budget
+        return whole_read_budget(s.answer_budget, getattr(self.answer_llm.llm, "n_params", None))
 
     def passages_named(self, name: str, budget: int = NAME_LOOKUP_BUDGET) -> list[Unit]:
         """The passages dense retrieval finds for ``name`` alone (a comparison's option or

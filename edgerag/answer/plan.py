@@ -27,17 +27,17 @@ READ_OVERHEAD_S = 0.5
 MIN_READ_TOKENS = 120
 """The least evidence a read gets, whatever the time budget: a few sentences. Below it a read
 is not worth its call; a budget too short for it is said in the plan, and read all the same."""
+TIME_STEP_TOKENS = 50
+"""The time budget cuts evidence in steps of this many tokens. The speeds it is planned with are
+medians of recent calls and drift by a few percent from call to call; without a step, each
+drift changed a read's evidence by a sentence, so a question asked again got a new prompt,
+missed the LLM cache and could get another answer (two benchmark runs of unchanged code
+differed by up to 3 answers in 100). A step holds the read still through such drift."""
 TYPICAL_PROMPT_EXTRA = 200
 """Prompt tokens of a read beside its evidence (instruction, question, passage marks; about 150–250)."""
-WHOLE_READ_HOPS = 1
-"""How many times the answer budget a question read whole in one read (no chain step, no hop in
-code, no comparison's side) may read, time permitting: 2 would give a bridge question's two
-hops' evidence in one prompt where a chain step reads one hop's. Measured at 2 on 100 dev
-questions a split (issue #41; docs/benchmarks.md, "Reading both hops in one read"): the 1.5B
-model got 5 more of the 140 questions read so right (HotpotQA EM 40 → 45) at twice their
-latency; the 0.5B model got 3 fewer, confused by the longer evidence. So it stays 1 (every read
-reads the answer budget) until it can follow the reader's size; ``benchmarks/answers.py
---whole-hops 2`` measures it."""
+LARGE_READER_PARAMS = 1_000_000_000
+"""A reader of at least this many parameters reads twice the answer budget where a question is
+read whole (`whole_read_budget`)."""
 CHAIN_READS = 2
 """Reads a chain question is planned for at first (its first step and the question left); a
 chain that needs more takes a further step only while the time budget holds one (chain.py)."""
@@ -257,7 +257,7 @@ def plan_answer(
     hops: Callable[[list[Unit]], Hop | None] | None = None,
     chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
     seconds: float | None = None,
-    whole_budget: int | None = None,
+    whole_budget: int | Callable[[], int] | None = None,
 ) -> ReadPlan:
     """What the model will read (see the module doc); no model call is made. ``evidence``
     (``question, units, budget → evidence units``, evidence.py) makes a short or chosen answer
@@ -268,9 +268,11 @@ def plan_answer(
     ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
     question that is answered hop by hop (chain.py), for a free short answer to an open
     question. ``seconds``, the whole answer's time budget, shrinks each read's evidence to
-    what this machine reads in its share of it (`time_budget`), never below `MIN_READ_TOKENS`.
+    what this machine reads in its share of it (`time_budget`, in steps of `TIME_STEP_TOKENS`),
+    never below `MIN_READ_TOKENS`.
     ``whole_budget`` replaces ``budget`` when the question is read whole in one read (no chain
-    step, hop or comparison side: `WHOLE_READ_HOPS`), before the time budget cuts it."""
+    step, hop or comparison side: `whole_read_budget`), before the time budget cuts it; a
+    callable is asked only then (it may load the model to read its size)."""
     mode = resolve_mode(mode, question)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
@@ -304,14 +306,14 @@ def plan_answer(
         first = chain(asked, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     if whole_budget and first is None and hop is None and pending is None and mode != "long":
-        budget = max(budget, whole_budget)
+        budget = max(budget, whole_budget() if callable(whole_budget) else whole_budget)
     speeds = llm.speeds() if seconds else None
     time_cut, too_slow = 0, False
     if speeds is not None and mode != "long":
         fixed = llm.prompt_tokens(build_messages(asked, [], mode, reader))
         afford = time_budget(seconds / reads, speeds, fixed)
         too_slow = afford < MIN_READ_TOKENS
-        time_cut = max(0, budget - max(afford, MIN_READ_TOKENS))
+        time_cut = max(0, budget - max(afford // TIME_STEP_TOKENS * TIME_STEP_TOKENS, MIN_READ_TOKENS))
         budget -= time_cut
     admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
     units = fit_to_window(llm, asked, admitted, mode, limit, reader)
@@ -347,6 +349,18 @@ def plan_answer(
         time_cut=time_cut,
         too_slow=too_slow,
     )
+
+
+def whole_read_budget(budget: int, n_params: int | None) -> int:
+    """The tokens a question read whole in one read (no chain step, no hop in code, no
+    comparison's side) may read, time permitting (``Settings.answer_whole_budget`` auto): twice
+    the answer ``budget`` for a reader of `LARGE_READER_PARAMS` or more, so a bridge question's
+    two hops' evidence fits one prompt where a chain step reads one hop's; the answer budget for
+    a smaller one. Measured on 100 dev questions a split (issue #41; docs/benchmarks.md,
+    "Reading both hops in one read"): at twice the budget the 1.5B model got 5 more of the 140
+    questions read so right (HotpotQA EM 40 → 45), the 0.5B model 3 fewer, confused by the
+    longer evidence. ``n_params`` None (not known): the answer budget."""
+    return 2 * budget if n_params is not None and n_params >= LARGE_READER_PARAMS else budget
 
 
 def time_budget(seconds: float, speeds, fixed_tokens: int) -> int:

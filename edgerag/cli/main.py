@@ -342,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--answer", action="store_true", help="answer with the local model, citing the passages used")
     setting(sp, "--answer-mode", choices=list(MODES))
     setting(sp, "--answer-budget")
+    setting(sp, "--answer-whole-budget", type=int)
     setting(sp, "--answer-seconds")
     setting(sp, "--answer-reader", choices=list(READERS))
     setting(sp, "--no-hops", "answer_hops")

@@ -105,6 +105,13 @@ class LocalLLM:
         return _load(str(self.path), self.n_ctx, self.n_threads, self.n_gpu_layers, self.repack)
 
     @cached_property
+    def n_params(self) -> int:
+        """The model's parameter count, from its GGUF (loads the model)."""
+        import llama_cpp
+
+        return int(llama_cpp.llama_model_n_params(self.llama.model))
+
+    @cached_property
     def sha256(self) -> str:
         return model_sha256(self.path)
 
