@@ -57,7 +57,8 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
 def test_every_settings_flag_reaches_the_settings(tmp_path):
     """A flag whose dest names a Settings field overrides it when the index opens; the rest
     (question, method, …) do not, and a bad value is refused by Settings' own check."""
-    from edgerag.cli.main import _open, build_parser
+    from edgerag.cli.commands import _open
+    from edgerag.cli.main import build_parser
     from edgerag.cli.options import setting_overrides
 
     args = build_parser().parse_args(
