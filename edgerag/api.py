@@ -345,7 +345,24 @@ class EdgeRAG:
             on_text=on_text,
             seconds=plan.seconds,
             read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
+            cost=self._read_cost() if plan.seconds else None,
         )
+
+    def _read_cost(self) -> Callable[[Answer], float] | None:
+        """A read's expected seconds from its tokens at the answering model's speeds here, as if
+        the LLM cache had not served it (answer/chain.py `answer_chain`); None unmeasured."""
+        speeds = self.answer_llm.speeds()
+        if speeds is None:
+            return None
+
+        def cost(a: Answer) -> float:
+            t = a.tokens
+            return (
+                speeds.seconds(t.get("input", 0) + t.get("cached_input", 0), t.get("output", 0) + t.get("cached_output", 0))
+                + READ_OVERHEAD_S
+            )
+
+        return cost
 
     def query(
         self,

@@ -163,6 +163,14 @@ def test_a_chain_takes_a_further_step_only_while_it_and_the_last_read_fit(monkey
     clock[0], asked[:] = 0.0, []
     chain_module.answer_chain(question, first, retrieve=retrieve, read=read, relations=False)  # no budget: every step
     assert len(asked) == 3
+    # Served by the LLM cache the reads take no time, yet by their cost (the seconds their tokens
+    # take here) the same steps are taken: a question asked again gets the same answer.
+    monkeypatch.setattr(chain_module.time, "perf_counter", lambda: 0.0)
+    asked[:] = []
+    chain_module.answer_chain(
+        question, first, retrieve=retrieve, read=read, relations=False, seconds=15.0, read_seconds=6.0, cost=lambda a: 6.0
+    )
+    assert len(asked) == 2
 
 
 @pytest.mark.model

@@ -104,6 +104,7 @@ def answer_chain(
     on_text: Callable[[str], None] | None = None,
     seconds: float | None = None,
     read_seconds: float | None = None,
+    cost: Callable[[Answer], float] | None = None,
 ) -> Answer | None:
     """Answer ``question`` hop by hop from its first step ``first`` (the module doc); None when
     the first step gets no usable answer. ``done`` are steps already made in code before
@@ -111,12 +112,19 @@ def answer_chain(
     it; ``read(question, context, on_text=None)`` the short reader; ``relations`` lets steps
     be resolved in code. With a time budget of ``seconds`` and ``read_seconds`` expected a
     read, a step after the first is taken only while it and the final read still fit; else the
-    question left is read as it stands (`time_allows`)."""
+    question left is read as it stands (`time_allows`). The time spent is the reads' ``cost``
+    (a read's expected seconds from its tokens at this machine's speeds) where given, else the
+    clock's: by cost, a read the LLM cache serves counts as if computed, so a question asked
+    again takes the same steps and gets the same answer."""
     t0 = time.perf_counter()
     steps: list[Step] = list(done or [])
     asked, b, pool, answers = question, first, list(units or []), [s.answer for s in done or [] if s.answer]
     reads: list[Answer] = []
-    while b is not None and len(reads) < MAX_STEPS - 1 and (not reads or time_allows(time.perf_counter() - t0, seconds, read_seconds)):
+
+    def spent() -> float:
+        return sum(map(cost, reads)) if cost is not None else time.perf_counter() - t0
+
+    while b is not None and len(reads) < MAX_STEPS - 1 and (not reads or time_allows(spent(), seconds, read_seconds)):
         t = time.perf_counter()
         step = in_code(b, pool, lookup) if relations else None
         if step is None:
