@@ -102,6 +102,28 @@ def kind_of(question: str) -> str:
     return "closed" if closed_choices(question) else "open"
 
 
+def runs_by_key(path: Path) -> dict[tuple, dict]:
+    """A result file's runs by what they measured: split, method, λ, mode, reader, answer budget,
+    hops, chain, time budget, threads and whole-read budget (older files: ``whole_hops``)."""
+    previous = json.loads(path.read_text()) if path.exists() else {}
+    return {
+        (
+            r["split"],
+            r["method"],
+            r["budget"],
+            r["mode"],
+            r.get("reader", "passages"),
+            r.get("answer_budget", r["budget"]),
+            r.get("hops", True),
+            r.get("chain", False),
+            r.get("answer_seconds"),
+            r.get("threads"),
+            r.get("whole_budget", r.get("whole_hops", 1) * r.get("answer_budget", r["budget"])),
+        ): r
+        for r in previous.get("runs", [])
+    }
+
+
 def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict[str, dict]) -> list[dict]:
     rows = []
     types = question_types(dataset.path)
@@ -243,27 +265,18 @@ def main() -> int:
         metavar="SUFFIX",
         help="first copy the LLM cache of .edgerag/bench/<split>-dev<SUFFIX>: a prompt asked there is not computed again",
     )
+    ap.add_argument(
+        "--seconds-from",
+        metavar="RESULT.json",
+        help="an answer the LLM cache serves takes the seconds measured when it was computed in the same run "
+        "(split, settings, model) of this file too, not only of --out's (a cache copied from another run)",
+    )
     ap.add_argument("--out", default="benchmarks/results/answers.json")
     args = ap.parse_args()
     seconds = None if args.answer_seconds.lower() in ("none", "off") else float(args.answer_seconds)
     out = Path(args.out)
-    previous = json.loads(out.read_text()) if out.exists() else {}
-    kept = {
-        (
-            r["split"],
-            r["method"],
-            r["budget"],
-            r["mode"],
-            r.get("reader", "passages"),
-            r.get("answer_budget", r["budget"]),
-            r.get("hops", True),
-            r.get("chain", False),
-            r.get("answer_seconds"),
-            r.get("threads"),
-            r.get("whole_budget", r.get("whole_hops", 1) * r.get("answer_budget", r["budget"])),
-        ): r
-        for r in previous.get("runs", [])
-    }
+    kept = runs_by_key(out)
+    elsewhere = runs_by_key(Path(args.seconds_from)) if args.seconds_from else {}
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(f"{args.data}/{split}/dev", limit=args.limit)
@@ -305,7 +318,15 @@ def main() -> int:
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
                     whole = key[:7] + (False,) + key[8:]
-                    before = {r["id"]: r for k in (whole, key) for r in kept.get(k, {}).get("rows", []) if r.get("seconds") is not None}
+                    model = rag.answer_llm.llm.path.name
+                    before = {
+                        r["id"]: r
+                        for runs_of in (elsewhere, kept)
+                        for k in (whole, key)
+                        if runs_of.get(k, {}).get("model", model) == model
+                        for r in runs_of.get(k, {}).get("rows", [])
+                        if r.get("seconds") is not None
+                    }
                     t0 = time.perf_counter()
                     rows = run(rag, dataset, method, budget, mode, before)
                     s = summarise(rows)
