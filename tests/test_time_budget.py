@@ -99,6 +99,8 @@ def test_a_question_read_whole_reads_both_hops_where_time_allows_and_a_chain_ste
     assert chained.chain is step and sum(u.tokens for u in chained.units) == 500  # a step reads one hop
     slow = plan_answer(MeteredLLM(TimedLLM(SLOW), tables), question, ctx, mode="short", budget=500, seconds=15.0, whole_budget=1000)
     assert slow.time_cut > 0 and sum(u.tokens for u in slow.units) < 1000 and slow.answer_seconds <= 15.0  # time cuts first
+    fewer = plan_answer(llm, question, ctx, mode="short", budget=500, seconds=15.0, whole_budget=lambda: 300)
+    assert sum(u.tokens for u in fewer.units) == 300  # a whole budget below the answer budget is kept too
 
 
 def test_no_budget_or_no_measurement_reads_the_answer_budget(tables):

@@ -306,7 +306,7 @@ def plan_answer(
         first = chain(asked, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     if whole_budget and first is None and hop is None and pending is None and mode != "long":
-        budget = max(budget, whole_budget() if callable(whole_budget) else whole_budget)
+        budget = whole_budget() if callable(whole_budget) else whole_budget
     speeds = llm.speeds() if seconds else None
     time_cut, too_slow = 0, False
     if speeds is not None and mode != "long":
