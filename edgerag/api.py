@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, answer_question, plan_answer
-from .answer.budget import typical_answer_seconds
+from .answer.budget import read_cost, typical_answer_seconds
 from .answer.chain import answer_chain, answer_comparison
 from .answer.compare import decide
 from .answer.evidence import evidence_units
@@ -333,6 +333,7 @@ class EdgeRAG:
         if plan.hop is not None:  # relation hops already made in code (hops.py)
             asked, units = plan.hop.question, plan.hop.units + context.units
             done = [Step(line, "", "", "in code", units=plan.hop.units) for line in plan.hop.steps]
+        speeds = self.answer_llm.speeds() if plan.seconds else None  # a read's cost, not the clock
         return answer_chain(
             asked,
             plan.chain,
@@ -345,24 +346,8 @@ class EdgeRAG:
             on_text=on_text,
             seconds=plan.seconds,
             read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
-            cost=self._read_cost() if plan.seconds else None,
+            cost=read_cost(speeds) if speeds is not None else None,
         )
-
-    def _read_cost(self) -> Callable[[Answer], float] | None:
-        """A read's expected seconds from its tokens at the answering model's speeds here, as if
-        the LLM cache had not served it (answer/chain.py `answer_chain`); None unmeasured."""
-        speeds = self.answer_llm.speeds()
-        if speeds is None:
-            return None
-
-        def cost(a: Answer) -> float:
-            t = a.tokens
-            return (
-                speeds.seconds(t.get("input", 0) + t.get("cached_input", 0), t.get("output", 0) + t.get("cached_output", 0))
-                + READ_OVERHEAD_S
-            )
-
-        return cost
 
     def query(
         self,

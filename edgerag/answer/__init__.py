@@ -18,7 +18,8 @@ One module per step of the path:
       reply.py       the model's reply → the short answer (cleaned, narrowed when it ran on,
                      re-chosen when it repeats the question's own name, cut to the span asked)
       citations.py   the passage numbers it cites, verified against the passages
-      budget.py      how long a typical answer by a model takes here: the answering model's choice
+      budget.py      how long a typical answer by a model takes here: the answering model's choice;
+                     what a read made costs a chain
       chain.py       `answer_chain`: a chain question hop by hop, each step retrieved and read
                      (by read.py) and put in its place, then the question left; every step cited;
                      `answer_comparison`: a comparison's missing sides read as steps, then decided

@@ -1,15 +1,19 @@
-"""How long a typical answer takes by a given model on this machine (issue #41): what
-``answer_model auto`` compares with the time budget (llm/models.py, `answer_model_choice`), and
-what `edgerag doctor` prints for each model. The speeds are this machine's (llm/speeds.py); a
-model never run here is probed first.
+"""How long answers take by a given model on this machine (issue #41): a typical answer, which
+``answer_model auto`` compares with the time budget (llm/models.py, `answer_model_choice`) and
+`edgerag doctor` prints for each model; and a read already made (`read_cost`), which a chain
+counts against the time budget. The speeds are this machine's (llm/speeds.py); a model never
+run here is probed first.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ..llm.local import LocalLLM
 from ..llm.models import resolve_model
 from ..settings import Settings
 from .plan import CHAIN_READS, READ_OVERHEAD_S, SHORT_OUTPUT, TYPICAL_PROMPT_EXTRA
+from .read import Answer
 
 
 def model_speeds(settings: Settings, spec: str | None):
@@ -42,3 +46,15 @@ def typical_answer_seconds(settings: Settings, spec: str | None) -> float | None
         return None
     evidence = int(LEAST_SHARE * settings.answer_budget)
     return CHAIN_READS * (speeds.seconds(evidence + TYPICAL_PROMPT_EXTRA, SHORT_OUTPUT) + READ_OVERHEAD_S)
+
+
+def read_cost(speeds) -> Callable[[Answer], float]:
+    """A read's expected seconds from its tokens at ``speeds`` (`speeds.Speeds`), as if the LLM
+    cache had not served it, with the read's overhead (answer/chain.py `answer_chain`'s ``cost``)."""
+
+    def cost(a: Answer) -> float:
+        t = a.tokens
+        evaluated, output = t.get("input", 0) + t.get("cached_input", 0), t.get("output", 0) + t.get("cached_output", 0)
+        return speeds.seconds(evaluated, output) + READ_OVERHEAD_S
+
+    return cost
