@@ -120,13 +120,6 @@ def answer_question(
             full, short_text = short_text, trimmed
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
-    tokens = {
-        "input": 0 if c.cached else c.prompt_tokens,
-        "output": 0 if c.cached else c.output_tokens,
-        "evaluated": c.evaluated_tokens,
-        "cached_input": c.prompt_tokens if c.cached else 0,
-        "cached_output": c.output_tokens if c.cached else 0,
-    }
     return Answer(
         question=question,
         text=text,
@@ -134,7 +127,7 @@ def answer_question(
         citations=citations,
         context=used,
         dropped_units=plan.left_out,
-        tokens=tokens,
+        tokens=c.account(),
         seconds=time.perf_counter() - t0,
         cached=c.cached,
         mode=plan.mode,

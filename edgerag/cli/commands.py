@@ -250,6 +250,46 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    """``edgerag serve``: everything is checked before anything loads (a bad key file, a
+    non-loopback address without a key, a missing extra are told at once)."""
+    from ..serve.config import MiB, ServeConfig, check_bind, index_names, read_api_key
+
+    key = read_api_key(args.api_key_file) if args.api_key_file else None
+    check_bind(args.host, key)
+    if not 0 <= args.port < 65536:
+        raise ValueError(f"--port {args.port}: give a port between 1 and 65535")
+    if args.queue < 0 or args.max_body_mb <= 0 or args.max_upload_mb <= 0:
+        raise ValueError("--queue must be 0 or more, --max-body-mb and --max-upload-mb above 0")
+    try:
+        import fastapi  # noqa: F401
+        import multipart  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        print(
+            f"edgerag: error: `edgerag serve` needs the server extra ({e.name} is not installed): pip install 'edgerag[server]' "
+            "(in this checkout: .venv/bin/pip install -e '.[server]')",
+            file=sys.stderr,
+        )
+        return 2
+    from ..serve.app import run
+    from .main import DEFAULT_INDEX
+
+    config = ServeConfig(
+        indexes=index_names(args.index or [DEFAULT_INDEX]),
+        host=args.host,
+        port=args.port,
+        api_key=key,
+        queue=args.queue,
+        max_body_bytes=int(args.max_body_mb * MiB),
+        max_upload_bytes=int(args.max_upload_mb * MiB),
+        uploads=Path(args.uploads),
+        settings={**setting_overrides(args), "progress": False},
+    )
+    run(config)
+    return 0
+
+
 def cmd_tui(args) -> int:
     from tui.app import run
 

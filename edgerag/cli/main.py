@@ -22,6 +22,7 @@ from .commands import (
     cmd_models,
     cmd_query,
     cmd_report,
+    cmd_serve,
     cmd_stats,
     cmd_tui,
 )
@@ -174,6 +175,35 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-probe", action="store_true", help="skip the test generation (no model load)")
     llm_args(sp)
     sp.set_defaults(func=cmd_doctor)
+
+    sp = sub.add_parser(
+        "serve",
+        help="serve indexes over HTTP to chat clients and scripts: OpenAI- and Ollama-compatible chat with citations, "
+        "retrieval, uploads (pip install 'edgerag[server]'; docs/serve.md)",
+    )
+    sp.add_argument(
+        "--index",
+        action="append",
+        metavar="[NAME=]PATH",
+        help=f"an index to serve, as the model edgerag:NAME (NAME: the folder's name); repeat for several (default {DEFAULT_INDEX})",
+    )
+    sp.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; any other needs a key)"
+    )
+    sp.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    sp.add_argument("--api-key-file", metavar="PATH", help="a file holding the API key clients must send (Authorization: Bearer KEY)")
+    sp.add_argument("--queue", type=int, default=8, help="questions that may wait for the model; more get 503 with Retry-After (default 8)")
+    sp.add_argument("--max-body-mb", type=float, default=4, help="largest JSON request body, MiB (default 4)")
+    sp.add_argument("--max-upload-mb", type=float, default=256, help="largest upload, all its files together, MiB (default 256)")
+    sp.add_argument("--uploads", default=".edgerag/uploads", help="folder for uploaded files and their jobs (default .edgerag/uploads)")
+    setting(sp, "--method", choices=methods)
+    setting(sp, "--budget")
+    setting(sp, "--answer-budget")
+    setting(sp, "--answer-seconds")
+    settings_args(sp)
+    method_args(sp)
+    llm_args(sp)
+    sp.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("tui", help="start the terminal UI (index, query, ledger, graph peek)")
     sp.add_argument("--index", default=DEFAULT_INDEX)

@@ -8,6 +8,10 @@ template stored in the GGUF and measured in the model's own vocabulary *before* 
 a prompt that does not fit the window is refused rather than truncated by llama.cpp.
 
 `ChoiceTrie` constrains an output to one of a list of strings (the reader's ``choose`` mode).
+
+`interruptible(check)` makes every call this thread starts stoppable: generation ends at the next
+token once ``check()`` is true, raising `Interrupted` (the server frees the model so when its
+client disconnects, serve/model_queue.py). Nothing of an interrupted call is cached or metered.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import atexit
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -34,6 +40,24 @@ class PromptTooLongError(ValueError):
     """The prompt plus the output cap does not fit the model's context window."""
 
 
+class Interrupted(Exception):
+    """A call stopped because its `interruptible` check said so (its caller went away)."""
+
+
+_interrupt: ContextVar[Callable[[], bool] | None] = ContextVar("edgerag_interrupt", default=None)
+
+
+@contextmanager
+def interruptible(check: Callable[[], bool]) -> Iterator[None]:
+    """Within the block, every model call of this thread ends at its next token once ``check()``
+    is true (raising `Interrupted`), and one not yet started is not started."""
+    token = _interrupt.set(check)
+    try:
+        yield
+    finally:
+        _interrupt.reset(token)
+
+
 @dataclass
 class Completion:
     text: str
@@ -44,6 +68,17 @@ class Completion:
     seconds: float
     finish_reason: str
     cached: bool = False
+
+    def account(self) -> dict[str, int]:
+        """Its tokens as an answer counts them: fresh ``input``/``output`` (none when the cache
+        served it), ``evaluated``, and ``cached_input``/``cached_output``."""
+        return {
+            "input": 0 if self.cached else self.prompt_tokens,
+            "output": 0 if self.cached else self.output_tokens,
+            "evaluated": self.evaluated_tokens,
+            "cached_input": self.prompt_tokens if self.cached else 0,
+            "cached_output": self.output_tokens if self.cached else 0,
+        }
 
 
 Messages = list[dict[str, str]]
@@ -219,6 +254,9 @@ class LocalLLM:
             trie = ChoiceTrie([self.count_tokens(c) for c in choices], self.end_tokens(), start=len(tokens))
             max_tokens = min(max_tokens, trie.depth + 1)
         self.check_fits(len(tokens), max_tokens)
+        stop_now = _interrupt.get()
+        if stop_now is not None and stop_now():
+            raise Interrupted("the call was not started: its caller went away")
         with self._lock:
             llama = self.llama
             reused = _common_prefix(llama.input_ids[: llama.n_tokens], tokens[:-1])
@@ -229,13 +267,15 @@ class LocalLLM:
 
                 params["logits_processor"] = LogitsProcessorList([trie])
             text, finish, n_out, checked = "", "stop", 0, 0
-            if on_text is None and halt is None:
+            if on_text is None and halt is None and stop_now is None:
                 out = llama.create_completion(tokens, **params)
                 text = out["choices"][0]["text"]
                 finish = out["choices"][0]["finish_reason"] or "stop"
                 n_out = out["usage"]["completion_tokens"]
             else:
                 for chunk in llama.create_completion(tokens, stream=True, **params):
+                    if stop_now is not None and stop_now():
+                        raise Interrupted(f"stopped after {len(text)} characters: its caller went away")
                     piece = chunk["choices"][0]["text"]
                     if piece:
                         text += piece
