@@ -200,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     setting(sp, "--budget")
     setting(sp, "--answer-budget")
     setting(sp, "--answer-seconds")
+    setting(sp, "--docs-per-batch")
     settings_args(sp)
     method_args(sp)
     llm_args(sp)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from fastapi.responses import JSONResponse
+from starlette.requests import ClientDisconnect
 
 from ..llm.local import PromptTooLongError
 from ..llm.models import ModelError
@@ -21,6 +22,8 @@ def classify(e: BaseException) -> tuple[int, str, str | None, dict[str, str]]:
     """(status, message, param, headers) for an exception a route let through."""
     if isinstance(e, RequestError):
         return e.status, str(e), e.param, {}
+    if isinstance(e, ClientDisconnect):  # gone before its body was read (or cut at the size limit, guard.py)
+        return 499, "the client closed the connection", None, {}
     if isinstance(e, QueueFull):
         return 503, str(e), None, {"Retry-After": str(e.retry_after)}
     if isinstance(e, LookupError):

@@ -1,0 +1,173 @@
+"""The server's parts without a server (issue #48): what a chat request may hold, upload names,
+the model's line. The real process is tested in test_serve.py."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from edgerag.llm.local import Interrupted, interruptible
+from edgerag.serve.chat import RequestError, from_ollama, from_openai, refers_back, strip_references
+from edgerag.serve.config import check_bind, index_names, is_loopback, read_api_key
+from edgerag.serve.jobs import safe_name
+from edgerag.serve.model_queue import ModelQueue, QueueFull
+
+
+def test_the_last_user_message_is_the_question_and_earlier_turns_its_history():
+    req = from_openai(
+        {
+            "model": "edgerag:x",
+            "messages": [
+                {"role": "system", "content": "be nice"},
+                {"role": "user", "content": "Who founded it?"},
+                {"role": "assistant", "content": "Anna Berg [1]\n\nReferences:\n[1] Doc"},
+                {"role": "user", "content": [{"type": "text", "text": "Where was she born?"}]},
+            ],
+            "temperature": 0.2,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+    )
+    assert req.question == "Where was she born?" and [t.role for t in req.history] == ["user", "assistant"]
+    assert req.stream and req.include_usage and not req.client_task
+    assert strip_references(req.history[1].text) == "Anna Berg [1]"
+    assert from_ollama({"messages": [{"role": "user", "content": "Hi?"}]}).stream  # Ollama streams by default
+
+
+def test_a_continue_turn_keeps_the_question_and_what_the_client_has():
+    req = from_openai({"messages": [{"role": "user", "content": "Q?"}, {"role": "assistant", "content": "The ans"}]})
+    assert req.question == "Q?" and req.continued == "The ans" and req.history == []
+
+
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"messages": []}, "messages"),
+        ({"messages": [{"role": "assistant", "content": "hi"}]}, "messages"),
+        ({"messages": [{"role": "user", "content": "  "}]}, "messages"),
+        ({"messages": [{"role": "user", "content": "q"}], "tools": [{"type": "function"}]}, "tools"),
+        ({"messages": [{"role": "user", "content": "q"}], "n": 3}, "n"),
+        ({"messages": [{"role": "user", "content": "q"}], "logprobs": True}, "logprobs"),
+        ({"messages": [{"role": "user", "content": "q"}], "response_format": {"type": "json_schema"}}, "response_format"),
+        ({"messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]}]}, "messages[0].content"),
+        ({"messages": [{"role": "user", "content": "q"}], "edgerag": {"method": "nope"}}, "edgerag"),
+        ({"messages": [{"role": "user", "content": "q"}], "edgerag": {"budget": 0}}, "edgerag.budget"),
+    ],
+)
+def test_what_edgerag_cannot_serve_is_refused_by_name(body, param):
+    with pytest.raises(RequestError) as e:
+        from_openai(body)
+    assert e.value.param == param and str(e.value)
+
+
+def test_ollama_images_and_formats_are_refused():
+    with pytest.raises(RequestError, match="images"):
+        from_ollama({"messages": [{"role": "user", "content": "what?", "images": ["AAAA"]}]})
+    with pytest.raises(RequestError, match="format"):
+        from_ollama({"messages": [{"role": "user", "content": "what?"}], "format": "json"})
+
+
+def test_only_a_question_that_refers_back_is_rewritten():
+    from edgerag.serve.chat import Turn
+
+    history = [Turn("user", "Who directed Alone?"), Turn("assistant", "Max Mack")]
+    assert refers_back("and where was he born?", history)
+    assert refers_back("What about its budget?", history)
+    assert not refers_back("Where was Max Mack born?", history)
+    assert not refers_back("where was he born?", [])  # nothing to refer to
+
+
+def test_open_webui_housekeeping_is_not_a_question_about_the_documents():
+    req = from_openai({"messages": [{"role": "user", "content": "### Task:\nGenerate a concise title for the chat."}]})
+    assert req.client_task
+
+
+@given(st.text(max_size=80))
+def test_an_upload_name_is_a_plain_file_name_or_refused(name):
+    for suffix in ("", ".txt", ".pdf"):
+        try:
+            safe = safe_name(name + suffix)
+        except ValueError as e:
+            assert str(e)
+            continue
+        assert "/" not in safe and "\\" not in safe and "\x00" not in safe
+        assert safe not in (".", "..") and not safe.startswith(".")
+        assert Path("/uploads", safe).resolve().parent == Path("/uploads")
+
+
+def test_index_names_and_keys(tmp_path):
+    assert index_names(["docs/my-index", "law=/srv/law"]) == {"my-index": Path("docs/my-index"), "law": Path("/srv/law")}
+    with pytest.raises(ValueError, match="two indexes"):
+        index_names(["a/x", "b/x"])
+    (tmp_path / "k").write_text("\n  0123456789abcdef0123  \n")
+    assert read_api_key(tmp_path / "k") == "0123456789abcdef0123"
+    (tmp_path / "short").write_text("abc")
+    with pytest.raises(ValueError, match="at least 16"):
+        read_api_key(tmp_path / "short")
+    with pytest.raises(ValueError, match="api-key-file"):
+        read_api_key(tmp_path / "missing")
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost") and is_loopback("127.8.0.1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("::")
+    check_bind("127.0.0.1", None)
+    check_bind("0.0.0.0", "0123456789abcdef")
+    with pytest.raises(ValueError, match="api-key-file"):
+        check_bind("0.0.0.0", None)
+
+
+def test_the_model_line_runs_in_order_and_refuses_past_its_size():
+    q = ModelQueue(max_waiting=2)
+    gate, order = threading.Event(), []
+
+    def work(name):
+        def fn(_t):
+            gate.wait(10)
+            order.append(name)
+            return name
+
+        return fn
+
+    tickets = [q.submit(work("a"), "a")]
+    time.sleep(0.1)  # a runs (held at the gate)
+    tickets += [q.submit(work("b"), "b"), q.submit(work("c"), "c")]
+    with pytest.raises(QueueFull) as e:
+        q.submit(work("d"), "d")
+    assert e.value.retry_after >= 1 and q.ahead(tickets[2]) == 2
+    tickets[1].cancel()  # its client left while it waited: skipped
+    gate.set()
+    assert tickets[0].future.result(10) == "a" and tickets[2].future.result(10) == "c"
+    assert order == ["a", "c"] and tickets[1].future.cancelled()
+    q.close()
+
+
+def test_a_running_call_stops_when_its_client_leaves():
+    """The model's thread runs each ticket inside `interruptible`: a check the model's loop reads."""
+    q = ModelQueue(max_waiting=1)
+    seen = []
+
+    def fn(ticket):
+        from edgerag.llm import local
+
+        for i in range(200):  # stands in for a model's token loop, which reads the same check
+            check = local._interrupt.get()
+            if check is not None and check():
+                seen.append(i)
+                raise Interrupted("stopped")
+            time.sleep(0.01)
+        return "finished"
+
+    t = q.submit(fn, "long")
+    time.sleep(0.2)
+    t.cancel()
+    with pytest.raises(Interrupted):
+        t.future.result(10)
+    assert seen and seen[0] < 100
+    q.close()
+    with interruptible(lambda: True):  # and outside the line, the same check applies
+        from edgerag.llm import local
+
+        assert local._interrupt.get()()
