@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import methods as registry
 from . import offline  # noqa: F401
-from .answer import Answer, ReadPlan, answer_question, plan_answer
-from .answer.budget import read_cost, typical_answer_seconds
-from .answer.chain import answer_chain, answer_comparison
+from .answer import Answer, ReadPlan, plan_answer
+from .answer.budget import typical_answer_seconds
 from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
-from .answer.plan import READ_OVERHEAD_S, whole_read_budget
+from .answer.plan import whole_read_budget
 from .answer.steps import next_bridge
+from .answer.walk import Reader, answer_planned
 from .embed.embedder import Embedder, backend_of
 from .indexing import insert_documents
 from .ingest import iter_documents
@@ -283,71 +283,21 @@ class EdgeRAG:
         ``mode`` (default ``settings.answer_mode``): auto, choose, short or long (answer/plan.py);
         ``short=True`` is ``mode="short"``. The model reads the context's evidence sentences
         (``settings.answer_reader``) or best units up to ``settings.answer_budget`` tokens
-        (`plan_answer` says which, before the call)."""
+        (`plan_answer` says which, before the call). The plan is walked top to bottom by
+        answer/walk.py: its chain, else its comparison's missing sides, else the question whole."""
         mode = "short" if short else mode
         plan = plan or self.plan_answer(question, context, mode=mode)
-        if plan.chain is not None:
-            ans = self._answer_chain(question, context, plan, on_text)
-            if ans is not None:
-                return ans
-        note = ""
-        if plan.comparison is not None:
-            ans, note = self._answer_comparison(question, context, plan, on_text)
-            if ans is not None:
-                return ans
-        ans = answer_question(self.answer_llm, question, context, plan=plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
-        if note:
-            ans.reason = "; ".join(x for x in (note, ans.reason) if x)
-        return ans
-
-    def _step_reader(self, context: Context, plan: ReadPlan):
-        """(retrieve, read) for a step of ``plan``: retrieved with the context's method at the λ a
-        read needs (`STEP_CONTEXT` × the answer budget), read whole by the short reader in its
-        share of the time budget."""
-        from .answer.chain import STEP_CONTEXT
-
-        share = plan.seconds / plan.reads if plan.seconds else None
-
-        def retrieve(q: str) -> Context:
-            return self.retrieve(q, method=context.method, budget=min(context.budget, STEP_CONTEXT * self.settings.answer_budget))
-
-        def read(q: str, ctx: Context, on_text=None) -> Answer:
-            step_plan = self.plan_answer(q, ctx, mode="short", steps=False, seconds=share)
-            return answer_question(self.answer_llm, q, ctx, plan=step_plan, max_tokens=self.settings.answer_max_tokens, on_text=on_text)
-
-        return retrieve, read
-
-    def _answer_comparison(self, question: str, context: Context, plan: ReadPlan, on_text) -> tuple[Answer | None, str]:
-        """A comparison whose missing sides the model reads as steps (answer/chain.py)."""
-        retrieve, read = self._step_reader(context, plan)
-        return answer_comparison(plan, context, retrieve=retrieve, read=read, on_text=on_text)
-
-    def _answer_chain(self, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
-        """A chain question hop by hop (answer/chain.py): each step retrieved with the context's
-        method, at the λ its read needs (`STEP_CONTEXT` × the answer budget, not the question's
-        λ), and read whole by the short reader in its share of the time budget."""
-        from .answer.chain import Step
-
-        retrieve, read = self._step_reader(context, plan)
-        asked, units, done = question, context.units, []
-        if plan.hop is not None:  # relation hops already made in code (hops.py)
-            asked, units = plan.hop.question, plan.hop.units + context.units
-            done = [Step(line, "", "", "in code", units=plan.hop.units) for line in plan.hop.steps]
-        speeds = self.answer_llm.speeds() if plan.seconds else None  # a read's cost, not the clock
-        return answer_chain(
-            asked,
-            plan.chain,
-            retrieve=retrieve,
-            read=read,
+        s = self.settings
+        reader = Reader(
+            llm=self.answer_llm,
+            retrieve=self.retrieve,
+            plan=partial(self.plan_answer, steps=False),  # a step is read whole
             lookup=self.passages_named,
-            relations=self.settings.answer_hops,
-            units=units,
-            done=done,
-            on_text=on_text,
-            seconds=plan.seconds,
-            read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
-            cost=read_cost(speeds) if speeds is not None else None,
+            answer_budget=s.answer_budget,
+            max_tokens=s.answer_max_tokens,
+            relations=s.answer_hops,
         )
+        return answer_planned(reader, question, context, plan, on_text=on_text)
 
     def query(
         self,

@@ -23,10 +23,14 @@ One module per step of the path:
       chain.py       `answer_chain`: a chain question hop by hop, each step retrieved and read
                      (by read.py) and put in its place, then the question left; every step cited;
                      `answer_comparison`: a comparison's missing sides read as steps, then decided
+      walk.py        `answer_planned`: the plan walked top to bottom (what `EdgeRAG.answer` calls):
+                     its chain, else its comparison's missing sides, else the question read whole;
+                     each step retrieved at the λ a read needs and read in its share of the time
 
 Imports point one way, no circle (tests/test_layers.py): plan.py knows nothing of the model
 call, the reply or its citations; read.py puts the steps together; chain.py runs read.py once
-a step, with the retrieval it is given (api.py passes the index's own). The text normaliser that
+a step, with the retrieval walk.py gives it; walk.py gets the index's parts in a `Reader` (api.py
+passes its own retrieval, plan and name lookup), so api.py only composes. The text normaliser that
 short answers are matched with is text/normalize.py, which eval/metrics.py scores with too.
 
 Reading happens in two steps, so nothing is dropped silently:

@@ -1,0 +1,110 @@
+"""A question's walk through its `ReadPlan`, top to bottom (`answer_planned`, what
+`EdgeRAG.answer` calls once the plan is made):
+
+1. a chain question hop by hop (chain.py `answer_chain`), when the plan names its first step;
+2. else, or when the chain's first step gets no usable answer, a comparison's missing sides read
+   as steps, then decided in code (chain.py `answer_comparison`);
+3. else, or when a side is still missing, the question read whole (read.py `answer_question`),
+   the reason saying which side was missing.
+
+Each step of a chain or a comparison is retrieved with the context's method at the λ a read
+needs (`STEP_CONTEXT` × the answer budget, not the question's λ), and read whole by the short
+reader in its share of the time budget (`step_reader`). The index's parts come in a `Reader`
+(api.py passes its own retrieval, plan and name lookup): this module knows nothing of the index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..llm.metered import MeteredLLM
+from ..types import Context, Unit
+from .budget import read_cost
+from .chain import STEP_CONTEXT, Step, answer_chain, answer_comparison
+from .plan import READ_OVERHEAD_S, ReadPlan
+from .read import Answer, answer_question
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What a question's walk reads with (api.py passes the index's own)."""
+
+    llm: MeteredLLM
+    """The answering model: every read, and its measured speeds (what a read costs a chain)."""
+    retrieve: Callable[..., Context]
+    """``retrieve(query, method=, budget=)``: the index's retrieval, for a step's question."""
+    plan: Callable[..., ReadPlan]
+    """``plan(question, context, mode=, seconds=)``: a plan that reads the question whole, no
+    steps (`EdgeRAG.plan_answer` with ``steps=False``)."""
+    lookup: Callable[[str], list[Unit]] | None
+    """A name's passages, for a step made in code (`EdgeRAG.passages_named`)."""
+    answer_budget: int
+    """Tokens a read reads (``answer_budget``): a step retrieves `STEP_CONTEXT` times it."""
+    max_tokens: int
+    """Tokens an answer may write (``answer_max_tokens``)."""
+    relations: bool = True
+    """A chain's step through a known relation made in code (``answer_hops``)."""
+
+
+def answer_planned(
+    reader: Reader, question: str, context: Context, plan: ReadPlan, *, on_text: Callable[[str], None] | None = None
+) -> Answer:
+    """Answer ``question`` from ``context`` as ``plan`` says (the module doc): its chain, else its
+    pending comparison, else the question read whole; ``on_text`` streams the last read's tokens."""
+    if plan.chain is not None:
+        ans = _chain(reader, question, context, plan, on_text)
+        if ans is not None:
+            return ans
+    note = ""
+    if plan.comparison is not None:
+        retrieve, read = step_reader(reader, context, plan)
+        ans, note = answer_comparison(plan, context, retrieve=retrieve, read=read, on_text=on_text)
+        if ans is not None:
+            return ans
+    ans = answer_question(reader.llm, question, context, plan=plan, max_tokens=reader.max_tokens, on_text=on_text)
+    if note:
+        ans.reason = "; ".join(x for x in (note, ans.reason) if x)
+    return ans
+
+
+def step_reader(reader: Reader, context: Context, plan: ReadPlan):
+    """(retrieve, read) for a step of ``plan``: retrieved with the context's method at the λ a
+    read needs (`STEP_CONTEXT` × the answer budget, at most the context's own), read whole by the
+    short reader in its share of the time budget."""
+    share = plan.seconds / plan.reads if plan.seconds else None
+
+    def retrieve(q: str) -> Context:
+        return reader.retrieve(q, method=context.method, budget=min(context.budget, STEP_CONTEXT * reader.answer_budget))
+
+    def read(q: str, ctx: Context, on_text=None) -> Answer:
+        step_plan = reader.plan(q, ctx, mode="short", seconds=share)
+        return answer_question(reader.llm, q, ctx, plan=step_plan, max_tokens=reader.max_tokens, on_text=on_text)
+
+    return retrieve, read
+
+
+def _chain(reader: Reader, question: str, context: Context, plan: ReadPlan, on_text) -> Answer | None:
+    """A chain question hop by hop (chain.py), after the relation hops the plan already made in
+    code (hops.py); None when its first step gets no usable answer. A step's time is its read's
+    cost at this machine's speeds, not the clock (`read_cost`)."""
+    retrieve, read = step_reader(reader, context, plan)
+    asked, units, done = question, context.units, []
+    if plan.hop is not None:  # relation hops already made in code (hops.py)
+        asked, units = plan.hop.question, plan.hop.units + context.units
+        done = [Step(line, "", "", "in code", units=plan.hop.units) for line in plan.hop.steps]
+    speeds = reader.llm.speeds() if plan.seconds else None  # a read's cost, not the clock
+    return answer_chain(
+        asked,
+        plan.chain,
+        retrieve=retrieve,
+        read=read,
+        lookup=reader.lookup,
+        relations=reader.relations,
+        units=units,
+        done=done,
+        on_text=on_text,
+        seconds=plan.seconds,
+        read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
+        cost=read_cost(speeds) if speeds is not None else None,
+    )
