@@ -7,16 +7,20 @@ One module per step of the path:
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides
-          comparison_question.py  what a comparison asks, from its grammar: the two
-                       options, the kind of value and which end wins
+          comparison_question.py  what a comparison asks, from its grammar, in any phrasing
+                       ("…, A or B?", "…, A and B?", "Between A and B, …", "A vs. B: …", "Is A
+                       older than B?"): the two options, the kind of value, which end wins, and
+                       whether the answer is an option or yes/no
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
         evidence.py    the question's evidence sentences, read instead of whole passages
         candidates.py  the answers a chosen or closed question may take
       read.py        `answer_question` → `Answer`: runs the plan, the model call
-      reply.py       the model's reply → the short answer (cleaned, narrowed when it ran on,
-                     re-chosen when it repeats the question's own name, cut to the span asked)
+      reply.py       the model's reply → the short answer (cleaned; the option it names when
+                     the question offers options, and then no other rule; else narrowed when it
+                     ran on, re-chosen when it repeats the question's own name, cut to the span
+                     asked, a person's name in full)
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

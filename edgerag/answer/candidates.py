@@ -30,6 +30,7 @@ import re
 from ..text.dates import MONTHS
 from ..text.keywords import stop_words
 from ..text.linkkeys import capitalised_runs
+from .comparison_question import question_options
 
 _DATES = re.compile(rf"\b(?:\d{{1,2}} (?:{MONTHS})\.? \d{{3,4}}|(?:{MONTHS})\.? \d{{1,2}}, \d{{3,4}}|(?:{MONTHS}) \d{{3,4}})\b")
 _NUMBER = re.compile(r"(?<![\w.])[$£€]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?:\s(?:million|billion|trillion|thousand))?(?![\w])")
@@ -69,15 +70,10 @@ _YEARISH = re.compile(r"\d{3,4}")
 
 
 def options(question: str) -> list[str]:
-    """The two things a comparison question names ("Who was born first, A or B?" → [A, B]):
-    the text after the question's first comma, split at its last " or "."""
-    q = question.strip().rstrip("?").strip()
-    head, comma, tail = q.partition(", ")
-    if not comma or " or " not in tail:
-        return []
-    a, _, b = tail.rpartition(" or ")
-    a, b = a.strip(" ,"), b.strip(" ,")
-    return [a, b] if a and b and max(len(a), len(b)) <= MAX_CANDIDATE_CHARS else []
+    """The two things a choice question offers ("Who was born first, A or B?", "Between A and B,
+    …", "Which genus has more species, A and B?" → [A, B]), by the question's grammar
+    (comparison_question.py `question_options`)."""
+    return question_options(question)
 
 
 def closed_choices(question: str) -> list[str] | None:

@@ -190,6 +190,7 @@ def chained(question: str, asked: str, steps: list[Step], reads: list[Answer], f
         reason="; ".join(lines) + f"; then asked: {asked}",
         steps=[s.to_dict() for s in steps]
         + [{"phrase": "", "question": asked, "answer": final.short, "how": "read", "seconds": final.seconds}],
+        rules=final.rules,
     )
 
 

@@ -60,7 +60,7 @@ _CATEGORY = re.compile(
     r"produced|owned|operated|built|designed|written|directed|named|called|created|developed|published|released)\b|[.;(]|$)"
 )
 _ADJECTIVE_NOUNS = {
-    "tall": "height", "high": "height elevation altitude", "long": "length", "short": "length", "low": "height elevation",
+    "tall": "height high", "high": "height elevation altitude tall", "long": "length", "short": "length", "low": "height elevation",
     "deep": "depth", "shallow": "depth", "wide": "width", "narrow": "width", "heavy": "weight mass", "light": "weight mass",
     "large": "area size population", "big": "size area", "small": "area size population", "great": "",
     "fast": "speed", "slow": "speed", "far": "distance",
@@ -130,7 +130,8 @@ def category(option: str, passages: list[Unit]) -> str | None:
 def quantity(q: ComparisonQuestion, option: str, passages: list[Unit]) -> Quantity | None:
     """The option's value for the quantity asked: a number right before the attribute's noun
     ("250 species"), else in a sentence naming the attribute ("a population of 12,345"), of the
-    dimension the question measures ("taller": a length) when it says one."""
+    dimension the question measures ("taller": a length) when it says one; else, when it does,
+    the first quantity of that dimension ("Which is shorter …?": "It is 300 m tall")."""
     words = q.attribute.split()
     nouns = [_stem(words[-1])] if words else []
     nouns += [_stem(n) for n in _ADJECTIVE_NOUNS.get(q.attribute, "").split()] + (
@@ -144,7 +145,8 @@ def quantity(q: ComparisonQuestion, option: str, passages: list[Unit]) -> Quanti
             if q.dimension and found.dimension != q.dimension:
                 continue
             after = [_stem(w) for w in found.after.split()[: len(words) + 1]]
-            score = 2 if any(n in after for n in nouns[:1]) else 1 if named else 0
+            # a number before the noun, else in a sentence naming it, else any of the dimension asked ("250 m")
+            score = 3 if any(n in after for n in nouns[:1]) else 2 if named else 1 if q.dimension else 0
             if score and (best is None or score > best[0]):
                 best = (score, found)
     return best[1] if best else None
@@ -186,6 +188,8 @@ def step_question(q: ComparisonQuestion, option: str) -> str | None:
         if q.attribute.endswith("s"):
             return f"How many {q.attribute} does {option} have?"
         return f"What is the {q.attribute} of {option}?"
+    if q.kind == "same" and q.date:  # "born in the same city": where each was born
+        return f"Where was {option} born?" if q.date == "birth" else f"Where did {option} die?"
     if q.kind == "same" and q.attribute:
         return f"What is the {q.attribute} of {option}?"
     return None
@@ -274,7 +278,7 @@ def judge(q: ComparisonQuestion, sides: list[Side]) -> Decision | None:
             return None
         if va == vb:
             return None
-        answer = q.options[0] if (va > vb) == q.larger else q.options[1]
+        answer = q.verdict((va > vb) == q.larger)
     elif q.kind == "same":  # "Dutch-born American" and "American" share a nationality
         shared = (set(normalize(str(a.value)).split()) & set(normalize(str(b.value)).split())) - _FILLER
         answer = "yes" if shared else "no"
@@ -375,6 +379,15 @@ def _decide_dates(q: ComparisonQuestion, units: list[Unit], lookup) -> Decision 
             return None
         found.append((when, read, subject))
     (a, read_a, who_a), (b, read_b, who_b) = found
+    if q.asks == "equal":  # "the same year": equal at the precision asked, when both dates have it
+        same = a.same(b, q.attribute) if q.date != "lifespan" else None
+        if same is None:
+            return None
+        verb = {"birth": "born", "death": "died", "thing": "dated"}[q.date]
+        answer = "yes" if same else "no"
+        reason = f"{who_a} {verb} {a.text}; {who_b} {verb} {b.text}: the same {q.attribute or 'date'}? {answer}"
+        units = list({u.chunk_id: u for u in read_a + read_b}.values())
+        return Decision(answer=answer, units=units, reason=reason)
     if q.date == "lifespan":
         if a == b:
             return None
@@ -392,4 +405,4 @@ def _decide_dates(q: ComparisonQuestion, units: list[Unit], lookup) -> Decision 
     seen: dict[str, Unit] = {}
     for u in read_a + read_b:
         seen.setdefault(u.chunk_id, u)
-    return Decision(answer=q.options[0] if wins_a else q.options[1], units=list(seen.values()), reason=reason)
+    return Decision(answer=q.verdict(wins_a), units=list(seen.values()), reason=reason)

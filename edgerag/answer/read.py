@@ -12,6 +12,7 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context
+from .candidates import closed_choices
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -23,10 +24,11 @@ from .reply import (
     copied_example,
     echoes,
     merged,
+    named_option,
     narrow,
     rechoose,
     said_of,
-    shortest,
+    span_asked,
 )
 
 
@@ -56,6 +58,10 @@ class Answer:
     full: str = ""
     """The short answer before it was cut to the span the question asks for (reply.py
     `shortest`: "Tampere, Finland" for "Which city …?"); empty when nothing was cut."""
+    rules: list[dict[str, str]] = field(default_factory=list)
+    """Each rule that changed the model's reply into the short answer, in order: ``rule``
+    (``option``, ``ran on``, ``said of``, ``echo``, ``year``, ``place``, ``name``), ``before``
+    and ``after``; benchmarks/answers.py counts the ones that turned a right answer wrong."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -99,24 +105,42 @@ def answer_question(
     short_text = clean_answer(text)
     if plan.mode != "long" and copied_example(short_text, plan):
         text, short_text = DO_NOT_KNOW, ""
-    reason = ""
-    if plan.mode == "short" and plan.choices is None and len(short_text.split()) > SHORT_WORDS:
+    reason, rules = "", []
+
+    def rule(name: str, after: str) -> None:
+        if after != short_text:
+            rules.append({"rule": name, "before": short_text, "after": after})
+
+    asked = plan.hop.question if plan.hop is not None else plan.question
+    offered = closed_choices(asked)
+    free = plan.mode == "short" and plan.choices is None
+    if offered and plan.mode != "long":  # a choice: the option the reply names, and no rule replaces it
+        named = named_option(short_text, offered)
+        if named is not None:
+            rule("option", named)
+            short_text = named
+        free = False
+    if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
             c = merged(c, narrowed)
+            rule("ran on", narrowed.text.strip())
             short_text, reason = narrowed.text.strip(), RAN_ON
-    asked = plan.hop.question if plan.hop is not None else plan.question
-    if plan.mode == "short" and plan.choices is None:
-        short_text = said_of(short_text, asked)
-    if plan.mode == "short" and plan.choices is None and echoes(short_text, asked):
+    if free:
+        said = said_of(short_text, asked)
+        rule("said of", said)
+        short_text = said
+    if free and echoes(short_text, asked):
         again = rechoose(llm, plan, context.method, limit)
         if again is not None:
             c = merged(c, again)
+            rule("echo", again.text.strip())
             short_text, reason = again.text.strip(), ECHOED
     full = ""
-    if plan.mode == "short" and plan.choices is None:
-        trimmed = shortest(short_text, asked, [u.text for u in units], [u.title for u in units])
+    if free:
+        trimmed, why = span_asked(short_text, asked, [u.text for u in units], [u.title for u in units])
         if trimmed != short_text:
+            rule(why, trimmed)
             full, short_text = short_text, trimmed
     checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
     citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
@@ -133,6 +157,7 @@ def answer_question(
         mode=plan.mode,
         reason=reason,
         full=full,
+        rules=rules,
     )
 
 

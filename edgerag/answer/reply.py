@@ -16,7 +16,7 @@ from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
 from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
-from .candidates import candidates
+from .candidates import candidates, closed_choices
 from .citations import CITE
 from .plan import ReadPlan
 
@@ -90,8 +90,10 @@ ECHOED = "the reply repeated a name of the question: its short answer is the one
 
 def echoes(short: str, asked: str) -> bool:
     """True when a short answer is a name the question itself gives ("Who did Ed Sheeran write
-    the song for?" → "Ed Sheeran"): a 0.5B model often answers with the name it was asked about."""
-    if re.search(r"\bor\b", asked, re.I):  # "Who is younger, A or B?": the answer is one of its names
+    the song for?" → "Ed Sheeran"): a 0.5B model often answers with the name it was asked about.
+    Never for a question that offers options ("Who is younger, A or B?", "…, A and B?"): its
+    answer is one of its own names (`named_option`)."""
+    if closed_choices(asked):
         return False
     needle = normalize(short)
     return bool(needle) and f" {needle} " in f" {normalize(asked)} "
@@ -127,50 +129,95 @@ _ASKS_PLACE = re.compile(
     r"municipality|commune|district|county|state|province|region|country|nation)\b"
 )
 _SMALLEST = frozenset("city town village suburb neighborhood neighbourhood borough municipality commune district".split())
-_INITIALS = re.compile(r"^(?P<initials>(?:[A-Z]\.\s?){1,3})\s*(?P<rest>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)$")
+_INITIAL = re.compile(r"^[A-Z]\.$")
+_ASKS_WHO = re.compile(r"^\s*(?:who|whom)\b|\bwho(?:m)? (?:is|was|were|did|does|has|had)\b", re.I)
+_NAME_WORD = re.compile(r"^[A-Z][\w'’.-]*$")
+
+
+def named_option(short: str, offered: list[str]) -> str | None:
+    """The option of a closed question (its two options, or yes and no) that a reply names: the
+    option itself ("quercus." → "Quercus"), or the one option the reply holds ("Quercus has more"
+    → "Quercus"); None when it names none or both. Such a reply is the answer: no rule replaces it
+    with a name the question does not offer (issue #49)."""
+    key = normalize(short)
+    if not key:
+        return None
+    keys = {normalize(o): o for o in offered}
+    if key in keys:
+        return keys[key]
+    held = [o for k, o in keys.items() if k and f" {k} " in f" {key} "]
+    return held[0] if len(held) == 1 else None
+
+
+def full_name(short: str, question: str, passages: list[str], titles: list[str] | None = None) -> str:
+    """A person's name as the passages write it in full (issue #49): initials expanded wherever
+    they stand ("J. Smith", "Harold M. Brandt" → "Harold Matthias Brandt"), where one name of the
+    passages fits; and, when the question asks who, a surname alone ("Brandt") or a name without
+    its middle ("Harold Brandt") as the one passage title, or else the one name of the passages,
+    that holds it. Anything else is returned as it is."""
+    words = [w for word in short.split() for w in (re.findall(r"[A-Z]\.", word) if re.fullmatch(r"(?:[A-Z]\.){2,3}", word) else [word])]
+    if not words or len(words) > 5 or not all(_NAME_WORD.match(w) for w in words):
+        return short
+    runs = list(dict.fromkeys(name.strip() for text in passages for r in capitalised_runs(text) for name in r.split(" and ")))
+    if any(_INITIAL.match(w) for w in words):
+        fits = {r for r in runs if _expands(words, r.split())}
+        return fits.pop() if len(fits) == 1 else short
+    if not _ASKS_WHO.search(question):
+        return short
+    own = {normalize(r) for r in capitalised_runs(question)}
+    names = [r for r in runs if normalize(r) not in own and 2 <= len(r.split()) <= 4 and all(_NAME_WORD.match(w) for w in r.split())]
+    if len(words) == 1:
+        fits = {r for r in names if r.split()[-1] == words[0]}
+    else:
+        fits = {r for r in names if len(r.split()) > len(words) and r.split()[0] == words[0] and r.split()[-1] == words[-1]}
+    titled = {t for t in titles or [] if t in fits}
+    if len(titled) == 1:
+        return titled.pop()
+    return fits.pop() if len(fits) == 1 and len(words) == 1 else short
+
+
+def _expands(words: list[str], run: list[str]) -> bool:
+    """Whether ``run`` spells the name ``words`` whose initials ("M.") stand for its words."""
+    return len(run) == len(words) and all(
+        (r[:1] == w[:1] and len(r) > 2 and not _INITIAL.match(r)) if _INITIAL.match(w) else w == r for w, r in zip(words, run)
+    )
 
 
 def shortest(short: str, question: str, passages: list[str], titles: list[str] | None = None) -> str:
+    """The span the question asks for (`span_asked`)."""
+    return span_asked(short, question, passages, titles)[0]
+
+
+def span_asked(short: str, question: str, passages: list[str], titles: list[str] | None = None) -> tuple[str, str]:
     """The span the question asks for, cut from a longer right answer by the question's type and
     the passages' own words, never below what was asked (issue #42, "the shortest right answer"):
 
     * a date at the precision asked: "In what year …?" → "1948" of "4 February 1948";
     * a place without its region and country when a town is asked ("Which city …?" → "Tampere"
       of "Tampere, Finland"), the last part when a country or state is;
-    * a person's name as the passages spell it: "J. Smith" → "John Smith" where a passage
-      writes that name and no other of those initials.
+    * a person's name in full, as the passages write it (`full_name`): "J. Smith" → "John Smith".
 
     An answer that is a passage's title is a name as written ("Marion, South Australia") and
-    is never cut. Anything else is returned as it is."""
+    is never cut. Anything else is returned as it is. Returns (the span, the rule that cut it:
+    ``year``, ``place``, ``name`` or "" for none), so benchmarks/answers.py can count what each
+    rule changed."""
     if titles and normalize(short) in {normalize(t) for t in titles if t}:
-        return short
+        return short, ""
     if _ASKS_YEAR.search(question):
         years = re.findall(r"\b(?:1\d{3}|20\d{2})\b", short)
         if len(years) == 1 and short.strip() != years[0] and len(short.split()) <= 4:
-            return years[0]
+            return years[0], "year"
     place = _ASKS_PLACE.search(question)
     parts = [p.strip() for p in short.split(",")]
     if place and len(parts) > 1 and all(p[:1].isupper() for p in parts) and len(short.split()) <= 8:
         noun = place.group("noun").lower()
-        return (
+        span = (
             parts[0]
             if noun in _SMALLEST or (noun == "county" and "County" in parts[0])
             else parts[-1]
             if noun in ("country", "nation")
             else short
         )
-    m = _INITIALS.match(short.strip())
-    if m:
-        letters = [c for c in m.group("initials") if c.isalpha()]
-        rest = m.group("rest")
-        found = set()
-        for text in passages:
-            for run in capitalised_runs(text):
-                words = run.split()
-                if run.endswith(rest) and len(words) >= len(letters) + len(rest.split()):
-                    given = words[: len(words) - len(rest.split())]
-                    if [w[0] for w in given[: len(letters)]] == letters and all(len(w) > 2 for w in given[: len(letters)]):
-                        found.add(run)
-        if len(found) == 1:
-            return found.pop()
-    return short
+        return span, "place" if span != short else ""
+    named = full_name(short, question, passages, titles)
+    return named, "name" if named != short else ""

@@ -109,15 +109,26 @@ def _number(text: str) -> float | None:
 _YEAR_LIKE = re.compile(r"^(?:1[0-9]|20)\d\d$")
 
 
+_YEAR_BEFORE = re.compile(r"\b(?:in|on|since|by|from|until|till|to|of|during|circa|c\.|ca\.|around|before|after)\s*$", re.I)
+_COUNTED = re.compile(r"^[a-z]+s\b")
+
+
+def _counted(text: str, m: re.Match) -> bool:
+    """A year-like number that counts ("1400 species", "about 1500 employees"): a plural noun
+    right after it, and no word before it that a year takes ("in 1998", "since 1880")."""
+    return bool(_COUNTED.match(m.group("after").strip())) and not _YEAR_BEFORE.search(text[: m.start()])
+
+
 def quantities(text: str) -> list[Quantity]:
-    """Every quantity of ``text``, in order; years standing alone ("in 1998") are left out."""
+    """Every quantity of ``text``, in order; years standing alone ("in 1998") are left out, a
+    year-like number before a plural noun ("1400 species") is kept."""
     out = []
     for m in QUANTITY.finditer(text):
         value = _number(m.group("num"))
         if value is None:
             continue
         scale, unit = m.group("scale"), m.group("unit")
-        if _YEAR_LIKE.match(m.group("num")) and not scale and not unit:
+        if _YEAR_LIKE.match(m.group("num")) and not scale and not unit and not _counted(text, m):
             continue
         if scale:
             value *= _SCALE[scale.lower()]
