@@ -74,6 +74,8 @@ DATE_PHRASINGS = [
     ("Which film director is younger, {a} or {b}?", "birth", False, "which"),
     ("Which painter died more recently, {a} or {b}?", "death", False, "which"),
     ("Who lived longer, {a} or {b}?", "lifespan", False, "which"),
+    ("Which of {a} and {b} was born first?", "birth", True, "which"),
+    ("Of the two, {a} and {b}, who died later?", "death", False, "which"),
     ("Was {a} born before {b}?", "birth", True, "wins"),
     ("Did {a} die before {b}?", "death", True, "wins"),
     ("Was {a} born later than {b}?", "birth", False, "wins"),
@@ -179,6 +181,7 @@ COUNT_PHRASINGS = [
     ("Which genus has a greater number of species, {a} or {b}?", True, "which"),
     ("Does {a} have more species than {b}?", True, "wins"),
     ("Does {a} have fewer species than {b}?", False, "wins"),
+    ("Which of {a} and {b} has fewer species?", False, "which"),
 ]
 COUNTS = [(250, 1400), (3, 2), (12000, 11999)]
 
@@ -214,6 +217,7 @@ HEIGHT_PHRASINGS = [
     ("Which tower is higher: {a} or {b}?", True, "which"),
     ("Which is shorter, {a} or {b}?", False, "which"),
     ("Is {a} taller than {b}?", True, "wins"),
+    ("Is {a} higher than {b}?", True, "wins"),
     ("Between {a} and {b}, which is taller?", True, "which"),
 ]
 
@@ -263,6 +267,7 @@ PLACE_PHRASINGS = [
     ("Which is further north, {a} and {b}?", "north"),
     ("Is {a} further west than {b}?", "west wins"),
     ("Which is the northernmost, {a} or {b}?", "north"),
+    ("Which of the two towns, {a} or {b}, is further north?", "north"),
 ]
 SPOTS = [((60.5, 24.3), (-33.9, 18.4)), ((41.15, -8.61), (41.9, -87.6)), ((59.9, 10.75), (59.33, 18.07))]
 
@@ -526,3 +531,27 @@ def test_comparisons_of_every_kind_through_the_api(tmp_path):
     ans = rag.query("Which genus is older, Quercia or Fagolia?")
     assert ans.short in ("Quercia", "Fagolia"), ans
     rag.close()
+
+
+@pytest.mark.parametrize("b", ["Sleep, My Love", "Now, Voyager", "Sir Robert Rankin, 1St Baronet"])
+@pytest.mark.parametrize(
+    "phrasing",
+    [
+        "Which film has the director who died later, {a} or {b}?",
+        "Which film has the director born later, {a} or {b}?",
+        "Who died earlier, {a} or {b}?",
+        "Which came out first: {a} or {b}?",
+    ],
+)
+def test_an_option_may_hold_a_comma(phrasing, b):
+    """A title with a comma is one option, whatever phrasing carries it (a pair set off by commas
+    goes on in lower case: "Which of the two towns, A or B, is …")."""
+    assert question_options(phrasing.format(a="The More The Merrier", b=b)) == ["The More The Merrier", b]
+
+
+def test_a_year_asked_with_something_else_is_not_cut():
+    from edgerag.answer.reply import shortest
+
+    assert shortest("4 February 1948", "In what year was it first published?", []) == "1948"
+    asked = "Which year and which conference was the 14th season for this conference?"
+    assert shortest("2009 Big 12 Conference", asked, []) == "2009 Big 12 Conference"

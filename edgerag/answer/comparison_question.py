@@ -6,6 +6,7 @@ compare.py finds and decides the values.
 
     trailing   "Who was born first, A or B?"  "…: A or B?"  "…, A and B?"  "… first A or B?"
     leading    "Between A and B, who …?"  "Of A and B, which …?"  "Among A and B, …"
+    inside     "Which of A and B was born first?"  "Which of the two towns, A or B, is …?"
     pair first "A vs. B: who …?"  "A or B, which …?"  "A versus B: …"
     than       "Is A older than B?"  "Was A born before B?"  "Does A have more X than B?"  (yes/no)
 
@@ -60,7 +61,7 @@ _AUX = r"(?:is|are|was|were|do|does|did|has|have|had)"
 _AUX_START = re.compile(rf"^\s*{_AUX}\b", re.I)
 _MORE = re.compile(
     r"\b(?P<word>more|most|fewer|fewest|less|least|greater|larger|higher|bigger|smaller|lower)\s+(?:number of\s+)?"
-    r"(?P<attr>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
+    r"(?!than\b)(?P<attr>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
     r"(?=\s*(?:,|\?|:|$)|\s+(?:than|in|on|at|by|for|from|over|during|does|did|do|has|had|have|is|was|were|are|between|among)\b)"
 )
 """A quantity by "more/fewer + noun": "has more members", "won more Grand Slam titles", "a larger population"."""
@@ -147,6 +148,10 @@ _PAIR_FIRST = re.compile(
     r"(?P<rest>(?:who|whom|whose|which|what)\b.+)$",
     re.I,
 )
+_WHICH_OF = re.compile(r"^\s*(?P<wh>which|who)\s+of\s+(?P<body>.+)$", re.I)
+_ASIDE = re.compile(r"^(?P<head>[^,]+?),\s+(?P<pair>[^,]+?\s+(?:or|and|vs\.?|versus)\s+[^,]+?),\s+(?P<rest>[a-z].+)$")
+"""A pair set off by commas, the question going on after it in lower case ("…, A or B, is
+further north?"); "…, A or Sleep, My Love?" is a trailing pair whose option holds a comma."""
 _TRAIL = re.compile(r"^(?P<rest>.+?)(?:,|:|\s[–—-])\s+(?P<pair>.+?)\s*\??\s*$")
 _WH = re.compile(r"^\s*(?:who|whom|whose|which|what)\b", re.I)
 _THAN = re.compile(rf"^\s*(?P<aux>{_AUX})\s+(?P<middle>.+?)\s+(?P<link>than|before|after)\s+(?P<b>.+?)\s*\??\s*$", re.I)
@@ -181,6 +186,15 @@ def offer(question: str) -> Offer | None:
     first = _PAIR_FIRST.match(q)
     if first and (parts := _split(first.group("pair"), last=False)):
         return Offer((_clean(parts[0]), parts[1]), first.group("rest"), parts[2])
+    aside = _ASIDE.match(q)  # "Which of the two towns, A or B, is further north?"
+    if aside and (_WH.match(aside.group("head")) or aside.group("head").lower().startswith("of ")):
+        parts = _split(aside.group("pair"), last=False)
+        if parts:
+            head = re.sub(r"^of\s+the\s+two\b", "", aside.group("head"), flags=re.I).strip()
+            return Offer((parts[0], parts[1]), f"{head} {aside.group('rest')}".strip(), parts[2])
+    which_of = _which_of(q)
+    if which_of:
+        return which_of
     trail = _TRAIL.match(q)
     if trail and _WH.match(trail.group("rest")) and (parts := _split(trail.group("pair"))):
         return Offer((parts[0], parts[1]), trail.group("rest"), parts[2])
@@ -204,6 +218,27 @@ def offer(question: str) -> Offer | None:
             if len(b) <= MAX_OPTION_CHARS and not re.fullmatch(r"(?:the\s+)?others?|(?:any|every)\w*", b, re.I):
                 return Offer((a, b), stem, "than")
     return None
+
+
+def _which_of(q: str) -> Offer | None:
+    """ "Which of A and B was born first?": A up to the joiner, B the capitalised run after it
+    (an article may lead it), the stem "which" and the rest."""
+    m = _WHICH_OF.match(q)
+    if not m:
+        return None
+    body = m.group("body")
+    joiner = next((j for j in _JOINER.finditer(body)), None)
+    if joiner is None:
+        return None
+    a, tail = body[: joiner.start()].strip(), body[joiner.end() :]
+    article = re.match(r"^(?:the|a|an)\s+", tail, re.I)
+    rest = tail[article.end() :] if article else tail
+    runs = [r for r in capitalised_runs(rest) if rest.startswith(r)]
+    if not a or not runs or runs[0] == rest.strip() or re.match(r"^(?:the\s+)?two\b", a, re.I):
+        return None
+    b = (article.group() if article else "") + runs[0]
+    joined = "and" if joiner.group("j").lower() == "and" else "or"
+    return Offer((a, b), f"{m.group('wh')} {tail[len(b) :].strip()}", joined)
 
 
 def _bare_or(q: str) -> Offer | None:

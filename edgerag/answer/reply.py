@@ -128,6 +128,8 @@ _ASKS_PLACE = re.compile(
     r"\b(?i:what|which|in what|in which)\s+(?:(?:[a-z]+|[A-Z][a-z]+)\s+)?(?P<noun>city|town|village|suburb|neighbou?rhood|borough|"
     r"municipality|commune|district|county|state|province|region|country|nation)\b"
 )
+_ASKS_MORE = re.compile(r"\b(?:year|date)\b.*\band (?:which|what|who|whom|where|how)\b", re.I)
+"""A question that asks for the year and something else ("Which year and which conference …?")."""
 _SMALLEST = frozenset("city town village suburb neighborhood neighbourhood borough municipality commune district".split())
 _INITIAL = re.compile(r"^[A-Z]\.$")
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom)\b|\bwho(?:m)? (?:is|was|were|did|does|has|had)\b", re.I)
@@ -153,8 +155,8 @@ def full_name(short: str, question: str, passages: list[str], titles: list[str] 
     """A person's name as the passages write it in full (issue #49): initials expanded wherever
     they stand ("J. Smith", "Harold M. Brandt" → "Harold Matthias Brandt"), where one name of the
     passages fits; and, when the question asks who, a surname alone ("Brandt") or a name without
-    its middle ("Harold Brandt") as the one passage title, or else the one name of the passages,
-    that holds it. Anything else is returned as it is."""
+    its middle ("Harold Brandt") as the one title of the passages read that holds it (a passage
+    about that person). Anything else is returned as it is."""
     words = [w for word in short.split() for w in (re.findall(r"[A-Z]\.", word) if re.fullmatch(r"(?:[A-Z]\.){2,3}", word) else [word])]
     if not words or len(words) > 5 or not all(_NAME_WORD.match(w) for w in words):
         return short
@@ -170,10 +172,8 @@ def full_name(short: str, question: str, passages: list[str], titles: list[str] 
         fits = {r for r in names if r.split()[-1] == words[0]}
     else:
         fits = {r for r in names if len(r.split()) > len(words) and r.split()[0] == words[0] and r.split()[-1] == words[-1]}
-    titled = {t for t in titles or [] if t in fits}
-    if len(titled) == 1:
-        return titled.pop()
-    return fits.pop() if len(fits) == 1 and len(words) == 1 else short
+    titled = {t for t in titles or [] if t in fits}  # a passage about that person is read: a name, not "Southern France"
+    return titled.pop() if len(titled) == 1 else short
 
 
 def _expands(words: list[str], run: list[str]) -> bool:
@@ -192,7 +192,8 @@ def span_asked(short: str, question: str, passages: list[str], titles: list[str]
     """The span the question asks for, cut from a longer right answer by the question's type and
     the passages' own words, never below what was asked (issue #42, "the shortest right answer"):
 
-    * a date at the precision asked: "In what year …?" → "1948" of "4 February 1948";
+    * a date at the precision asked: "In what year …?" → "1948" of "4 February 1948" (not where
+      the year is one of two things asked: "Which year and which conference …?");
     * a place without its region and country when a town is asked ("Which city …?" → "Tampere"
       of "Tampere, Finland"), the last part when a country or state is;
     * a person's name in full, as the passages write it (`full_name`): "J. Smith" → "John Smith".
@@ -203,7 +204,7 @@ def span_asked(short: str, question: str, passages: list[str], titles: list[str]
     rule changed."""
     if titles and normalize(short) in {normalize(t) for t in titles if t}:
         return short, ""
-    if _ASKS_YEAR.search(question):
+    if _ASKS_YEAR.search(question) and not _ASKS_MORE.search(question):
         years = re.findall(r"\b(?:1\d{3}|20\d{2})\b", short)
         if len(years) == 1 and short.strip() != years[0] and len(short.split()) <= 4:
             return years[0], "year"
