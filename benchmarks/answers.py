@@ -41,7 +41,10 @@ answer in the given mode. Reported per row:
   `comparison_kind` finds a comparison in → comparison, else bridge);
 * per comparison kind (third table): date, number, place, category, yes/no (answer/compare.py
   `parse_comparison`; ``other``: a closed question it does not parse), with the share decided
-  in code.
+  in code;
+* per post-rule of the reply (fourth table; answer/read.py `Answer.rules`: option, ran on,
+  said of, echo, year, place, name): the replies it changed, and how many it turned from wrong
+  to right and from right to wrong (issue #49: a rule that breaks more than it mends goes).
 
 Run it on an idle machine: a llama.cpp call next to another job is 5–7× slower.
 """
@@ -161,6 +164,10 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "seconds": seconds,
             "cached": ans.cached,
             "embedded": rag.embedder.texts_embedded - embedded,
+            "rules": [
+                {**r, "right_before": exact_match(r["before"], q.answers), "right_after": exact_match(r["after"], q.answers)}
+                for r in ans.rules
+            ],
         }
         if plan.choices is not None:
             gold = {normalize(a) for a in q.answers}
@@ -220,8 +227,23 @@ def summarise(rows: list[dict]) -> dict:
             for k in sorted({r.get("comparison", "-") for r in rows} - {"-"})
             for of in [[r for r in rows if r.get("comparison") == k]]
         }
+    out["rules"] = rule_counts(rows)
     if rows and "choosable" in rows[0]:
         out["choosable"] = 100 * sum(r["choosable"] for r in rows) / n
+    return out
+
+
+def rule_counts(rows: list[dict]) -> dict[str, dict[str, int]]:
+    """Per post-rule of the reply (answer/read.py `Answer.rules`: option, ran on, said of, echo,
+    year, place, name): the replies it changed, how many it turned right (mended) and how many
+    it turned wrong (broke), by exact match against the gold answers."""
+    out: dict[str, dict[str, int]] = {}
+    for row in rows:
+        for r in row.get("rules", []):
+            c = out.setdefault(r["rule"], {"changed": 0, "mended": 0, "broke": 0})
+            c["changed"] += 1
+            c["mended"] += int(r["right_after"] and not r["right_before"])
+            c["broke"] += int(r["right_before"] and not r["right_after"])
     return out
 
 
@@ -398,6 +420,13 @@ def table(runs: list[dict]) -> str:
         lines += ["", "| split | method | λ | question type | questions | EM | read |", "|---|---|---:|---|---:|---:|---:|", *types]
     if kinds:
         lines += ["", "| split | method | comparison kind | questions | EM | decided in code |", "|---|---|---|---:|---:|---:|", *kinds]
+    rules = [
+        f"| {r['split']} | {name} | {c['changed']} | {c['mended']} | {c['broke']} |"
+        for r in runs
+        for name, c in sorted(r["summary"].get("rules", {}).items())
+    ]
+    if rules:
+        lines += ["", "| split | post-rule | replies changed | wrong → right | right → wrong |", "|---|---|---:|---:|---:|", *rules]
     return "\n".join(lines)
 
 
