@@ -311,8 +311,9 @@ def _run_child(args: argparse.Namespace) -> dict:
     llama = load_llama(args.model, n_ctx=window, n_threads=args.threads, n_gpu_layers=args.gpu_layers, repack=args.repack == "on")
     load_s = time.perf_counter() - t0
     words = llama.tokenize(PROBE_TEXT.encode(), add_bos=True)
-    # a first call pages the mmap'd weights in from disk: timed, it read a freshly installed 1.5B
-    # model at 65 prompt tokens/s where its calls ran at 85-93, and chose the smaller model for good
+    # the first call pays for paging the mmap'd weights in and setting llama.cpp up: timed, it read
+    # a freshly installed 1.5B model at 65-78 prompt tokens/s where its calls ran 72-92 (median 87),
+    # and answer_model auto chose the smaller model for good; after this warm-up it reads 87-94
     for _ in llama.create_completion(words[:8], max_tokens=1, temperature=0.0, top_k=1, stream=True):
         pass
     llama.reset()
