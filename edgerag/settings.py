@@ -278,8 +278,9 @@ class Settings:
     from the retrieved passages, first and second hop, up to the answer budget; answer/evidence.py)
     or ``passages`` (the best passages up to the answer budget). Long answers read passages."""
     answer_hops: bool = True
-    """Help a short answer in code: decide a comparison of dates ("Which film has the director
-    who died earlier, A or B?") when the passages give both dates, without the model
+    """Help a short answer in code: decide a comparison ("Which film has the director who died
+    earlier, A or B?", "Between A and B, which has more species?", "Is A older than B?") when the
+    passages give both values (dates, numbers, places, categories), without the model
     (answer/compare.py), and ask a bridge question one hop at a time ("Where was the director of film X
     born?" → "Where was Max Mack born?", answer/hops.py). Off: the model reads the question as asked."""
     answer_chain: bool = True
