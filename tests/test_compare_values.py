@@ -11,7 +11,8 @@ import pytest
 
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.compare import Decision, Pending, decide, finish, shared_phrase
-from edgerag.answer.comparison_question import pair_options, parse_comparison
+from edgerag.answer.comparison_question import parse_comparison
+from edgerag.answer.options import pair_options
 from edgerag.answer.reply import shortest
 from edgerag.text.quantities import coordinates, quantities
 from edgerag.types import Context, Unit

@@ -7,10 +7,10 @@ One module per step of the path:
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides
-          comparison_question.py  what a comparison asks, from its grammar, in any phrasing
-                       ("…, A or B?", "…, A and B?", "Between A and B, …", "A vs. B: …", "Is A
-                       older than B?"): the two options, the kind of value, which end wins, and
-                       whether the answer is an option or yes/no
+          comparison_question.py  what a comparison asks, from its grammar: the kind of
+                       value, which end wins, and whether the answer is an option or yes/no
+            options.py   where a question names its two options, in any phrasing ("…, A or
+                       B?", "…, A and B?", "Between A and B, …", "A vs. B: …", "Is A older than B?")
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
