@@ -11,8 +11,7 @@ import pytest
 
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.compare import Decision, Pending, decide, finish, shared_phrase
-from edgerag.answer.comparison_question import parse_comparison
-from edgerag.answer.options import pair_options
+from edgerag.answer.comparison_question import parse_comparison, question_options
 from edgerag.answer.reply import shortest
 from edgerag.text.quantities import coordinates, quantities
 from edgerag.types import Context, Unit
@@ -64,11 +63,11 @@ def test_the_question_says_what_is_compared_and_which_end_wins(question, kind, a
 
 
 def test_options_without_a_comma_and_questions_that_compare_nothing_written():
-    assert pair_options("Which magazine was started first Arthur's Magazine or First for Women?") == [
+    assert question_options("Which magazine was started first Arthur's Magazine or First for Women?") == [
         "Arthur's Magazine",
         "First for Women",
     ]
-    assert pair_options("who is younger Keith Bostic or Jerry Glanville ?") == ["Keith Bostic", "Jerry Glanville"]
+    assert question_options("who is younger Keith Bostic or Jerry Glanville ?") == ["Keith Bostic", "Jerry Glanville"]
     assert parse_comparison("Which is better, Aa or Bb?") is None  # "better" measures nothing a passage writes
     assert parse_comparison("Who directed Alien or Aliens?") is None
     assert parse_comparison("What is the capital of Finland?") is None

@@ -380,7 +380,7 @@ def _decide_dates(q: ComparisonQuestion, units: list[Unit], lookup) -> Decision 
         found.append((when, read, subject))
     (a, read_a, who_a), (b, read_b, who_b) = found
     if q.asks == "equal":  # "the same year": equal at the precision asked, when both dates have it
-        same = a.same(b, q.attribute) if q.date != "lifespan" else None
+        same = a.same(b, q.attribute)
         if same is None:
             return None
         verb = {"birth": "born", "death": "died", "thing": "dated"}[q.date]

@@ -149,13 +149,6 @@ def _bare_or(q: str) -> Offer | None:
     return Offer((runs[-1], b.strip()), head[: len(head) - len(runs[-1])].strip(), "bare")
 
 
-def pair_options(question: str) -> list[str]:
-    """The two options of a choice ("…, A or B?", "Between A and B, …", "A vs. B: …"): the
-    options of `offer`, but not those of a "than" question."""
-    o = offer(question)
-    return list(o.options) if o is not None and o.joined != "than" else []
-
-
 def and_options(question: str) -> list[str]:
     """The two things of "Are A and B both …?", "Were A and B of the same …?", "What do A and B
     have in common?": the capitalised runs either side of " and " (a run may hold the "and");
