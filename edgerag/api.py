@@ -60,6 +60,8 @@ class EdgeRAG:
         base = _from_environment((settings or Settings()).replace(**overrides))
         self.settings = _adopt_manifest(base, self.path / "manifest.json").validate()
         self._index: Index | None = None
+        self._models: dict[Path, MeteredLLM] = {}
+        """Models other than `llm` (another ``answer_model`` or ``extract_model``), by file."""
 
     def configure(self, **changes: Any) -> Settings:
         """Change settings on an open instance (the TUI's form): method parameters (β, κ, K,
@@ -80,6 +82,7 @@ class EdgeRAG:
         llm_fields = ("model", "n_ctx", "llm_threads", "n_gpu_layers", "llm_repack")
         if any(getattr(new, k) != getattr(self.settings, k) for k in llm_fields):
             self.__dict__.pop("llm", None)
+            self._models.clear()
         if any(getattr(new, k) != getattr(self.settings, k) for k in (*llm_fields, "answer_model")):
             self.__dict__.pop("answer_llm", None)
             self.__dict__.pop("answer_choice", None)
@@ -115,15 +118,29 @@ class EdgeRAG:
     def answer_llm(self) -> MeteredLLM:
         """The model that answers (``answer_model``): the same `llm` unless another model is
         chosen, then that one, metered into the same ledger and cache."""
-        spec = self.answer_choice.spec
+        return self.metered(self.answer_choice.spec)
+
+    @property
+    def extract_llm(self) -> MeteredLLM:
+        """The model that builds the LLM-made graph stages and reads queries for them
+        (``extract_model``): `llm` unless another model is chosen."""
+        from .llm.models import extract_model_choice
+
+        return self.metered(extract_model_choice(self.settings.extract_model, self.settings.model).spec)
+
+    def metered(self, spec: str | None) -> MeteredLLM:
+        """The model ``spec`` (a known name or GGUF path) metered into this index's ledger and
+        cache: `llm` for None or the same file; any other file is loaded once per instance."""
         if spec is None:
             return self.llm
         path = resolve_model(spec)
         if path == resolve_model(self.settings.model):
             return self.llm
-        s = self.settings
-        local = LocalLLM(path, n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
-        return MeteredLLM(local, self.index.tables)
+        if path not in self._models:
+            s = self.settings
+            local = LocalLLM(path, n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
+            self._models[path] = MeteredLLM(local, self.index.tables)
+        return self._models[path]
 
     @cached_property
     def tokenizer(self):
@@ -211,7 +228,7 @@ class EdgeRAG:
         self.check_embedder()
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be a positive number of tokens, got {budget}")
-        extra = {"llm": self.llm} if m.query_llm else {}
+        extra = {"llm": self.extract_llm} if m.query_llm else {}
         return m.retrieve(self.index, self.embedder, query, budget or self.settings.budget, self.settings, **extra)
 
     def check_embedder(self) -> None:
@@ -321,10 +338,17 @@ class EdgeRAG:
         return build(self, method, limit=limit, ray=ray)
 
     def plan(self, method: str):
-        """What building ``method`` will cost: chunks to extract, tokens, time."""
+        """What building ``method`` with the ``extract_model`` will cost: chunks to extract,
+        tokens, time."""
         from .build import plan
 
         return plan(self, method)
+
+    def plans(self, method: str):
+        """`plan` for the ``extract_model`` and for every other installed model."""
+        from .build import plans
+
+        return plans(self, method)
 
     def export_graph(self, graph: str, path: str | os.PathLike, format: str | None = None):
         """Write a built graph (``kg``, ``links``, ``concepts``, ``terag`` or ``knn``) as GraphML

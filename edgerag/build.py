@@ -5,7 +5,8 @@ first use by the retrievers themselves: seconds. LLM stages (a KG over a β or �
 names of every passage) are built only on request —
 `edgerag build --method M` — because on a local model they take hours; `--plan` prints what
 they will cost first: chunks to extract, input/output tokens, and time at the speed this
-model has shown in the ledger (or, before any call, at an assumed speed it names).
+model has shown in the ledger (or, before any call, at an assumed speed it names), for the
+model ``extract_model`` names and for every other installed model (`plans`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from .extract import names as nm
 from .graph.bipartite import build_keyword_graph
 from .graph.concept_graph import build_concept_graph
 from .graph.core_chunks import core_chunks
-from .graph.kg import build_kg, extract_chunks, extractor_fingerprint, kg_current, pending_chunks, stage_name
+from .graph.kg import build_kg, extract_chunks, extractor_fingerprint, extractor_model, kg_current, pending_chunks, stage_name
 from .graph.knn import build_knn_graph
 from .graph.links import build_links
 from .graph.names_graph import STAGE as TERAG_STAGE
@@ -55,6 +56,11 @@ class Plan:
     output_tokens: int
     seconds: float
     basis: str
+    model: str = ""
+    """The model that would extract (a known name, or the GGUF's file name)."""
+    replaces: dict[str, int] = field(default_factory=dict)
+    """Chunks to extract that hold another model's extraction, by that model: the build
+    overwrites them (the LLM cache keeps that model's calls, so going back costs no model time)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -65,8 +71,12 @@ class Plan:
         else:
             sym = "κ" if self.selection == "concept" else "β"
             scope = f"{self.method}: {sym}={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
+        redo = "".join(
+            f"\n{n} of them hold {other}'s extraction: this build replaces it and rebuilds the graph from this model's alone"
+            for other, n in self.replaces.items()
+        )
         return (
-            f"{scope}{self.to_extract} still to extract\n"
+            (f"[{self.model}] " if self.model else "") + f"{scope}{self.to_extract} still to extract{redo}\n"
             f"estimate: {self.input_tokens:,} input tokens ({self.evaluated_tokens:,} evaluated after prefix reuse), "
             f"{self.output_tokens:,} output tokens, about {hms(self.seconds)}\n"
             f"basis: {self.basis}"
@@ -97,11 +107,13 @@ class _Job:
         return TERAG_STAGE if self.table == "names" else stage_name(self.selection, self.fraction)
 
 
-def _job(rag, method: str) -> _Job | None:
+def _job(rag, method: str, llm=None) -> _Job | None:
+    """The extraction ``method`` needs from ``llm`` (default: the ``extract_model``)."""
     index, s = rag.index, rag.settings
+    llm = llm or rag.extract_llm
     if get_method(method).names:  # TERAG names every passage, several per call
         chunks = index.ids("chunks")
-        made_by = names_fingerprint(rag.llm, s.terag_batch, s.terag_max_tokens)
+        made_by = names_fingerprint(llm, s.terag_batch, s.terag_max_tokens)
         return _Job("all", 1.0, chunks, "names", made_by, s.terag_batch, pending_chunks(index, chunks, made_by, table="names"))
     target = kg_target(rag, method)
     if target is None:
@@ -110,7 +122,7 @@ def _job(rag, method: str) -> _Job | None:
     if selection == "concept":  # G2ConS ranks its core on the concept graph, which reads every piece vector
         embed_missing(index, rag.embedder, s.progress)
     core = core_chunks(index, fraction, selection, s)
-    made_by = extractor_fingerprint(rag.llm, s.extract_grammar, s.extract_max_tokens)
+    made_by = extractor_fingerprint(llm, s.extract_grammar, s.extract_max_tokens)
     return _Job(selection, fraction, core, "extractions", made_by, 1, pending_chunks(index, core, made_by))
 
 
@@ -153,13 +165,27 @@ def graph_steps(rag, method: str) -> list[tuple[str, Any]]:
     return [(name, builders[name]) for name in get_method(method).graph_stages(s.core_selection, s.text_unit)]
 
 
-def plan(rag, method: str) -> Plan:
+def plans(rag, method: str) -> list[Plan]:
+    """`plan` for the ``extract_model`` first, then for every other installed known model: what
+    each would cost here before anything is spent (each model's tokens, at its speed here)."""
+    from .llm.models import KNOWN_MODELS, installed
+
+    first = plan(rag, method)
+    if not get_method(method).llm_built:
+        return [first]
+    chosen = rag.extract_llm.llm.path
+    others = [rag.metered(name) for name in KNOWN_MODELS if installed(name)]
+    return [first] + [plan(rag, method, llm) for llm in others if llm.llm.path != chosen]
+
+
+def plan(rag, method: str, llm=None) -> Plan:
+    """What building ``method`` with ``llm`` (default: the ``extract_model``) will cost."""
     index = rag.index
     n = index.counts()["chunks"]
     if not get_method(method).llm_built:
         return Plan(method, "-", 0.0, n, 0, 0, 0, 0, 0, 0.0, "no LLM stage: built on first query in seconds")
-    job = _job(rag, method)
-    llm = rag.llm
+    llm = llm or rag.extract_llm
+    job = _job(rag, method, llm)
     instruction_tokens = llm.prompt_tokens(nm.messages([]) if job.table == "names" else kgx.messages(""))
     todo = set(job.todo)
     done = index.get_many(job.table, [c for c in job.chunks if c not in todo])
@@ -170,8 +196,13 @@ def plan(rag, method: str) -> Plan:
     input_tokens = calls * instruction_tokens + body
     evaluated = body + (instruction_tokens if calls else 0)  # the instruction is evaluated once, then reused
     output = int(per_out * len(job.todo))
-    p_tps, g_tps, basis = model_speeds(rag)
+    p_tps, g_tps, basis = model_speeds(rag, llm)
     seconds = evaluated / p_tps + output / g_tps
+    replaces: dict[str, int] = {}
+    for rec in index.get_many(job.table, job.todo):
+        if rec is not None:
+            other = extractor_model(rec.get("extractor", ""))
+            replaces[other] = replaces.get(other, 0) + 1
     out_basis = f"{per_out:.0f} output tokens per chunk " + ("as measured on this index" if outs else "(assumed)")
     if job.per_call > 1:
         out_basis += f"; {job.per_call} passages per call ({calls} calls)"
@@ -187,16 +218,30 @@ def plan(rag, method: str) -> Plan:
         output,
         seconds,
         f"{basis}; {out_basis}",
+        model=model_name(llm),
+        replaces=replaces,
     )
 
 
-def model_speeds(rag) -> tuple[float, float, str]:
-    """Prompt and generation tokens/s of this model, measured on the ledger's fresh calls.
+def model_name(llm) -> str:
+    """A metered model's known name, else its file name."""
+    from .llm.models import KNOWN_MODELS
+
+    path = llm.llm.path
+    return next((m.name for m in KNOWN_MODELS.values() if m.filename == path.name), path.name)
+
+
+def model_speeds(rag, llm=None) -> tuple[float, float, str]:
+    """Prompt and generation tokens/s of ``llm`` (default: the ``extract_model``), measured on
+    the ledger's fresh calls of that model.
 
     Both rates are fitted (seconds ≈ evaluated/p + output/g) only when output lengths vary
     enough to separate them (extraction calls do; short answers do not); otherwise the
-    generation rate is assumed and only the prompt rate is measured."""
-    rows = [r for r in rag.ledger_rows() if not r.cached and r.seconds > 0 and r.model == rag.llm.llm.path.name]
+    generation rate is assumed and only the prompt rate is measured. A model with no calls in
+    this ledger is priced at the speeds measured for it on this machine (llm/speeds.py: its
+    probe, or its calls in other indexes), else at assumed ones."""
+    llm = llm or rag.extract_llm
+    rows = [r for r in rag.ledger_rows() if not r.cached and r.seconds > 0 and r.model == llm.llm.path.name]
     if len(rows) >= 3 and np.std([r.output_tokens for r in rows]) > 20:
         a = np.array([[r.evaluated_tokens, r.output_tokens] for r in rows], dtype=float)
         coef, *_ = np.linalg.lstsq(a, np.array([r.seconds for r in rows]), rcond=None)
@@ -218,6 +263,9 @@ def model_speeds(rag) -> tuple[float, float, str]:
                     f"{ASSUMED_GEN_TPS:.0f} generated tokens/s assumed"
                 ),
             )
+    here = _machine_speeds(llm)
+    if here is not None:
+        return here.prompt, here.generation, f"{here.summary()} measured for this model on this machine (no calls in this ledger yet)"
     return (
         ASSUMED_PROMPT_TPS,
         ASSUMED_GEN_TPS,
@@ -226,6 +274,12 @@ def model_speeds(rag) -> tuple[float, float, str]:
             "(the default model on 2 cores; no calls in this ledger to measure yet)"
         ),
     )
+
+
+def _machine_speeds(llm):
+    """The model's speeds on this machine (probed once if never measured), or None."""
+    speeds = getattr(llm.llm, "speeds", None)  # stand-in models (tests) have none
+    return speeds() if speeds is not None else None
 
 
 def build(rag, method: str, limit: int | None = None, ray=None) -> dict[str, Any]:
@@ -264,18 +318,17 @@ def _build(rag, method: str, limit: int | None, ray=None) -> dict[str, Any]:
     index = rag.index
     s = rag.settings
     out: dict[str, Any] = _run_steps("building graphs", graph_steps(rag, method), s.progress)
-    job = _job(rag, method)
+    llm = rag.extract_llm
+    job = _job(rag, method, llm)
     if job is None:
         return out
     todo = job.todo if limit is None else job.todo[: max(0, limit)]
     with _runner(rag, ray, todo, out) as runner:
         if job.table == "names":
-            report = extract_names(
-                index, rag.llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress, runner=runner
-            )
+            report = extract_names(index, llm, todo, batch=s.terag_batch, max_tokens=s.terag_max_tokens, progress=s.progress, runner=runner)
         else:
             report = extract_chunks(
-                index, rag.llm, todo, method, grammar=s.extract_grammar, max_tokens=s.extract_max_tokens, progress=s.progress, runner=runner
+                index, llm, todo, method, grammar=s.extract_grammar, max_tokens=s.extract_max_tokens, progress=s.progress, runner=runner
             )
     out["extraction"] = asdict(report)
     out["extraction"].update(chunks=len(job.chunks), already=report.already + len(job.chunks) - len(job.todo))
@@ -288,7 +341,7 @@ def _build(rag, method: str, limit: int | None, ray=None) -> dict[str, Any]:
     def make() -> dict[str, Any]:
         if job.table == "names":
             return build_names_graph(index, rag.embedder, job.chunks, job.made_by)
-        return build_kg(index, rag.embedder, job.chunks, job.stage, llm=rag.llm, method=method, desc_limit=s.desc_limit)
+        return build_kg(index, rag.embedder, job.chunks, job.stage, llm=llm, method=method, desc_limit=s.desc_limit)
 
     out.update(_run_steps(f"building the {graph} graph", [(graph, make)], s.progress))
     return out

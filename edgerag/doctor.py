@@ -153,6 +153,16 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
     }
 
 
+def _extract_model(model: str | None) -> dict:
+    """Which model builds the LLM-made graphs (``extract_model``), and why."""
+    from .llm.models import extract_model_choice
+    from .settings import Settings
+
+    s = Settings(model=model)
+    choice = extract_model_choice(s.extract_model, model)
+    return {"setting": s.extract_model, "model": choice.spec or "the model above", "reason": choice.reason}
+
+
 def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
     from .llm.cpu import repack_decision
     from .llm.local import gpu_offload_available
@@ -224,6 +234,7 @@ def report(index: str | None = None, model: str | None = None, repack: str = "au
         "llama_cpp": _section(_llama),
         "model": _section(_model, model),
         "answer_model": _section(_answer_model, model, n_gpu_layers),
+        "extract_model": _section(_extract_model, model),
         "embedder": _section(_embedder, Settings().embedder),
     }
     out["ocr"] = _section(_ocr)
@@ -277,6 +288,11 @@ def format_report(r: dict) -> str:
         lines.append(f"answers    answer_model={a['setting']} → {a['model']}: {a['reason']}")
         for name, said in (a.get("speeds") or {}).items():
             lines.append(f"           {name}: {said or 'not measured'} (answer_seconds {a.get('seconds')})")
+    x = r.get("extract_model", {})
+    if "error" in x:
+        lines.append(f"graphs     ERROR {x['error']}")
+    elif x:
+        lines.append(f"graphs     extract_model={x['setting']} → {x['model']}: {x['reason']} (`edgerag build --plan` prices each model)")
     e = r["embedder"]
     if "error" in e:
         lines.append(f"embedder   ERROR {e['error']}")

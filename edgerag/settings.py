@@ -230,14 +230,21 @@ class Settings:
     """GGUF path or known model name; None = ``EDGERAG_MODEL`` or the default
     Qwen2.5-Coder-0.5B-Instruct Q4_K_M assembled from its pip packages (see models.py)."""
     answer_model: str = "auto"
-    """The model that answers questions (everything else, KG extraction included, uses
-    ``model``): a GGUF path or known model name, or ``auto``: Qwen2.5-Coder-1.5B-Instruct
+    """The model that answers questions (``extract_model`` builds the graphs, ``model`` does
+    the rest): a GGUF path or known model name, or ``auto``: Qwen2.5-Coder-1.5B-Instruct
     where it is installed (the ``model-1_5b`` extra; ``make demo`` installs it) and a typical
     answer by it fits ``answer_seconds`` at the speeds measured on this machine (a GPU
     qualifies unmeasured), else ``model``. Measured on
     100 dev questions a split, it answers far better than the 0.5B model (docs/benchmarks.md,
     "Which model answers"). ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; ``edgerag doctor``
     says which model answers here and why."""
+    extract_model: str = "auto"
+    """The model that builds the LLM-made graph stages (KET-RAG's and G2ConS's KG, LightRAG's
+    profiles, TERAG's names) and reads queries for them: a GGUF path or known model name, or
+    ``auto`` (``EDGERAG_EXTRACT_MODEL``, else ``model``). An index keeps one extraction per chunk
+    and names its model in each stage; building with another model re-extracts and replaces
+    them (``build --plan`` prices every installed model first). docs/benchmarks.md, "The
+    papers' graphs by model", measures what the 1.5B model's graphs buy."""
     n_ctx: int = 8192
     """The model's context window in its own tokens, set explicitly (llama.cpp's small default
     would truncate prompts). Answer prompts are cut to fit it."""

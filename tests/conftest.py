@@ -109,3 +109,29 @@ def _markers_tell_the_truth(request, monkeypatch):
     if missing:
         what = {"model": "runs the real GGUF", "slow": "starts another process"}
         pytest.fail("; ".join(f"this test {what[m]}: mark it @pytest.mark.{m}" for m in missing), pytrace=False)
+
+
+@pytest.fixture
+def planted_data(tmp_path) -> Path:
+    """The planted documents as a benchmark folder, with three questions."""
+    data = tmp_path / "planted-data" / "small"
+    data.mkdir(parents=True)
+    docs = [{"id": f.stem, "title": f.stem, "text": f.read_text(encoding="utf-8")} for f in sorted((DATA / "planted").iterdir())]
+    qs = [
+        {"id": "q1", "question": PLANTED_QUESTION, "answers": [PLANTED_ANSWER], "supporting_ids": ["zorblax"]},
+        {
+            "id": "q2",
+            "question": "Where did the keeper of the Pellmore Point lighthouse retire to?",
+            "answers": ["Lisbon"],
+            "supporting_ids": ["lighthouse"],
+        },
+        {
+            "id": "q3",
+            "question": "When was the oldest tree of the Brannock orchard planted?",
+            "answers": ["1802"],
+            "supporting_ids": ["orchard"],
+        },
+    ]
+    (data / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in docs) + "\n")
+    (data / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in qs) + "\n")
+    return data

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -23,36 +22,10 @@ from edgerag.graph.core_chunks import core_chunks
 from edgerag.llm.metered import MeteredLLM
 from edgerag.store import Index
 
-from .conftest import DATA, PLANTED_ANSWER, PLANTED_QUESTION, REPO
+from .conftest import REPO
 from .helpers import KeyedLLM
 
 SCHEMA = json.loads((REPO / "edgerag" / "eval" / "result.schema.json").read_text())
-
-
-@pytest.fixture
-def planted_data(tmp_path) -> Path:
-    """The planted documents as a benchmark folder, with three questions."""
-    data = tmp_path / "planted-data" / "small"
-    data.mkdir(parents=True)
-    docs = [{"id": f.stem, "title": f.stem, "text": f.read_text(encoding="utf-8")} for f in sorted((DATA / "planted").iterdir())]
-    qs = [
-        {"id": "q1", "question": PLANTED_QUESTION, "answers": [PLANTED_ANSWER], "supporting_ids": ["zorblax"]},
-        {
-            "id": "q2",
-            "question": "Where did the keeper of the Pellmore Point lighthouse retire to?",
-            "answers": ["Lisbon"],
-            "supporting_ids": ["lighthouse"],
-        },
-        {
-            "id": "q3",
-            "question": "When was the oldest tree of the Brannock orchard planted?",
-            "answers": ["1802"],
-            "supporting_ids": ["orchard"],
-        },
-    ]
-    (data / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in docs) + "\n")
-    (data / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in qs) + "\n")
-    return data
 
 
 def test_runs_cover_each_method_once_per_setting_it_reads():

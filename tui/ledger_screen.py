@@ -1,4 +1,4 @@
-"""Ledger screen: tokens per stage and per method (fresh, cached, seconds), the index's size,
+"""Ledger screen: tokens per stage and per method, by model (fresh, cached, seconds), the index's size,
 and a bar chart of where the tokens went. Token counts, never dollars: the model is local."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from edgerag.cli.display import index_sizes, token_bars
+from edgerag.cli.display import index_sizes, ledger_rows, token_bars
 
 
 class LedgerScreen(Screen):
@@ -30,7 +30,7 @@ class LedgerScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#tokens", DataTable).add_columns("", "calls", "cached", "input", "output", "secs")
+        self.query_one("#tokens", DataTable).add_columns("", "model", "calls", "cached", "input", "output", "secs")
         self.query_one("#sizes", DataTable).add_columns("what", "count")
 
     def on_screen_resume(self) -> None:
@@ -50,21 +50,16 @@ class LedgerScreen(Screen):
         stats = self.app.rag.stats()
         totals = stats["tokens"]
 
-        def row(label: str, b: dict) -> tuple:
-            return (
+        for label, model, b in ledger_rows(totals):  # one row per model: tokens compare within a model
+            tokens.add_row(
                 label[:18],
+                model[:26],
                 f"{int(b['calls']):,}",
                 f"{int(b['cached_calls']):,}",
                 f"{int(b['input']):,}",
                 f"{int(b['output']):,}",
                 f"{b['seconds']:.1f}",
             )
-
-        for stage, b in sorted(totals["by_stage"].items()):
-            tokens.add_row(*row(f"stage {stage}", b))
-        for method, b in sorted(totals["by_method"].items()):
-            tokens.add_row(*row(f"method {method}", b))
-        tokens.add_row(*row("all", totals["all"]))
         for what, n in index_sizes(stats):
             sizes.add_row(what, f"{n:,}")
         bars = token_bars(totals, width=30)

@@ -9,7 +9,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from .display import format_ledger, print_answer_footer, print_context, stream_answer
+from .display import format_ledger, print_answer_footer, print_context, short_model, stream_answer
 from .options import ray_options, setting_overrides
 
 
@@ -91,8 +91,8 @@ def cmd_query(args) -> int:
 
 def cmd_build(args) -> int:
     rag = _open(args)
-    if args.plan:
-        print(rag.plan(args.method).summary())
+    if args.plan:  # every installed model's price, the extract_model's first
+        print("\n\n".join(p.summary() for p in rag.plans(args.method)))
         return 0
     rag.index.lock()  # before the plan, which may build the KNN graph: a second build is refused at once
     try:
@@ -192,7 +192,11 @@ def cmd_stats(args) -> int:
     print("settings  " + ", ".join(f"{k}={v}" for k, v in stats["settings"].items()))
     for name, n in stats["counts"].items():
         print(f"{name:<10}{n}")
-    print("built     " + (", ".join(stats["stages"]) or "no graph stage yet (built on first query, or by `edgerag build`)"))
+    built = [
+        name + (f" (by {', '.join(short_model(m) for m in rec['models'])})" if rec.get("models") else "")
+        for name, rec in stats["stages"].items()
+    ]
+    print("built     " + (", ".join(built) or "no graph stage yet (built on first query, or by `edgerag build`)"))
     print()
     print(format_ledger(stats["tokens"]))
     return 0

@@ -96,21 +96,31 @@ def explain(meta: dict) -> str:
     return ""
 
 
+def short_model(name: str) -> str:
+    """A model's file name as a ledger column shows it: ``qwen2.5-coder-1.5b-q4_k_m``."""
+    return name.removesuffix(".gguf").replace("-instruct", "")
+
+
+def ledger_rows(totals: dict) -> list[tuple[str, str, dict]]:
+    """(what, model, sums) per stage and per method, one row per model that worked in it
+    (tokens are only comparable within one model), then all."""
+    rows = []
+    for kind in ("stage", "method"):
+        split = totals.get(f"{kind}_models") or {k: {"": b} for k, b in totals[f"by_{kind}"].items()}
+        for what, by_model in sorted(split.items()):
+            rows += [(f"{kind} {what}", short_model(model), b) for model, b in sorted(by_model.items())]
+    models = list(totals.get("by_model", {}))
+    return rows + [("all", short_model(models[0]) if len(models) == 1 else "", totals["all"])]
+
+
 def format_ledger(totals: dict) -> str:
-    """The token account as a table: per stage, per method, and overall."""
+    """The token account as a table: per stage, per method (each split by model), and overall."""
     cols = ("calls", "cached_calls", "input", "evaluated", "output", "cached_input", "cached_output", "seconds")
     names = {"cached_calls": "cached", "cached_input": "cached in", "cached_output": "cached out", "evaluated": "evaluated"}
-    head = f"{'tokens':<18}" + "".join(f"{names.get(c, c):>11}" for c in cols)
+    head = f"{'tokens':<18}{'model':<28}" + "".join(f"{names.get(c, c):>11}" for c in cols)
     lines = [head, "-" * len(head)]
-
-    def row(label, b):
-        return f"{label:<18}" + "".join(f"{b[c]:>11.1f}" if c == "seconds" else f"{int(b[c]):>11,}" for c in cols)
-
-    for stage, b in sorted(totals["by_stage"].items()):
-        lines.append(row(f"stage {stage}", b))
-    for method, b in sorted(totals["by_method"].items()):
-        lines.append(row(f"method {method}", b))
-    lines.append(row("all", totals["all"]))
+    for label, model, b in ledger_rows(totals):
+        lines.append(f"{label:<18}{model[:27]:<28}" + "".join(f"{b[c]:>11.1f}" if c == "seconds" else f"{int(b[c]):>11,}" for c in cols))
     if not totals["all"]["calls"]:
         lines.append("(no LLM calls yet)")
     return "\n".join(lines)

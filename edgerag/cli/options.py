@@ -130,5 +130,6 @@ def llm_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("local model")
     setting(g, "--model")
     setting(g, "--answer-model")
+    setting(g, "--extract-model")
     setting(g, "--n-ctx")
     setting(g, "--llm-repack", choices=["auto", "on", "off"])

@@ -194,17 +194,19 @@ def llm_runner(pool: Pool) -> Callable[[MeteredLLM, Iterable[tuple[Any, Call]]],
 def model_spec(rag) -> str | None:
     """How a worker finds the driver's GGUF: a known model's name (the pip packages on its
     node), else the driver's path (which must exist on every node)."""
-    from ..llm.models import KNOWN_MODELS
+    from ..llm.models import KNOWN_MODELS, extract_model_choice
 
-    spec = rag.settings.model or os.environ.get("EDGERAG_MODEL")
-    return spec if spec is None or spec in KNOWN_MODELS else str(rag.llm.llm.path)
+    spec = (
+        extract_model_choice(rag.settings.extract_model, rag.settings.model).spec or rag.settings.model or os.environ.get("EDGERAG_MODEL")
+    )
+    return spec if spec is None or spec in KNOWN_MODELS else str(rag.extract_llm.llm.path)
 
 
 @contextmanager
 def llm_pool(rag, opts: RayOptions) -> Iterator[Pool]:
-    """Model workers for ``rag``'s GGUF on the cluster ``opts`` names (stopped on exit)."""
+    """Model workers for ``rag``'s extracting GGUF (``extract_model``) on the cluster ``opts`` names (stopped on exit)."""
     s = rag.settings
-    sha = rag.llm.llm.sha256
+    sha = rag.extract_llm.llm.sha256
     with ray_session(opts) as ray:
         pool = Pool.start(ray, LLMWorker, (model_spec(rag), s.n_ctx, opts.threads, s.n_gpu_layers, sha, s.llm_repack), opts, "llm")
         try:

@@ -110,16 +110,26 @@ def _num(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def _models(doc: dict[str, Any]) -> str:
+    """Which model answered, read queries and built each stage (older files name one model)."""
+    models = doc.get("models")
+    if models is None:
+        return doc["model"]["file"] if doc.get("model") else "no LLM in this run's queries"
+    parts = [f"{job} by {models[job]['file']}" for job in ("answer", "query") if models.get(job)]
+    parts += [f"{stage} built by {', '.join(by)}" for stage, by in sorted(models["stages"].items())]
+    return "; ".join(parts) or "no LLM in this run"
+
+
 def markdown(docs: list[dict[str, Any]], images: list[str] = ()) -> str:
     """One table per result file, then the plots."""
     out = []
     for doc in docs:
         ds = doc["dataset"]
-        model = doc["model"]["file"] if doc.get("model") else "no LLM in this run's queries"
+        model = _models(doc)
         budgets = sorted({r["budget"] for r in doc["runs"]})
         out.append(
             f"**{ds['name']}**: {ds['questions']} questions, {ds['chunks']:,} chunks, "
-            f"λ = {', '.join(f'{b:,}' for b in budgets)} tokens; model {model}; "
+            f"λ = {', '.join(f'{b:,}' for b in budgets)} tokens; models: {model}; "
             f"{doc['machine']['cpus']} CPU cores{', GPU' if doc['machine'].get('gpu') else ', no GPU'}; {doc['created'][:10]}."
         )
         out.append("")

@@ -132,7 +132,9 @@ def evaluate(
     recalls: dict[int, list[float]] = {k: [] for k in RECALL_KS}
     ems, f1s = [], []
     uses_llm = get_method(method).query_llm or answer
-    meters = list({id(m): m for m in ([rag.llm] if get_method(method).query_llm else []) + ([rag.answer_llm] if answer else [])}.values())
+    meters = list(
+        {id(m): m for m in ([rag.extract_llm] if get_method(method).query_llm else []) + ([rag.answer_llm] if answer else [])}.values()
+    )
     before = _spent(meters)
     t0 = time.perf_counter()
     progress = bar(total=len(dataset.questions), desc=f"eval {label or method}", unit="q", enabled=rag.settings.progress)
@@ -257,6 +259,7 @@ def evaluate_many(
     finally:
         rag.settings = base
     uses_model = any(r.index["llm_chunks"] or any(r.query_tokens.values()) for r in runs)
+    queried = any(any(r.query_tokens.values()) for r in runs if get_method(r.method).query_llm)
     return {
         "schema": SCHEMA,
         "dataset": {
@@ -267,7 +270,12 @@ def evaluate_many(
         },
         "index": str(rag.path),
         "embedder": rag.index.manifest["embedder"]["id"],
-        "model": {"file": rag.llm.llm.path.name, "sha256": rag.llm.llm.sha256} if uses_model else None,
+        "model": _model(rag.answer_llm) if answer else (_model(rag.extract_llm) if uses_model else None),
+        "models": {
+            "answer": _model(rag.answer_llm) if answer else None,
+            "query": _model(rag.extract_llm) if queried else None,
+            "stages": {name: rec["models"] for name, rec in rag.stages().items() if rec.get("models")},
+        },
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "gpu": _gpu(rag)},
         "edgerag": __version__,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -275,6 +283,10 @@ def evaluate_many(
         "seconds": time.perf_counter() - t0,
         "runs": [r.to_dict() for r in runs],
     }
+
+
+def _model(llm) -> dict[str, str]:
+    return {"file": llm.llm.path.name, "sha256": llm.llm.sha256}
 
 
 def _prepare(rag: EdgeRAG, method: str) -> None:
@@ -290,8 +302,8 @@ def _prepare(rag: EdgeRAG, method: str) -> None:
 
 def _gpu(rag: EdgeRAG) -> bool:
     """Whether the model ran with layers offloaded to a GPU, or the embedder ran on one."""
-    llm = rag.__dict__.get("llm")
-    offloaded = llm is not None and "llama" in llm.llm.__dict__ and bool(getattr(llm.llm, "n_gpu_layers", 0))
+    llms = [rag.__dict__.get(k) for k in ("llm", "extract_llm", "answer_llm")]
+    offloaded = any(m is not None and "llama" in m.llm.__dict__ and bool(getattr(m.llm, "n_gpu_layers", 0)) for m in llms)
     return offloaded or str(getattr(rag.__dict__.get("embedder"), "device", "cpu")).startswith("cuda")
 
 

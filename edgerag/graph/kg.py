@@ -64,6 +64,27 @@ def extractor_fingerprint(llm: MeteredLLM, grammar: bool, max_tokens: int) -> st
     return f"{kgx.VERSION}|{llm.llm.sha256[:16]}|grammar={int(bool(grammar))}|max={max_tokens}"
 
 
+def extractor_model(made_by: str) -> str:
+    """The model named in an extractor fingerprint (KG or TERAG): a known model's name, else
+    the first 16 hex digits of its sha256."""
+    from ..llm.models import KNOWN_MODELS
+
+    parts = made_by.split("|")
+    sha = parts[1] if len(parts) > 1 else ""
+    return next((m.name for m in KNOWN_MODELS.values() if sha and m.sha256.startswith(sha)), sha or "unknown")
+
+
+def extractor_models(records: list) -> dict[str, int]:
+    """How many of these stored extractions each model made: what a stage records as its
+    ``models`` (one model, unless a build was told to mix them)."""
+    out: dict[str, int] = {}
+    for rec in records:
+        if rec is not None:
+            name = extractor_model(rec.get("extractor", ""))
+            out[name] = out.get(name, 0) + 1
+    return out
+
+
 def pending_chunks(index: Index, chunk_ids: list[str], made_by: str, table: str = "extractions") -> list[str]:
     """Chunks with no result in ``table`` (KG ``extractions`` or TERAG ``names``), or one made
     by another extractor (prompt version, model, grammar or batch, cap): the one rule for what
@@ -243,6 +264,7 @@ def build_kg(
         "chunk_set": made_from,
         "core_chunks": len(chunk_ids),
         "extracted_chunks": extracted,
+        "models": extractor_models(extractions),
         "entities": len(names),
         "relations": len(rel_keys),
         "seconds": time.perf_counter() - t0,

@@ -30,7 +30,7 @@ from ..llm.metered import Call, Done, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
 from ..store.stages import fingerprint, load_stage, save_stage, stage_record
-from .kg import pending_chunks
+from .kg import extractor_models, pending_chunks
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +226,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
     record = {
         "made_from": made_from,
         "embedder": embedder.model_id,
+        "models": extractor_models([r for r in recs if r is not None and (made_by is None or r.get("extractor") == made_by)]),
         "passages": n_p,
         "passages_with_names": int((np.diff(c2p.tocsc().indptr) > 0).sum()),
         "concepts": n_c,

