@@ -66,6 +66,9 @@ class Method:
     """The `Settings` fields it reads beyond ``budget`` (λ)."""
     paper: str = ""
     """The paper and section it implements ("edgerag" for our own)."""
+    measured: str = ""
+    """What it measured on the dev splits, per extracting model, against `text` (docs/benchmarks.md,
+    "The papers' graphs by model"): `edgerag methods` and docs/methods.md print it."""
 
     @property
     def llm_built(self) -> bool:

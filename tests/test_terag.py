@@ -30,6 +30,16 @@ def test_batch_answers_split_back_per_passage():
     assert got.unparsed == 0
 
 
+def test_one_line_answers_split_into_names_and_topics():
+    out = "[1] Edith Varga, Zorblax vault, 1931 | vaults\n[2] Arthur Quell; Pellmore Point | lighthouses, coasts\n[2] stray prose"
+    got = parse_batch(out, [P1, P2])
+    assert got.passages[0].entities == ["Edith Varga", "Zorblax vault", "1931"] and got.passages[0].concepts == ["vaults"]
+    assert got.passages[1].entities == ["Arthur Quell", "Pellmore Point"] and got.passages[1].concepts == ["lighthouses", "coasts"]
+    assert got.unparsed == 1  # a marked line with neither a field nor a bar is not a passage's answer
+    lone = parse_batch("[1] Edith Varga |", [P1]).passages[0]
+    assert lone.entities == ["Edith Varga"] and lone.concepts == []
+
+
 def test_names_not_in_the_passage_and_copied_examples_are_dropped():
     out = "[1]\nENTITIES: Edith Varga, Marie Curie, Varg\nCONCEPTS: physics, vaults, none"
     got = parse_batch(out, [P1]).passages[0]
@@ -150,3 +160,5 @@ def test_a_batch_answer_halts_when_done_or_runaway():
     assert halt("[1]\nENTITIES: " + "copied passage text " * 20)  # a runaway line, even unfinished
     assert halt("[1]\nENTITIES: a\nCONCEPTS: x\n[3]\n")  # past the last passage
     assert halt("[1]\nENTITIES: a\nENTITIES: a\n")
+    assert not halt("[1] a, b | x\n[2] c | y")  # the last line may still grow
+    assert halt("[1] a, b | x\n[2] c | y\n")  # the one-line form: the last passage's line is written

@@ -75,7 +75,7 @@ async def _index_ask_and_see_the_ledger():
 
         await pilot.press("f4")
         before = _cell_texts(app.screen.query_one("#tokens", DataTable))
-        assert before == [["all", "0", "0", "0", "0", "0.0"]]
+        assert before == [["all", "", "0", "0", "0", "0", "0.0"]]  # no model has worked yet
 
         await pilot.press("f3")
         query = app.screen
@@ -93,7 +93,8 @@ async def _index_ask_and_see_the_ledger():
 
         await pilot.press("f4")
         rows = {r[0]: r for r in _cell_texts(app.screen.query_one("#tokens", DataTable))}
-        assert rows["stage answer"][1] == "1" and int(rows["all"][3].replace(",", "")) > 0
+        assert rows["stage answer"][2] == "1" and int(rows["all"][4].replace(",", "")) > 0
+        assert rows["stage answer"][1].startswith("qwen2.5-coder-0.5b")  # the model column: tokens compare within a model
         assert "stage answer" in str(app.screen.query_one("#chart", Static).render())
 
 

@@ -179,7 +179,9 @@ class IndexScreen(Screen):
         if self.apply_form():
             method = self.method()
             self.app.run_job(
-                "planning", lambda: self.app.rag.plan(method), lambda p: self.query_one("#plan-text", Static).update(p.summary())
+                "planning",
+                lambda: self.app.rag.plans(method),  # the extract_model's price, then every other installed model's
+                lambda plans: self.query_one("#plan-text", Static).update("\n\n".join(p.summary() for p in plans)),
             )
 
     def action_build(self) -> None:

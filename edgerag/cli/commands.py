@@ -323,6 +323,7 @@ def cmd_methods(args) -> int:
                         "query_llm": m.query_llm,
                         "settings": list(m.settings),
                         "paper": m.paper,
+                        "measured": m.measured,
                     }
                     for m in rows
                 ],
@@ -334,4 +335,6 @@ def cmd_methods(args) -> int:
     for m in rows:
         llm = m.index_llm_calls + (", a model call per query" if m.query_llm else "")
         print(f"{m.name:<{width}}  {m.paper}; LLM at index time: {llm}\n{'':<{width}}  {m.ranks}")
+        if m.measured:
+            print(f"{'':<{width}}  measured: {m.measured}")
     return 0

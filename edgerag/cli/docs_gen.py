@@ -106,6 +106,20 @@ def methods_markdown() -> str:
         llm = m.index_llm_calls + ("; one short call per query" if m.query_llm else "")
         settings = ", ".join(f"`{s}`" for s in m.settings) or "–"
         lines.append(f"| `{m.name}` | {m.reads} | {llm} | {m.ranks} | {settings} | {m.paper} |")
+    measured = [m for m in (registry.get(n) for n in registry.names()) if m.measured]
+    if measured:
+        lines += [
+            "",
+            "## What the LLM-made methods measured",
+            "",
+            "Coverage on 100 dev questions a split at λ = 4,000 tokens, the graph built by each model at",
+            "β = κ = 0.2, against `text` and `bridge-ppr` (docs/benchmarks.md, \"The papers' graphs by",
+            'model", with its commands and JSON).',
+            "",
+            "| method | measured |",
+            "|---|---|",
+        ]
+        lines += [f"| `{m.name}` | {m.measured} |" for m in measured]
     return "\n".join(lines) + "\n"
 
 

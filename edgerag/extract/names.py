@@ -9,6 +9,10 @@ answers, per passage,
     ENTITIES: Edith Varga, Zorblax vault, 1931
     CONCEPTS: astronomy, vaults
 
+A model that answers one line a passage (``[2] Edith Varga, Zorblax vault | vaults``) is read
+too; asked for that form, the 1.5B model wrote descriptions in place of names (issue #50,
+benchmarks/terag_prompt.py), so the prompt keeps the labelled lines.
+
 The parser splits the answer back per passage (by the ``[n]`` markers; without any, the k-th
 ENTITIES line goes to the k-th passage), tolerates bullets, case, stray prose and missing
 lines, and is strict where it matters: an entity the passage does not contain is dropped and
@@ -101,7 +105,8 @@ class BatchParse:
 def halt_for(n: int):
     """Stop a batch answer as soon as it is done or going wrong: a line longer than
     MAX_LINE_CHARS (the 0.5B model copies whole passages into ENTITIES), a repeated line, a
-    marker past the last passage, or a CONCEPTS line written for every passage."""
+    marker past the last passage, or a CONCEPTS line written for every passage (or the last
+    passage's one-line answer)."""
 
     def halt(text: str) -> bool:
         lines = text.split("\n")
@@ -112,6 +117,8 @@ def halt_for(n: int):
             return True
         if any((m := _MARK.match(line)) and int(m.group(1)) > n and not _FIELD.match(line) for line in done):
             return True
+        if any((m := _MARK.match(line)) and int(m.group(1)) == n and "|" in m.group(2) for line in done):
+            return True  # the last passage's one-line answer is written
         return sum(1 for line in done if re.match(r"^\W*(concepts?|topics?)\s*[:\-–]", line, re.IGNORECASE)) >= n
 
     halt.cache_key = f"names-halt:{n}:{MAX_LINE_CHARS}"
@@ -145,12 +152,22 @@ def parse_batch(output: str, passages: list[str]) -> BatchParse:
             continue
         result.lines += 1
         m = _MARK.match(line)
-        if m and 1 <= int(m.group(1)) <= n and not _FIELD.match(line):
+        opened = bool(m and 1 <= int(m.group(1)) <= n and not _FIELD.match(line))
+        if opened:
             current, marked = int(m.group(1)) - 1, True
             line = m.group(2).strip()
             if not line:
                 continue
         f = _FIELD.match(line)
+        if not f and "|" in line:  # the one-line form, "[n] names | topics"; unmarked, the k-th line is the k-th passage's
+            if not opened and not marked and n > 1:
+                unmarked_entities += 1
+                current = unmarked_entities - 1
+            if current is not None and 0 <= current < n and (opened or not marked or n == 1):
+                names, _, topics = line.partition("|")
+                fields[current].setdefault("entities", []).extend(split_items(names))
+                fields[current].setdefault("concepts", []).extend(split_items(topics))
+                continue
         if not f:
             result.unparsed += 1
             continue

@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from ..embed.embedder import Embedder
 from ..extract import names as nm
-from ..extract.kg import normalize_name
+from ..extract.kg import merge_key
 from ..llm.metered import Call, Done, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
@@ -173,8 +173,13 @@ def _commit(
     return len(keep), again
 
 
+KEYS = "merge-key-1"
+"""How names become nodes (extract/kg.py `merge_key`): a graph made with other keys is rebuilt
+from the stored names, no model call."""
+
+
 def _made_from(chunk_ids: list[str], recs: list) -> str:
-    return fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
+    return fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)] + [KEYS])
 
 
 def names_graph_current(index: Index, embedder: Embedder, chunk_ids: list[str]) -> bool:
@@ -206,7 +211,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
             continue
         for kind in ("entities", "concepts"):
             for name in rec[kind]:
-                key = (kind, normalize_name(name))
+                key = (kind, merge_key(name))
                 if key not in node:
                     node[key] = len(labels)
                     labels.append(name)
@@ -245,7 +250,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
             "labels": np.asarray(labels),
             "kinds": np.asarray(kinds),
             "vectors": vecs,
-            "keys": np.asarray([normalize_name(x) for x in labels]),
+            "keys": np.asarray([merge_key(x) for x in labels]),
             "pf": np.asarray(c2p.sum(axis=1)).ravel(),
             "ids": np.asarray(chunk_ids),
             "tokens": tokens,
