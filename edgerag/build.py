@@ -251,19 +251,17 @@ def model_speeds(rag, llm=None) -> tuple[float, float, str]:
                 1 / coef[1],
                 f"{1 / coef[0]:.0f} prompt and {1 / coef[1]:.1f} generated tokens/s measured on {len(rows)} calls in this ledger",
             )
+    here = _machine_speeds(llm)
     if rows:
-        spent = sum(max(r.seconds - r.output_tokens / ASSUMED_GEN_TPS, 1e-3) for r in rows)
+        g_tps, g_basis = (here.generation, "as measured for it on this machine") if here is not None else (ASSUMED_GEN_TPS, "assumed")
+        spent = sum(max(r.seconds - r.output_tokens / g_tps, 1e-3) for r in rows)
         p_tps = sum(r.evaluated_tokens for r in rows) / spent
         if p_tps > 0:
             return (
                 p_tps,
-                ASSUMED_GEN_TPS,
-                (
-                    f"{p_tps:.0f} prompt tokens/s measured on {len(rows)} calls in this ledger, "
-                    f"{ASSUMED_GEN_TPS:.0f} generated tokens/s assumed"
-                ),
+                g_tps,
+                f"{p_tps:.0f} prompt tokens/s measured on {len(rows)} calls in this ledger, {g_tps:.0f} generated tokens/s {g_basis}",
             )
-    here = _machine_speeds(llm)
     if here is not None:
         return here.prompt, here.generation, f"{here.summary()} measured for this model on this machine (no calls in this ledger yet)"
     return (

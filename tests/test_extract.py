@@ -8,7 +8,7 @@ import json
 import pytest
 
 from edgerag import EdgeRAG
-from edgerag.extract.kg import halt_on_repeat, merge_key, normalize_name, own_spelling, parse
+from edgerag.extract.kg import halt_on_repeat, normalize_name, parse
 from edgerag.graph.kg import extract_chunks
 from edgerag.retrieve.kg_search import KGNotBuiltError
 
@@ -43,25 +43,6 @@ def test_parser_keeps_valid_items_and_counts_the_rest():
 def test_names_must_be_whole_words_of_the_passage():
     ex = parse("E | vault | WORK\nE | Var | PERSON\nE | Hill | LOCATION", PASSAGE)
     assert [e.name for e in ex.entities] == ["vault", "Hill"] and ex.invented == 1  # "Var" is inside "Varga"
-
-
-def test_a_respelt_name_is_kept_in_the_passages_own_spelling():
-    passage = "Summer Heat( 1987) was filmed in St. Louis by Jean-Luc Godard and Ann Lee."
-    ex = parse(
-        "E | Summer Heat (1987) | WORK\nE | St Louis | LOCATION\nR | Jean Luc Godard | filmed | Summer Heat (1987)\n"
-        "E | filmed in St Louis by Jean Luc Godard and Ann | OTHER\nE | Lee Ann | PERSON",
-        passage,
-    )
-    assert [e.name for e in ex.entities] == ["Summer Heat( 1987)", "St. Louis", "Jean-Luc Godard"]
-    assert ex.relations[0].source == "Jean-Luc Godard" and ex.invented == 2  # a phrase is no name; "Lee Ann" is not "Ann Lee"
-    assert own_spelling("Godard", passage) == "Godard" and own_spelling("Goda", passage) is None
-
-
-def test_names_merge_across_passages_by_their_words():
-    assert merge_key("St. Louis") == merge_key("St Louis") == merge_key("st louis") == "st louis"
-    assert merge_key("Summer Heat( 1987)") == merge_key("Summer Heat (1987)")
-    assert merge_key("The Beatles") == merge_key("Beatles") and merge_key("The") == "the"
-    assert merge_key("Jean-Luc Godard") == merge_key("Jean Luc Godard") != merge_key("Jean Godard")
 
 
 def test_parser_never_raises_on_garbage():

@@ -59,7 +59,7 @@ type     ::= """
 anything else, at some cost in speed."""
 
 MAX_ITEMS = 30
-VERSION = "kg-lines-3"
+VERSION = "kg-lines-2"
 """Changes whenever the prompt or parser changes what an extraction holds: stored extractions
 of another version are redone (through the LLM cache, so unchanged calls cost nothing)."""
 
@@ -131,46 +131,20 @@ def mentions(squashed_text: str, key: str) -> bool:
     return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", squashed_text) is not None
 
 
-def merge_key(name: str) -> str:
-    """The key that makes two names one node across passages: lower case, words only (the
-    punctuation and spacing models and passages vary: "St. Louis" / "St Louis", "Summer
-    Heat( 1987)" / "Summer Heat (1987)", "Jean-Luc" / "Jean Luc"), a leading "the" dropped."""
-    words = re.findall(r"\w+", name.lower())
-    return " ".join(words[1:] if len(words) > 1 and words[0] == "the" else words)
-
-
 def normalize_name(name: str) -> str:
     """The merge key of an entity: lower case, inner whitespace squeezed, quotes and trailing
     punctuation dropped."""
     return squash(name.strip().strip("\"'“”‘’`*.,;: "))
 
 
-MAX_RESPELT_WORDS = 6
-"""The longest name `own_spelling` looks for with its punctuation changed: a longer "name" is a
-phrase or a sentence copied from the passage, not a name."""
-
-
-def own_spelling(name: str, passage: str) -> str | None:
-    """``name`` as the passage writes it, or None when the passage does not hold it. A name
-    the model wrote with its punctuation or spacing changed ("Summer Heat (1987)" for the
-    passage's "Summer Heat( 1987)", "St Louis" for "St. Louis") is the passage's own span: the
-    same words in order with only punctuation and spaces between them, whole words."""
-    if mentions(squash(passage), normalize_name(name)):
-        return name
-    words = re.findall(r"\w+", name)
-    if not words or len(words) > MAX_RESPELT_WORDS:
-        return None
-    close = re.escape(name.rstrip()[-1]) if name.rstrip()[-1:] in ")]" else None  # "… (1987)": keep its bracket
-    pattern = r"(?<!\w)" + r"\W*".join(map(re.escape, words)) + (rf"(?:\s*{close})?" if close else "") + r"(?!\w)"
-    m = re.search(pattern, passage, re.IGNORECASE)
-    return m.group().strip() if m else None
-
-
 def parse(output: str, passage: str) -> Extraction:
-    """Items of ``output`` whose names occur in ``passage`` (in the passage's own spelling,
-    `own_spelling`); never raises."""
+    """Items of ``output`` whose names occur in ``passage``; never raises."""
     ex = Extraction()
+    haystack = squash(passage)
     known: dict[str, str] = {}
+
+    def in_passage(name: str) -> bool:
+        return mentions(haystack, normalize_name(name))
 
     pending: list[list[str]] = []
     for raw in output.splitlines():
@@ -193,8 +167,8 @@ def parse(output: str, passage: str) -> Extraction:
                 ex.unparsed += 1
                 continue
         if kind == "E" and len(fields) >= 2 and fields[0]:
-            name = own_spelling(fields[0].strip("\"'“”*").rstrip(".,;:"), passage)
-            if not name:
+            name = fields[0].strip("\"'“”*").rstrip(".,;:")
+            if not in_passage(name):
                 ex.invented += 1
                 continue
             etype = fields[1].upper() if fields[1].upper() in ENTITY_TYPES else "OTHER"
@@ -210,8 +184,8 @@ def parse(output: str, passage: str) -> Extraction:
     for fields in pending:  # relations after entities: endpoints may be named later in the output
         if len(fields) == 3 or (len(fields) >= 4 and not re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", fields[-1])):
             fields = [fields[0], fields[2], fields[1], *fields[3:]]  # source | relation | target
-        src, tgt = (own_spelling(f.strip("\"'“”*").rstrip(".,;:"), passage) for f in fields[:2])
-        if not (src and tgt) or normalize_name(src) == normalize_name(tgt):
+        src, tgt = (f.strip("\"'“”*").rstrip(".,;:") for f in fields[:2])
+        if not (in_passage(src) and in_passage(tgt)) or normalize_name(src) == normalize_name(tgt):
             ex.invented += 1
             continue
         for name in (src, tgt):

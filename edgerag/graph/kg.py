@@ -223,7 +223,7 @@ def build_kg(
         extracted += 1
         ex = kgx.Extraction.from_dict(ex_rec)
         for e in ex.entities:
-            key = kgx.merge_key(e.name)
+            key = kgx.normalize_name(e.name)
             slot = ents.setdefault(key, {"name": e.name, "types": defaultdict(int), "descs": [], "chunks": []})
             slot["types"][e.type] += 1
             if e.description and e.description not in slot["descs"]:
@@ -231,7 +231,7 @@ def build_kg(
             if cid not in slot["chunks"]:
                 slot["chunks"].append(cid)
         for r in ex.relations:
-            key = tuple(sorted((kgx.merge_key(r.source), kgx.merge_key(r.target))))
+            key = tuple(sorted((kgx.normalize_name(r.source), kgx.normalize_name(r.target))))
             slot = rels.setdefault(key, {"descs": [], "strength": 0.0, "chunks": [], "source": r.source, "target": r.target})
             if r.description and r.description not in slot["descs"]:
                 slot["descs"].append(r.description)
@@ -245,9 +245,7 @@ def build_kg(
     for k in names:
         e = ents[k]
         if not e["descs"]:  # the compact format has none: the passage's own sentences describe it
-            e["descs"] = [
-                t for cid in e["chunks"] for t in sentences.get(cid, []) if kgx.mentions(kgx.squash(t), kgx.normalize_name(e["name"]))
-            ][:2]
+            e["descs"] = [t for cid in e["chunks"] for t in sentences.get(cid, []) if kgx.mentions(kgx.squash(t), k)][:2]
         desc = "; ".join(e["descs"])
         if llm is not None and len(e["descs"]) > 1 and llm.count(desc) > desc_limit:
             desc = _summarize(llm, e["name"], e["descs"], method, e["chunks"], spent)

@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from ..embed.embedder import Embedder
 from ..extract import names as nm
-from ..extract.kg import merge_key
+from ..extract.kg import normalize_name
 from ..llm.metered import Call, Done, MeteredLLM, Runner, run_here
 from ..progress import bar
 from ..store import Index
@@ -173,13 +173,8 @@ def _commit(
     return len(keep), again
 
 
-KEYS = "merge-key-1"
-"""How names become nodes (extract/kg.py `merge_key`): a graph made with other keys is rebuilt
-from the stored names, no model call."""
-
-
 def _made_from(chunk_ids: list[str], recs: list) -> str:
-    return fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)] + [KEYS])
+    return fingerprint([f"{c}|{(r or {}).get('extractor', '')}" for c, r in zip(chunk_ids, recs)])
 
 
 def names_graph_current(index: Index, embedder: Embedder, chunk_ids: list[str]) -> bool:
@@ -211,7 +206,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
             continue
         for kind in ("entities", "concepts"):
             for name in rec[kind]:
-                key = (kind, merge_key(name))
+                key = (kind, normalize_name(name))
                 if key not in node:
                     node[key] = len(labels)
                     labels.append(name)
@@ -250,7 +245,7 @@ def build_names_graph(index: Index, embedder: Embedder, chunk_ids: list[str], ma
             "labels": np.asarray(labels),
             "kinds": np.asarray(kinds),
             "vectors": vecs,
-            "keys": np.asarray([merge_key(x) for x in labels]),
+            "keys": np.asarray([normalize_name(x) for x in labels]),
             "pf": np.asarray(c2p.sum(axis=1)).ravel(),
             "ids": np.asarray(chunk_ids),
             "tokens": tokens,

@@ -2,8 +2,7 @@
 
 1. Query NER: the local model lists the question's named entities, comma-separated (one short
    call, cached and ledgered under stage ``query-ner``); names not in the question are dropped.
-2. Seeds: a query entity whose merge key (its words, lower case: extract/kg.py `merge_key`) is
-   a concept node's matches it exactly (weight 1);
+2. Seeds: a query entity whose normalised name is a concept node matches it exactly (weight 1);
    one with no exact match takes its ``terag_semantic_top`` nearest nodes by cosine (weight =
    the cosine). A question whose NER finds nothing is matched the same semantic way from the
    whole question.
@@ -21,7 +20,7 @@ import numpy as np
 from ..context import make_context
 from ..embed.embedder import Embedder
 from ..extract import names as nm
-from ..extract.kg import merge_key
+from ..extract.kg import normalize_name
 from ..graph.names_graph import STAGE, TeragGraph, load_names_graph
 from ..graph.pagerank import pagerank
 from ..settings import Settings
@@ -51,7 +50,7 @@ def restart_vector(g: TeragGraph, embedder: Embedder, question: str, entities: l
     semantic = np.zeros(n_c)
     unmatched = []
     for e in entities:
-        hits = g.key_index.get(merge_key(e))
+        hits = g.key_index.get(normalize_name(e))
         if hits:
             exact[hits] = np.maximum(exact[hits], 1.0)
         else:
