@@ -236,10 +236,11 @@ def model_speeds(rag, llm=None) -> tuple[float, float, str]:
     the ledger's fresh calls of that model.
 
     Both rates are fitted (seconds ≈ evaluated/p + output/g) only when output lengths vary
-    enough to separate them (extraction calls do; short answers do not); otherwise the
-    generation rate is assumed and only the prompt rate is measured. A model with no calls in
-    this ledger is priced at the speeds measured for it on this machine (llm/speeds.py: its
-    probe, or its calls in other indexes), else at assumed ones."""
+    enough to separate them (extraction calls do; short answers do not); otherwise only the
+    prompt rate comes from the ledger and the generation rate is the one measured for the
+    model on this machine (llm/speeds.py: its probe, or its calls in other indexes), else
+    assumed. A model with no calls in this ledger is priced at this machine's speeds for it,
+    else at assumed ones."""
     llm = llm or rag.extract_llm
     rows = [r for r in rag.ledger_rows() if not r.cached and r.seconds > 0 and r.model == llm.llm.path.name]
     if len(rows) >= 3 and np.std([r.output_tokens for r in rows]) > 20:
