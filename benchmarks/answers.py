@@ -107,7 +107,8 @@ def kind_of(question: str) -> str:
 
 def runs_by_key(path: Path) -> dict[tuple, dict]:
     """A result file's runs by what they measured: split, method, λ, mode, reader, answer budget,
-    hops, chain, time budget, threads and whole-read budget (older files: ``whole_hops``)."""
+    hops, chain, time budget, threads, whole-read budget (older files: ``whole_hops``) and the
+    LLM-made cores' β and κ where given."""
     previous = json.loads(path.read_text()) if path.exists() else {}
     return {
         (
@@ -122,6 +123,8 @@ def runs_by_key(path: Path) -> dict[tuple, dict]:
             r.get("answer_seconds"),
             r.get("threads"),
             r.get("whole_budget", r.get("whole_hops", 1) * r.get("answer_budget", r["budget"])),
+            r.get("beta"),
+            r.get("kappa"),
         ): r
         for r in previous.get("runs", [])
     }
@@ -281,6 +284,11 @@ def main() -> int:
         help="tokens a question read whole in one read may read, time permitting (default: the "
         "setting answer_whole_budget's auto, by the answering model's size)",
     )
+    ap.add_argument(
+        "--extract-model", help="the model whose graph ket/g2cons/terag/lightrag-* read (default: extract_model auto)"
+    )
+    ap.add_argument("--beta", type=float, help="β of KET-RAG's core for ket/skeleton/lightrag-* (default: the setting's)")
+    ap.add_argument("--kappa", type=float, help="κ of G2ConS's concept core for g2cons (default: the setting's)")
     ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")
     ap.add_argument(
         "--cache-from",
@@ -310,6 +318,8 @@ def main() -> int:
                 answer_seconds=seconds,
                 llm_threads=args.threads,
                 answer_whole_budget=args.whole_budget,
+                extract_model=args.extract_model or "auto",
+                **{k: v for k, v in (("beta", args.beta), ("kappa", args.kappa)) if v is not None},
             ),
         )
         ensure_indexed(rag, dataset)
@@ -336,6 +346,8 @@ def main() -> int:
                         seconds,
                         args.threads,
                         rag.whole_budget,
+                        args.beta,
+                        args.kappa,
                     )
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
@@ -373,6 +385,8 @@ def main() -> int:
                         "answer_seconds": seconds,
                         "whole_budget": rag.whole_budget,
                         "threads": args.threads,
+                        **{k: v for k, v in (("beta", args.beta), ("kappa", args.kappa)) if v is not None},
+                        **({"extract_model": rag.extract_llm.llm.path.name} if args.extract_model else {}),
                         "model": rag.answer_llm.llm.path.name,
                         "summary": s,
                         "rows": rows,

@@ -26,13 +26,14 @@ from .answer.hops import resolve as resolve_hops
 from .answer.plan import whole_read_budget
 from .answer.steps import next_bridge
 from .answer.walk import Reader, answer_planned
-from .embed.embedder import Embedder, backend_of
+from .embed.embedder import Embedder
+from .index_settings import adopt_manifest, from_environment
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm.local import LocalLLM
 from .llm.metered import MeteredLLM
-from .llm.models import resolve_model
-from .settings import LEGACY_STORED, STORED_FIELDS, Settings
+from .llm.models import answer_model_choice, extract_model_choice, resolve_model
+from .settings import STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
 from .store.index import embedder_mismatch, same_vectors
 from .store.ledger import Ledger
@@ -57,8 +58,8 @@ class EdgeRAG:
         silently inconsistent index.
         """
         self.path = Path(index_dir)
-        base = _from_environment((settings or Settings()).replace(**overrides))
-        self.settings = _adopt_manifest(base, self.path / "manifest.json").validate()
+        base = from_environment((settings or Settings()).replace(**overrides))
+        self.settings = adopt_manifest(base, self.path / "manifest.json").validate()
         self._index: Index | None = None
         self._models: dict[Path, MeteredLLM] = {}
         """Models other than `llm` (another ``answer_model`` or ``extract_model``), by file."""
@@ -107,8 +108,6 @@ class EdgeRAG:
     @cached_property
     def answer_choice(self):
         """Which model answers here, and why (models.answer_model_choice): by its measured speed."""
-        from .llm.models import answer_model_choice
-
         s = self.settings
         return answer_model_choice(
             s.answer_model, s.model, gpu=bool(s.n_gpu_layers), seconds=s.answer_seconds, typical_seconds=partial(typical_answer_seconds, s)
@@ -124,8 +123,6 @@ class EdgeRAG:
     def extract_llm(self) -> MeteredLLM:
         """The model that builds the LLM-made graph stages and reads queries for them
         (``extract_model``): `llm` unless another model is chosen."""
-        from .llm.models import extract_model_choice
-
         return self.metered(extract_model_choice(self.settings.extract_model, self.settings.model).spec)
 
     def metered(self, spec: str | None) -> MeteredLLM:
@@ -398,42 +395,3 @@ class EdgeRAG:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _from_environment(settings: Settings) -> Settings:
-    """``EDGERAG_ANSWER_SECONDS`` (seconds, or ``none``) for an ``answer_seconds`` left at its default."""
-    raw = os.environ.get("EDGERAG_ANSWER_SECONDS", "").strip()
-    if not raw or settings.answer_seconds != Settings().answer_seconds:
-        return settings
-    if raw.lower() in ("none", "off", "0"):
-        return settings.replace(answer_seconds=None)
-    try:
-        return settings.replace(answer_seconds=float(raw))
-    except ValueError:
-        raise ValueError(f"EDGERAG_ANSWER_SECONDS must be a number of seconds or 'none', got {raw!r}") from None
-
-
-def _adopt_manifest(settings: Settings, manifest: Path) -> Settings:
-    """An existing index remembers how it was built: stored settings (and the embedder) that
-    the caller left at their defaults take the index's values; explicit different values stay
-    and are refused when the index opens."""
-    if not manifest.exists():
-        return settings
-    import json
-
-    try:
-        data = json.loads(manifest.read_text())
-    except (OSError, ValueError) as e:
-        raise IndexUnusableError(f"{manifest} is unreadable ({e}); is {manifest.parent} an edgerag index?") from e
-    defaults = Settings()
-    stored = {**LEGACY_STORED, **(data.get("settings") or {})}
-    built = data.get("embedder") or {}
-    if built.get("spec"):
-        stored["embedder"] = built["spec"]
-    stored["embed_backend"] = backend_of(str(built.get("id", "")))
-    adopt = {
-        k: v
-        for k, v in stored.items()
-        if k in (*STORED_FIELDS, "embedder", "embed_backend") and getattr(settings, k) == getattr(defaults, k)
-    }
-    return settings.replace(**adopt)
