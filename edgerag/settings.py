@@ -17,13 +17,26 @@ which is refused. Retrieval settings (budget, method, β, θ, …) may change pe
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 # Settings that shape stored data: an index built with one value cannot be read with another.
 STORED_FIELDS = ("tokenizer", "chunk_tokens", "chunk_overlap", "tau", "chunk_breaks")
 LEGACY_STORED = {"chunk_breaks": False}
+CHOICES = {
+    "embed_backend": ("auto", "torch", "onnx", "onnx-int8"),
+    "core_selection": ("pagerank", "random", "concept"),
+    "concept_cooccurrence": ("chunk", "sentence"),
+    "concept_vectors": ("sentence", "chunk"),
+    "concept_rerank": ("local-global", "naive"),
+    "bridge_fusion": ("none", "dense", "dense+bm25"),
+    "bridge_ppr_seed_ranking": ("dense", "dense+bm25"),
+    "llm_repack": ("auto", "on", "off"),
+    "answer_reader": ("evidence", "passages"),
+    "answer_mode": ("auto", "choose", "short", "long"),
+    "text_unit": ("chunks", "subchunks"),
+}
+"""The settings that take one of a few words, and those words (`Settings.validate`)."""
 """What an index built before a stored setting existed was built with (its manifest lacks it)."""
 
 
@@ -319,6 +332,10 @@ class Settings:
         return {name: getattr(self, name) for name in STORED_FIELDS}
 
     def validate(self) -> Settings:
+        """This instance, or a ValueError naming the first setting out of its range."""
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
         if self.chunk_tokens < 16:
             raise ValueError(f"chunk_tokens (ℓ) must be at least 16, got {self.chunk_tokens}")
         if not 0 <= self.chunk_overlap < self.chunk_tokens // 2:
@@ -327,8 +344,6 @@ class Settings:
             raise ValueError(f"tau (τ) must be between 0 and 8, got {self.tau}")
         if self.budget < 1:
             raise ValueError(f"budget (λ) must be positive, got {self.budget}")
-        if self.embed_backend not in ("auto", "torch", "onnx", "onnx-int8"):
-            raise ValueError(f"embed_backend must be auto, torch, onnx or onnx-int8, got {self.embed_backend!r}")
         for name in ("docs_per_batch", "batch_chars", "max_query_chars"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
@@ -340,8 +355,6 @@ class Settings:
             raise ValueError(f"theta (θ) must be between 0 and 1, got {self.theta}")
         if self.knn_k < 2 or self.knn_k % 2:
             raise ValueError(f"knn_k (K) must be an even number >= 2 (K/2 lexical + K/2 cosine links), got {self.knn_k}")
-        if self.core_selection not in ("pagerank", "random", "concept"):
-            raise ValueError(f"core_selection must be 'pagerank', 'random' or 'concept', got {self.core_selection!r}")
         if not 0.0 <= self.kappa <= 1.0:
             raise ValueError(f"kappa (κ) must be between 0 and 1, got {self.kappa}")
         if not 0.0 <= self.lambda_w <= 1.0:
@@ -352,26 +365,14 @@ class Settings:
             raise ValueError(f"theta_co (θ_co) must be at least 1, got {self.theta_co}")
         if self.concept_top_k < 1 or self.concept_hops < 0 or self.concepts_per_chunk < 0:
             raise ValueError("concept_top_k (k) must be >= 1, concept_hops (N) and concepts_per_chunk >= 0")
-        for name, allowed in (
-            ("concept_cooccurrence", ("chunk", "sentence")),
-            ("concept_vectors", ("sentence", "chunk")),
-            ("concept_rerank", ("local-global", "naive")),
-        ):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
         if self.terag_batch < 1 or self.terag_max_tokens < 8 or self.terag_semantic_top < 1:
             raise ValueError("terag_batch and terag_semantic_top must be >= 1, terag_max_tokens >= 8")
         if not 0.0 < self.terag_damping < 1.0:
             raise ValueError(f"terag_damping must be between 0 and 1 (exclusive), got {self.terag_damping}")
-        if self.bridge_fusion not in ("none", "dense", "dense+bm25"):
-            raise ValueError(f"bridge_fusion must be none, dense or dense+bm25; got {self.bridge_fusion!r}")
         if not set(k.strip() for k in self.link_kinds.split(",")) <= {"span", "num", "word", "terag", "kg"}:
             raise ValueError(f"link_kinds takes span, num, word, terag and kg, comma-separated; got {self.link_kinds!r}")
-        if self.bridge_ppr_seed_ranking not in ("dense", "dense+bm25") or self.bridge_ppr_temperature < 0:
-            raise ValueError(
-                f"bridge_ppr_seed_ranking must be dense or dense+bm25 and bridge_ppr_temperature >= 0; "
-                f"got {self.bridge_ppr_seed_ranking!r}, {self.bridge_ppr_temperature}"
-            )
+        if self.bridge_ppr_temperature < 0:
+            raise ValueError(f"bridge_ppr_temperature must be >= 0; got {self.bridge_ppr_temperature}")
         if self.lightrag_top_k < 1:
             raise ValueError(f"lightrag_top_k must be >= 1; got {self.lightrag_top_k}")
         if not 0.0 < self.bridge_ppr_damping < 1.0:
@@ -393,30 +394,4 @@ class Settings:
             raise ValueError(f"answer_whole_budget must be positive (or None for auto); got {self.answer_whole_budget}")
         if self.answer_budget < 1 or self.answer_max_tokens < 1:
             raise ValueError(f"answer_budget and answer_max_tokens must be positive; got {self.answer_budget}, {self.answer_max_tokens}")
-        if self.llm_repack not in ("auto", "on", "off"):
-            raise ValueError(f"llm_repack must be auto, on or off; got {self.llm_repack!r}")
-        if self.answer_reader not in ("evidence", "passages"):
-            raise ValueError(f"answer_reader must be evidence or passages; got {self.answer_reader!r}")
-        if self.answer_mode not in ("auto", "choose", "short", "long"):
-            raise ValueError(f"answer_mode must be auto, choose, short or long; got {self.answer_mode!r}")
-        if self.text_unit not in ("chunks", "subchunks"):
-            raise ValueError(f"text_unit must be 'chunks' or 'subchunks', got {self.text_unit!r}")
         return self
-
-
-@functools.cache
-def field_docs() -> dict[str, str]:
-    """Each `Settings` field's documentation: the string written under it in this module
-    (read from the source, so the CLI's help, docs/settings.md and the code say the same).
-    Parsed once a process: the CLI asks once per option, and parsing each time made
-    ``edgerag --help`` take 5 s (issue #41)."""
-    import ast
-    import inspect
-
-    body = ast.parse(inspect.getsource(Settings)).body[0].body  # type: ignore[attr-defined]
-    docs: dict[str, str] = {}
-    for node, after in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
-                docs[node.target.id] = " ".join(after.value.value.split())
-    return docs

@@ -15,12 +15,12 @@ from edgerag import methods as registry
 from edgerag.build import graph_steps
 from edgerag.cli import docs_gen
 from edgerag.cli.main import build_parser
-from edgerag.cli.options import default_text
+from edgerag.cli.options import default_text, field_docs
 from edgerag.context import make_context
 from edgerag.eval.cost import stages_of
 from edgerag.eval.runner import runs_for
 from edgerag.retrieve.text import text_units
-from edgerag.settings import Settings, field_docs
+from edgerag.settings import Settings
 
 from .conftest import PLANTED_ANSWER, PLANTED_QUESTION
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from .. import methods as registry
 from ..eval.report import with_block
-from ..settings import STORED_FIELDS, Settings, field_docs
+from ..settings import STORED_FIELDS, Settings
+from .options import field_docs
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUPS = [

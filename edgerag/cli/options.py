@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import re
 
-from ..settings import Settings, field_docs
+from ..settings import Settings
 
 
 def setting_overrides(args: argparse.Namespace) -> dict:
@@ -38,7 +39,7 @@ def default_text(name: str) -> str:
 
 def setting(g, flag: str, name: str | None = None, **kwargs) -> None:
     """``flag`` for the `Settings` field ``name`` (default: the flag's words joined by "_"):
-    its type, help and default come from Settings itself (`settings.field_docs`)."""
+    its type, help and default come from Settings itself (`field_docs`, below)."""
     name = name or flag.lstrip("-").replace("-", "_")
     value = getattr(Settings(), name)
     if isinstance(value, bool):  # a setting that is on by default gets a --no-… flag
@@ -133,3 +134,21 @@ def llm_args(p: argparse.ArgumentParser) -> None:
     setting(g, "--extract-model")
     setting(g, "--n-ctx")
     setting(g, "--llm-repack", choices=["auto", "on", "off"])
+
+
+@functools.cache
+def field_docs() -> dict[str, str]:
+    """Each `Settings` field's documentation: the string written under it in settings.py
+    (read from the source, so the CLI's help, docs/settings.md and the code say the same).
+    Parsed once a process: the CLI asks once per option, and parsing each time made
+    ``edgerag --help`` take 5 s (issue #41)."""
+    import ast
+    import inspect
+
+    body = ast.parse(inspect.getsource(Settings)).body[0].body  # type: ignore[attr-defined]
+    docs: dict[str, str] = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str):
+                docs[node.target.id] = " ".join(after.value.value.split())
+    return docs
