@@ -189,7 +189,8 @@ _RECORDS = (
         kg=KG(None, "beta"),
         settings=_KET[:4],
         paper="KET-RAG §4.1, skeleton KG alone",
-        measured="2Wiki 24 (0.5B) / 19 (1.5B), HotpotQA 28 / 27; its β core holds 18–34 % of the supporting passages; `text` 74 / 93, `bridge-ppr` 90 / 97",
+        measured="2Wiki 24 (0.5B) / 19 (1.5B), HotpotQA 28 / 27, MuSiQue 28 / 29; its β core holds 18–34 % of the supporting passages; "
+        "`text` 74 / 93 / 78, `bridge-ppr` 90 / 97 / 86",
     ),
     Method(
         "kg",
@@ -209,7 +210,9 @@ _RECORDS = (
         kg=KG(None, "beta"),
         settings=_KET,
         paper="KET-RAG §4",
-        measured="2Wiki 75 with either model, HotpotQA 91 (0.5B) / 90 (1.5B): ties `text` at best; `text` 74 / 93, `bridge-ppr` 90 / 97",
+        measured="2Wiki 75 with either model, HotpotQA 91 (0.5B) / 90 (1.5B), MuSiQue 79 with either: within a question or three of "
+        "`text` (74 / 93 / 78), by its keyword channel; `bridge-ppr` 90 / 97 / 86. Answering with the 1.5B on 2Wiki: EM 52 "
+        "against `bridge-ppr`'s 59",
     ),
     Method(
         "ket-u",
@@ -248,7 +251,8 @@ _RECORDS = (
         kg=KG("concept", "kappa"),
         settings=("kappa", "lambda_w", *_CONCEPT),
         paper="G2ConS §3.4",
-        measured="2Wiki 72 (0.5B) / 73 (1.5B), under `text` (74) at every λ; `bridge-ppr` 90",
+        measured="2Wiki 72 (0.5B) / 73 (1.5B), under `text` (74) at every λ; `bridge-ppr` 90. Answering with the 1.5B on 2Wiki: "
+        "EM 52 against `bridge-ppr`'s 59",
     ),
     Method(
         "bridge",
@@ -295,7 +299,7 @@ _RECORDS = (
         query_llm=True,
         settings=(*_KET[:4], "lightrag_top_k", "lightrag_query_max_tokens"),
         paper="LightRAG §3.2, local",
-        measured="2Wiki 22 (0.5B) / 20 (1.5B), HotpotQA 28 with either; `text` 74 / 93, `bridge-ppr` 90 / 97",
+        measured="2Wiki 22 (0.5B) / 20 (1.5B), HotpotQA 28 with either, MuSiQue 32 / 29; `text` 74 / 93 / 78, `bridge-ppr` 90 / 97 / 86",
     ),
     Method(
         "lightrag-global",
@@ -316,7 +320,7 @@ _RECORDS = (
         query_llm=True,
         settings=(*_KET[:4], "lightrag_top_k", "lightrag_query_max_tokens"),
         paper="LightRAG §3.2, hybrid",
-        measured="2Wiki 24 (0.5B) / 21 (1.5B), HotpotQA 31 / 32; `text` 74 / 93, `bridge-ppr` 90 / 97",
+        measured="2Wiki 24 (0.5B) / 21 (1.5B), HotpotQA 31 / 32, MuSiQue 36 / 37; `text` 74 / 93 / 78, `bridge-ppr` 90 / 97 / 86",
     ),
 )
 

@@ -113,7 +113,7 @@ def methods_markdown() -> str:
             "",
             "## What the LLM-made methods measured",
             "",
-            "Coverage on 100 dev questions a split at λ = 4,000 tokens, the graph built by each model at",
+            "Coverage on 100 dev questions a split (2Wiki / HotpotQA / MuSiQue) at λ = 4,000 tokens, the graph built by each model at",
             "β = κ = 0.2, against `text` and `bridge-ppr` (docs/benchmarks.md, \"The papers' graphs by",
             'model", with its commands and JSON).',
             "",
