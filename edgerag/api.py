@@ -27,7 +27,6 @@ from .answer.plan import whole_read_budget
 from .answer.steps import next_bridge
 from .answer.walk import Reader, answer_planned
 from .embed.embedder import Embedder
-from .index_settings import adopt_manifest, from_environment
 from .indexing import insert_documents
 from .ingest import iter_documents
 from .llm.local import LocalLLM
@@ -36,6 +35,7 @@ from .llm.models import answer_model_choice, extract_model_choice, resolve_model
 from .settings import STORED_FIELDS, Settings
 from .store import Index, IndexUnusableError
 from .store.index import embedder_mismatch, same_vectors
+from .store.index_settings import adopt_manifest, from_environment
 from .store.ledger import Ledger
 from .text.tokens import get_tokenizer
 from .types import Context, Document, InsertReport, Unit

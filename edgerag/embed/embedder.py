@@ -135,11 +135,6 @@ def pick_backend(backend: str, device: str, path: Path) -> tuple[str, str]:
     )
 
 
-def backend_of(model_id: str) -> str:
-    """The backend a model id names: ``torch`` when it names none."""
-    return model_id.partition("+")[2].partition(":")[0] or "torch"
-
-
 def measure_backends(path: Path, weights_id: str, threads: int | None = None, texts: int = 48) -> dict[str, float]:
     """Texts per second of ``onnx`` and ``onnx-int8`` on this CPU (the bundled sample's first
     ``texts`` passages, one at a time, after a warm-up), remembered per model, CPU and thread

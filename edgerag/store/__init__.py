@@ -6,6 +6,7 @@ vectors.py   `VectorSet`: vectors in LMDB, searched exactly or by an hnswlib cac
 stages.py    built stages (graphs, arrays) with what they were built from
 ledger.py    the token ledger and the LLM-call cache
 errors.py    what can go wrong with an index, each named for the CLI and the TUI
+index_settings.py  the settings an index opens with: the environment's, then its manifest's
 """
 
 from .errors import IndexLockedError, IndexReadOnlyError, IndexUnusableError, StoreWriteError

@@ -203,6 +203,11 @@ class Index:
             vs.save()
 
 
+def backend_of(model_id: str) -> str:
+    """The embedding backend an embedder's model id names: ``torch`` when it names none."""
+    return model_id.partition("+")[2].partition(":")[0] or "torch"
+
+
 def same_vectors(built_id: str, model_id: str) -> bool:
     """Whether vectors made under ``built_id`` (an index's manifest) and by ``model_id`` live
     in one space. An onnx-int8 id names its CPU class (``+onnx-int8:avx2``); an index made

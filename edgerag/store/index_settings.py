@@ -11,9 +11,9 @@ import json
 import os
 from pathlib import Path
 
-from .embed.embedder import backend_of
-from .settings import LEGACY_STORED, STORED_FIELDS, Settings
-from .store import IndexUnusableError
+from ..settings import LEGACY_STORED, STORED_FIELDS, Settings
+from .errors import IndexUnusableError
+from .index import backend_of
 
 
 def from_environment(settings: Settings) -> Settings:
