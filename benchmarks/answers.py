@@ -284,9 +284,7 @@ def main() -> int:
         help="tokens a question read whole in one read may read, time permitting (default: the "
         "setting answer_whole_budget's auto, by the answering model's size)",
     )
-    ap.add_argument(
-        "--extract-model", help="the model whose graph ket/g2cons/terag/lightrag-* read (default: extract_model auto)"
-    )
+    ap.add_argument("--extract-model", help="the model whose graph ket/g2cons/terag/lightrag-* read (default: extract_model auto)")
     ap.add_argument("--beta", type=float, help="β of KET-RAG's core for ket/skeleton/lightrag-* (default: the setting's)")
     ap.add_argument("--kappa", type=float, help="κ of G2ConS's concept core for g2cons (default: the setting's)")
     ap.add_argument("--index-suffix", default="", help="answer from .edgerag/bench/<split>-dev<SUFFIX> (another backend's index)")

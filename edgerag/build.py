@@ -72,7 +72,9 @@ class Plan:
             sym = "κ" if self.selection == "concept" else "β"
             scope = f"{self.method}: {sym}={self.beta:g} ({self.selection}) → {self.core_chunks} of {self.chunks} chunks are core; "
         redo = "".join(
-            f"\n{n} of them hold {other}'s extraction: this build replaces it and rebuilds the graph from this model's alone"
+            f"\n{n} of them were extracted by this model at other settings (prompt version, batch or cap): this build replaces them"
+            if other == self.model
+            else f"\n{n} of them hold {other}'s extraction: this build replaces it and rebuilds the graph from this model's alone"
             for other, n in self.replaces.items()
         )
         return (
@@ -201,7 +203,9 @@ def plan(rag, method: str, llm=None) -> Plan:
     replaces: dict[str, int] = {}
     for rec in index.get_many(job.table, job.todo):
         if rec is not None:
-            other = extractor_model(rec.get("extractor", ""))
+            made_by = rec.get("extractor", "")
+            same = made_by.split("|")[1:2] == [llm.llm.sha256[:16]]  # this model, other settings
+            other = model_name(llm) if same else extractor_model(made_by)
             replaces[other] = replaces.get(other, 0) + 1
     out_basis = f"{per_out:.0f} output tokens per chunk " + ("as measured on this index" if outs else "(assumed)")
     if job.per_call > 1:

@@ -71,6 +71,12 @@ def test_another_models_build_replaces_the_graph_and_the_ledger_keeps_both(plant
     back = rag.build("ket")
     assert back["kg"]["models"] == {"a" * 16: 3}
     assert rag.ledger()["by_model"]["model-a.gguf"]["cached_calls"] == 3
+    cap = rag.settings.extract_max_tokens
+    rag.configure(extract_max_tokens=cap - 50)  # the same model at another cap: named as itself
+    again = rag.plan("ket")
+    assert again.replaces == {"model-a.gguf": 3}
+    assert "3 of them were extracted by this model at other settings" in again.summary()
+    rag.configure(extract_max_tokens=cap)
 
     doc = evaluate_many(rag, load_dataset(planted_data), ["ket"])
     assert doc["models"]["stages"] == {"kg:pagerank:1": {"a" * 16: 3}} and doc["models"]["answer"] is None
