@@ -23,6 +23,7 @@ from typing import Any
 # Settings that shape stored data: an index built with one value cannot be read with another.
 STORED_FIELDS = ("tokenizer", "chunk_tokens", "chunk_overlap", "tau", "chunk_breaks")
 LEGACY_STORED = {"chunk_breaks": False}
+"""What an index built before a stored setting existed was built with (its manifest lacks it)."""
 CHOICES = {
     "embed_backend": ("auto", "torch", "onnx", "onnx-int8"),
     "core_selection": ("pagerank", "random", "concept"),
@@ -37,7 +38,6 @@ CHOICES = {
     "text_unit": ("chunks", "subchunks"),
 }
 """The settings that take one of a few words, and those words (`Settings.validate`)."""
-"""What an index built before a stored setting existed was built with (its manifest lacks it)."""
 
 
 @dataclass(frozen=True)
