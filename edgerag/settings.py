@@ -168,11 +168,9 @@ class Settings:
 
     # --- TERAG (Xiao, Tsang, Bai 2025) -------------------------------------------------------
     terag_batch: int = 1
-    """Passages per extraction call. TERAG (§3.1) batches several; both local models answer a
-    batch of five as if it were one passage (every name under its first number), so two in
-    three were asked again alone. One a call spent 37 % (0.5B) and 40 % (1.5B) of the KG
-    extractor's output tokens against 44 % and 46 % at five, dropped a quarter as many names and
-    took 31 % less time (docs/benchmarks.md, "The papers' graphs by model")."""
+    """Passages per extraction call. TERAG (§3.1) batches several, but both local models answer
+    a batch of five as one passage; one a call spent 37 % (0.5B) / 40 % (1.5B) of the KG
+    extractor's output tokens against 44 % / 46 % at five, in 31 % less time (docs/benchmarks.md)."""
     terag_max_tokens: int = 60
     """Hard cap on output tokens per passage (a call's cap is this times its passages)."""
     terag_damping: float = 0.5
