@@ -312,6 +312,10 @@ class Settings:
     retrieved and read, its answer put in its place, and so on, up to 4 reads (answer/steps.py,
     answer/chain.py); with ``answer_hops``, a step through a known relation is made in code. Off:
     the model reads the question whole."""
+    answer_check: bool = True
+    """Check a short answer against what it stands on (answer/check.py): of the kind asked, held by a
+    sentence read about what was asked; else read again among right answers, or "The documents do
+    not say." Off: the model's reply as it is."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a
