@@ -50,7 +50,16 @@ def test_a_continue_turn_keeps_the_question_and_what_the_client_has():
         ({"messages": []}, "messages"),
         ({"messages": [{"role": "assistant", "content": "hi"}]}, "messages"),
         ({"messages": [{"role": "user", "content": "  "}]}, "messages"),
-        ({"messages": [{"role": "user", "content": "q"}], "tools": [{"type": "function"}]}, "tools"),
+        ({"messages": [{"role": "user", "content": "q"}], "tools": [{"type": "function"}], "tool_choice": "required"}, "tool_choice"),
+        (
+            {
+                "messages": [{"role": "user", "content": "q"}],
+                "tools": [{"type": "function", "function": {"name": "search_web"}}],
+                "tool_choice": {"type": "function", "function": {"name": "search_web"}},
+            },
+            "tool_choice",
+        ),
+        ({"messages": [{"role": "user", "content": "q"}], "functions": [{"name": "f"}], "function_call": {"name": "f"}}, "function_call"),
         ({"messages": [{"role": "user", "content": "q"}], "n": 3}, "n"),
         ({"messages": [{"role": "user", "content": "q"}], "logprobs": True}, "logprobs"),
         ({"messages": [{"role": "user", "content": "q"}], "response_format": {"type": "json_schema"}}, "response_format"),
@@ -63,6 +72,18 @@ def test_what_edgerag_cannot_serve_is_refused_by_name(body, param):
     with pytest.raises(RequestError) as e:
         from_openai(body)
     assert e.value.param == param and str(e.value)
+
+
+@pytest.mark.parametrize("choice", [None, "auto", "none"])
+def test_tools_left_to_the_model_are_accepted_and_counted_in_both_dialects(choice):
+    tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {"type": "object"}}} for i in range(36)]
+    body = {"messages": [{"role": "user", "content": "q?"}], "tools": tools, **({"tool_choice": choice} if choice else {})}
+    assert from_openai(body).tools_ignored == 36
+    assert from_ollama({"messages": body["messages"], "tools": tools}).tools_ignored == 36
+    assert from_openai({"messages": body["messages"]}).tools_ignored == 0
+    with pytest.raises(RequestError) as e:
+        from_ollama({**body, "tool_choice": "required"})
+    assert e.value.param == "tool_choice" and "calls no tools" in str(e.value)
 
 
 def test_ollama_images_and_formats_are_refused():

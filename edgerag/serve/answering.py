@@ -155,6 +155,8 @@ def answer_chat(served: Served, req: ChatRequest, emit: Emit) -> Reply:
         "units_read": len(ans.context.units),
         "units_left_out": ans.dropped_units,
     }
+    if req.tools_ignored:  # the client offered tools; the answer comes from the index (chat.py)
+        info["tools_ignored"] = req.tools_ignored
     return Reply(
         body=ans.text,
         footer=footer_of(ans, citations),
