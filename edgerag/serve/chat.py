@@ -224,6 +224,22 @@ def from_ollama(body: Any) -> ChatRequest:
     return _request(body, body.get("model"), bool(body.get("stream", True)), True)
 
 
+def from_ollama_generate(body: Any) -> ChatRequest:
+    """``POST /api/generate``'s body: its ``prompt`` is the question (a ``system`` prompt is kept
+    for a client task and not read otherwise, as in a chat)."""
+    if not isinstance(body, dict):
+        raise RequestError("the body must be a JSON object")
+    prompt = body.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise RequestError("prompt: the question is missing", "prompt")
+    if body.get("images"):
+        raise RequestError("images: edgerag answers from indexed text only", "images")
+    if body.get("format"):
+        raise RequestError("format: edgerag answers in text with citations; JSON output is not offered", "format")
+    messages = ([{"role": "system", "content": str(body["system"])}] if body.get("system") else []) + [{"role": "user", "content": prompt}]
+    return _request({**body, "messages": messages}, body.get("model"), bool(body.get("stream", True)), True)
+
+
 # ---- follow-ups ------------------------------------------------------------------------------
 @dataclass
 class Rewrite:

@@ -34,8 +34,9 @@ class Submitted:
     queue: ModelQueue
 
 
-def submit(queue: ModelQueue, work: Callable[[Emit], Reply], label: str) -> Submitted:
-    """Queue ``work(emit)`` for the model's thread; its events land in this loop's inbox."""
+def submit(queue: ModelQueue, work: Callable[[Emit], Reply], label: str, task: bool = False) -> Submitted:
+    """Queue ``work(emit)`` for the model's thread; its events land in this loop's inbox.
+    ``task``: a client's housekeeping (model_queue.py serves questions first)."""
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue = asyncio.Queue()
 

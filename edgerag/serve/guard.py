@@ -3,6 +3,7 @@ its body.
 
 * With a key set, every route but ``/health`` needs ``Authorization: Bearer KEY`` (compared in
   constant time): the OpenAI and Ollama routes, the documents, the OpenAPI page. 401 otherwise.
+* On Ollama's routes (``/api/*``) both come in Ollama's error shape, ``{"error": "…"}``.
 * A body larger than its limit gets 413, whether it says its length or streams it in chunks:
   an upload (``POST …/documents``) up to ``max_upload_bytes``, anything else up to
   ``max_body_bytes``. The body is counted as it arrives; nothing past the limit is read.
@@ -14,6 +15,8 @@ import hmac
 import json
 
 OPEN_PATHS = ("/health",)
+OLLAMA_PREFIX = "/api/"
+"""Ollama's routes: their errors come as ``{"error": "…"}``, the shape Ollama's clients read."""
 
 
 def _is_upload(scope) -> bool:
@@ -32,7 +35,9 @@ async def _send_json(send, status: int, body: dict, headers: list[tuple[bytes, b
     await send({"type": "http.response.body", "body": raw})
 
 
-def _error(status: int, message: str) -> dict:
+def _error(status: int, message: str, path: str = "") -> dict:
+    if path.startswith(OLLAMA_PREFIX):
+        return {"error": message}
     kind = "authentication_error" if status == 401 else "invalid_request_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": status}}
 
@@ -59,13 +64,13 @@ class Guard:
             return await _send_json(
                 send,
                 401,
-                _error(401, "this server needs its API key: send `Authorization: Bearer KEY`"),
+                _error(401, "this server needs its API key: send `Authorization: Bearer KEY`", scope["path"]),
                 [(b"www-authenticate", b"Bearer")],
             )
         limit = self.max_upload if _is_upload(scope) else self.max_body
         what = "an upload" if _is_upload(scope) else "a request body"
         too_large = _error(
-            413, f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)"
+            413, f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)", scope["path"]
         )
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")

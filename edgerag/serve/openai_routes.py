@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from .access_log import note_model, note_reply
 from .answering import Event, Reply, answer_chat, answer_task
 from .chat import ChatRequest, RequestError, from_openai
 from .errors import openai_body, openai_error
@@ -80,15 +81,16 @@ async def chat_completions(request: Request):
     try:
         req = from_openai(await read_json(request))
         served = find(server.indexes, req.model)
+        note_model(request, served.model_id)
         work = answer_task if req.client_task else answer_chat
-        sub = submit(server.queue, lambda emit: work(served, req, emit), f"chat {served.name}")
+        sub = submit(server.queue, lambda emit: work(served, req, emit), f"chat {served.name}", task=req.client_task)
     except Exception as e:  # every failure becomes a clear 4xx/5xx
         return openai_error(e)
     cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
     created = int(time.time())
     if req.stream:
         return StreamingResponse(
-            sse(sub, req, cid, created, served.model_id), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+            sse(sub, req, cid, created, served.model_id, request), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
     try:
         reply = await wait_reply(request, sub)
@@ -96,6 +98,7 @@ async def chat_completions(request: Request):
         return JSONResponse(openai_body(499, "the client closed the connection"), status_code=499)
     except Exception as e:
         return openai_error(e)
+    note_reply(request, reply)
     return {
         "id": cid,
         "object": "chat.completion",
@@ -127,7 +130,7 @@ def _chunk(cid: str, created: int, model: str, delta: dict, finish: str | None =
     return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
 
-async def sse(sub, req: ChatRequest, cid: str, created: int, model: str) -> AsyncIterator[str]:
+async def sse(sub, req: ChatRequest, cid: str, created: int, model: str, request: Request | None = None) -> AsyncIterator[str]:
     """The answer as server-sent events; an error after the stream began is sent as an event."""
     yield _chunk(cid, created, model, {"role": "assistant", "content": ""})
     try:
@@ -140,6 +143,8 @@ async def sse(sub, req: ChatRequest, cid: str, created: int, model: str) -> Asyn
                 if not req.continued:  # a "continue" turn gets the rest at the end, not what the client has
                     yield _chunk(cid, created, model, {"content": ev.text})
             elif isinstance(ev, Reply):
+                if request is not None:
+                    note_reply(request, ev)
                 rest = continuation(ev.body, req.continued) if req.continued else ""
                 if rest + ev.footer:
                     yield _chunk(cid, created, model, {"content": rest + ev.footer})
