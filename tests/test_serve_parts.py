@@ -3,6 +3,7 @@ the model's line. The real process is tested in test_serve.py."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -192,3 +193,98 @@ def test_a_running_call_stops_when_its_client_leaves():
         from edgerag.llm import local
 
         assert local._interrupt.get()()
+
+
+def _model_loop(ticks: int = 300):
+    """Stands in for a model call: a token loop that reads the line's stop check."""
+
+    def fn(_ticket):
+        from edgerag.llm import local
+
+        for _ in range(ticks):
+            check = local._interrupt.get()
+            if check is not None and check():
+                raise Interrupted("stopped")
+            time.sleep(0.01)
+        return "model"
+
+    return fn
+
+
+def test_a_question_is_served_before_tasks_and_a_task_never_holds_one_up():
+    q = ModelQueue(max_waiting=8)
+    gate, order = threading.Event(), []
+
+    def held(name):
+        def fn(_t):
+            gate.wait(10)
+            order.append(name)
+            return name
+
+        return fn
+
+    # a task without an answer in code (the warm-up, say) runs; three tasks wait behind it
+    first = q.submit(held("first"), "first", task=True)
+    time.sleep(0.1)
+    tasks = [q.submit(held(f"t{i}"), f"t{i}", task=True, fallback=lambda _t, i=i: f"code{i}") for i in range(3)]
+    assert q.ahead(tasks[2]) == 3 and q.status()["waiting_tasks"] == 3
+    question = q.submit(held("question"), "question")
+    # the three tasks are answered in code at once; the question waits for the running call only
+    assert [t.future.result(1) for t in tasks] == ["code0", "code1", "code2"]
+    assert q.ahead(question) == 1 and q.status()["tasks_in_code"] == 3
+    # a task that comes while a question waits or runs is answered in code too, never queued
+    late = q.submit(held("late"), "late", task=True, fallback=lambda _t: "code-late")
+    assert late.future.result(1) == "code-late"
+    gate.set()
+    assert question.future.result(10) == "question"
+    assert order == ["first", "question"]
+    q.close()
+
+
+def test_a_running_task_is_stopped_for_a_question_and_answered_in_code():
+    q = ModelQueue(max_waiting=8)
+    task = q.submit(_model_loop(), "title", task=True, fallback=lambda _t: '{"title": "in code"}')
+    time.sleep(0.2)  # the task runs
+    question = q.submit(lambda _t: "answer", "question")
+    assert q.ahead(question) == 0, "a task being stopped is not ahead of the question"
+    assert task.future.result(10) == '{"title": "in code"}'
+    assert question.future.result(10) == "answer"
+    assert q.status()["tasks_in_code"] == 1
+    # with nothing waiting, a task is the model's, in full
+    alone = q.submit(_model_loop(5), "tags", task=True, fallback=lambda _t: "code")
+    assert alone.future.result(10) == "model"
+    q.close()
+
+
+def test_the_wait_a_stream_announces_counts_only_what_is_ahead():
+    q = ModelQueue(max_waiting=8)
+    gate = threading.Event()
+    q._seconds["question"].extend([10.0, 10.0])
+    q._seconds["task"].extend([20.0])
+    running = q.submit(lambda _t: gate.wait(10), "q0")
+    time.sleep(0.1)
+    waiting = [q.submit(lambda _t: gate.wait(10), f"q{i}") for i in (1, 2)]
+    assert q.ahead(waiting[1]) == 2
+    assert 15 <= q.wait_seconds(waiting[1]) <= 20  # the running one's rest plus one question
+    assert q.wait_seconds(running) == 0
+    gate.set()
+    for t in [running, *waiting]:
+        t.future.result(10)
+    q.close()
+
+
+def test_open_webui_tasks_are_told_by_the_json_their_prompt_asks_for():
+    from edgerag.serve import client_tasks
+
+    fixtures = Path(__file__).parent / "data" / "openwebui"
+    for name, key in (("task_title", "title"), ("task_tags", "tags"), ("task_follow_ups", "follow_ups")):
+        body = json.loads((fixtures / f"{name}.json").read_text(encoding="utf-8"))
+        prompt = body["messages"][-1]["content"]
+        req = from_openai(body)
+        assert req.client_task and client_tasks.kind_of(prompt) == key, name
+        answer = json.loads(client_tasks.in_code(prompt))
+        assert list(answer) == [key]
+    title = json.loads((fixtures / "task_title.json").read_text(encoding="utf-8"))["messages"][-1]["content"]
+    assert json.loads(client_tasks.in_code(title))["title"] == "Access code of the Zorblax vault"
+    assert json.loads(client_tasks.in_code('### Task:\nContinue the text. Respond only in JSON: `{ "text": "<c>" }`')) == {"text": ""}
+    assert client_tasks.title_from("Who sealed the Zorblax vault?") == "Sealed the Zorblax vault"

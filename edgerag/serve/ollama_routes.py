@@ -26,11 +26,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from .. import __version__
-from .answering import Event, Reply, answer_chat, answer_task
+from .answering import Event, Reply
 from .access_log import note_model, note_reply
 from .chat import ChatRequest, RequestError, from_ollama, from_ollama_generate
 from .errors import classify, ollama_error
-from .events import ClientGone, continuation, events, submit, wait_reply
+from .events import ClientGone, continuation, events, submit_chat, wait_reply
 from .indexes import Served, find
 
 router = APIRouter(prefix="/api", tags=["Ollama-compatible"])
@@ -138,8 +138,7 @@ async def _body(request: Request):
 async def _answer(request: Request, req: ChatRequest, served: Served, piece):
     """Submit ``req``, then stream its lines or wait for its final one."""
     server = request.app.state.edgerag
-    work = answer_task if req.client_task else answer_chat
-    sub = submit(server.queue, lambda emit: work(served, req, emit), f"chat {served.name}", task=req.client_task)
+    sub = submit_chat(server.queue, served, req)
     model = req.model or served.model_id
     if req.stream:
         return StreamingResponse(ndjson(sub, req, model, piece, request), media_type="application/x-ndjson")

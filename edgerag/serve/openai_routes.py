@@ -27,10 +27,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from .access_log import note_model, note_reply
-from .answering import Event, Reply, answer_chat, answer_task
+from .answering import Event, Reply
 from .chat import ChatRequest, RequestError, from_openai
 from .errors import openai_body, openai_error
-from .events import ClientGone, continuation, events, submit, wait_reply
+from .events import ClientGone, continuation, events, submit_chat, wait_reply
 from .indexes import find
 
 router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"])
@@ -82,8 +82,7 @@ async def chat_completions(request: Request):
         req = from_openai(await read_json(request))
         served = find(server.indexes, req.model)
         note_model(request, served.model_id)
-        work = answer_task if req.client_task else answer_chat
-        sub = submit(server.queue, lambda emit: work(served, req, emit), f"chat {served.name}", task=req.client_task)
+        sub = submit_chat(server.queue, served, req)
     except Exception as e:  # every failure becomes a clear 4xx/5xx
         return openai_error(e)
     cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
