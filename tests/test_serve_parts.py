@@ -288,3 +288,45 @@ def test_open_webui_tasks_are_told_by_the_json_their_prompt_asks_for():
     assert json.loads(client_tasks.in_code(title))["title"] == "Access code of the Zorblax vault"
     assert json.loads(client_tasks.in_code('### Task:\nContinue the text. Respond only in JSON: `{ "text": "<c>" }`')) == {"text": ""}
     assert client_tasks.title_from("Who sealed the Zorblax vault?") == "Sealed the Zorblax vault"
+
+
+def test_a_passage_link_is_signed_for_exactly_its_passage_and_mark():
+    from edgerag.serve.passage_page import parse, passage_url, sign, signed
+
+    key = "0123456789abcdef0123"
+    url = passage_url("http://127.0.0.1:8080/", "docs", "report:3", "Cork", key)
+    path, _, query = url.removeprefix("http://127.0.0.1:8080").partition("?")
+    assert path == "/passage/docs/report%3A3" and "mark=Cork" in query and f"sig={sign(key, 'docs', 'report:3', 'Cork')}" in query
+    decoded = "/passage/docs/report:3"  # the server routes on the decoded path
+    assert parse(decoded) == ("docs", "report:3", False) and parse(decoded + "/file") == ("docs", "report:3", True)
+    assert signed(key, decoded, query) and signed(key, decoded + "/file", query)
+    assert not signed(key, decoded, query.replace("Cork", "Dublin"))  # another mark
+    assert not signed(key, "/passage/docs/report:4", query)  # another passage
+    assert not signed(key, "/edgerag/indexes", query) and not signed("another-key-0123456789", decoded, query)
+    assert not signed(key, decoded, "mark=Cork")  # no signature
+    assert "sig=" not in passage_url("http://h", "docs", "report:3", "Cork", None)  # no key, no signature
+
+
+def test_a_passage_page_escapes_everything_and_marks_the_answer():
+    from edgerag.serve.passage_page import annotations, marked
+
+    assert marked("Born in <Cork>, cork & Cork.", "cork") == "Born in &lt;<mark>Cork</mark>&gt;, <mark>cork</mark> &amp; <mark>Cork</mark>."
+    assert marked("a <b>", "") == "a &lt;b&gt;"
+    text = "He was born in Cork [1].\n\nReferences:\n[1] Max Mack — corpus.jsonl:52"
+    cites = [
+        {"n": 1, "how": "cited", "chunk_id": "c:1", "title": "Max Mack", "where": "corpus.jsonl:52", "url": "http://h/passage/x/c%3A1"},
+        {"n": 2, "how": "unverified", "chunk_id": "c:2", "title": "Other", "where": "", "url": "http://h/passage/x/c%3A2"},
+    ]
+    (a,) = annotations(cites, text)
+    span = a["url_citation"]
+    assert a["type"] == "url_citation" and span["url"].endswith("c%3A1") and span["title"] == "Max Mack — corpus.jsonl:52"
+    assert text[span["start_index"] : span["end_index"]] == "[1] Max Mack — corpus.jsonl:52"
+
+
+def test_the_access_log_line_says_method_path_status_seconds_model_and_tokens():
+    from edgerag.serve.access_log import line
+
+    assert line("POST", "/v1/chat/completions", 200, 4.213, "edgerag:docs", (812, 45)) == (
+        "edgerag: POST /v1/chat/completions 200 4.21 s model=edgerag:docs tokens=812+45"
+    )
+    assert line("GET", "/api/ps", 401, 0.0) == "edgerag: GET /api/ps 401 0.00 s model=- tokens=-"

@@ -47,7 +47,7 @@ def create_app(config: ServeConfig):
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from .. import __version__
-    from . import ollama_routes, openai_routes, own_routes
+    from . import ollama_routes, openai_routes, own_routes, passage_page
     from .errors import openai_body
 
     try:
@@ -118,6 +118,7 @@ def create_app(config: ServeConfig):
     app.include_router(openai_routes.router)
     app.include_router(ollama_routes.router)
     app.include_router(own_routes.router)
+    app.include_router(passage_page.router)
     app.add_middleware(Guard, api_key=config.api_key, max_body_bytes=config.max_body_bytes, max_upload_bytes=config.max_upload_bytes)
     if config.access_log:  # outermost: the Guard's 401 and 413 are logged too
         access_log.enable()

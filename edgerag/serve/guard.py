@@ -3,6 +3,8 @@ its body.
 
 * With a key set, every route but ``/health`` needs ``Authorization: Bearer KEY`` (compared in
   constant time): the OpenAI and Ollama routes, the documents, the OpenAPI page. 401 otherwise.
+  A passage page and its file (passage_page.py) open without it for a link signed for exactly
+  that passage and mark.
 * On Ollama's routes (``/api/*``) both come in Ollama's error shape, ``{"error": "…"}``.
 * A body larger than its limit gets 413, whether it says its length or streams it in chunks:
   an upload (``POST …/documents``) up to ``max_upload_bytes``, anything else up to
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import hmac
 import json
+
+from .passage_page import signed
 
 OPEN_PATHS = ("/health",)
 OLLAMA_PREFIX = "/api/"
@@ -51,6 +55,8 @@ class Guard:
 
     def authorized(self, scope) -> bool:
         if self.key is None or scope["path"] in OPEN_PATHS:
+            return True
+        if signed(self.key.decode(), scope["path"], scope.get("query_string", b"")):  # a passage link, for a browser
             return True
         headers = dict(scope.get("headers") or [])
         auth = headers.get(b"authorization", b"")

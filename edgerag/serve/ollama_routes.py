@@ -32,6 +32,7 @@ from .chat import ChatRequest, RequestError, from_ollama, from_ollama_generate
 from .errors import classify, ollama_error
 from .events import ClientGone, continuation, events, submit_chat, wait_reply
 from .indexes import Served, find
+from .passage_page import linked
 
 router = APIRouter(prefix="/api", tags=["Ollama-compatible"])
 
@@ -124,8 +125,11 @@ def _generate_piece(text: str, thinking: bool = False) -> dict:
     return {"response": "", "thinking": text} if thinking else {"response": text}
 
 
-def _final(reply: Reply, model: str, content: str, piece=_chat_piece) -> dict:
-    return {"model": model, "created_at": _now(), **piece(content), **_stats(reply)}
+def _final(reply: Reply, model: str, content: str, piece=_chat_piece, citations: list | None = None) -> dict:
+    out = {"model": model, "created_at": _now(), **piece(content), **_stats(reply)}
+    if citations is not None:
+        out["citations"] = citations
+    return out
 
 
 async def _body(request: Request):
@@ -141,7 +145,7 @@ async def _answer(request: Request, req: ChatRequest, served: Served, piece):
     sub = submit_chat(server.queue, served, req)
     model = req.model or served.model_id
     if req.stream:
-        return StreamingResponse(ndjson(sub, req, model, piece, request), media_type="application/x-ndjson")
+        return StreamingResponse(ndjson(sub, req, model, piece, request, served), media_type="application/x-ndjson")
     try:
         reply = await wait_reply(request, sub)
     except ClientGone:
@@ -149,7 +153,7 @@ async def _answer(request: Request, req: ChatRequest, served: Served, piece):
     except Exception as e:
         return ollama_error(e)
     note_reply(request, reply)
-    return _final(reply, model, continuation(reply.text, req.continued), piece)
+    return _final(reply, model, continuation(reply.text, req.continued), piece, linked(request, served, reply))
 
 
 @router.post("/chat", summary="Answer the last user message from the index, with citations")
@@ -207,7 +211,7 @@ def _line(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False) + "\n"
 
 
-async def ndjson(sub, req: ChatRequest, model: str, piece=_chat_piece, request: Request | None = None) -> AsyncIterator[str]:
+async def ndjson(sub, req: ChatRequest, model: str, piece=_chat_piece, request: Request | None = None, served=None) -> AsyncIterator[str]:
     try:
         async for ev in events(sub):
             if ev is None:
@@ -222,6 +226,6 @@ async def ndjson(sub, req: ChatRequest, model: str, piece=_chat_piece, request: 
                 rest = continuation(ev.body, req.continued) if req.continued else ""
                 if rest + ev.footer:
                     yield _line({"model": model, "created_at": _now(), **piece(rest + ev.footer), "done": False})
-                yield _line(_final(ev, model, "", piece))
+                yield _line(_final(ev, model, "", piece, linked(request, served, ev) if request is not None else None))
     except Exception as e:  # the status is sent already: say it in the stream
         yield _line({"error": classify(e)[1]})
