@@ -236,27 +236,29 @@ class ModelQueue:
                 ticket.started = time.monotonic()
                 self.running = ticket
             t0 = time.monotonic()
-            in_code = False
+            in_code, outcome = False, None
             try:
                 with interruptible(ticket.stopped):
-                    result = ticket.fn(ticket)
+                    outcome = (True, ticket.fn(ticket))
             except BaseException as e:  # the caller reads it from the future
                 if ticket.preempted.is_set() and not ticket.cancelled.is_set() and ticket.fallback is not None:
                     in_code = True
                     try:
-                        result = ticket.fallback(ticket)
+                        outcome = (True, ticket.fallback(ticket))
                     except BaseException as e2:
-                        ticket.future.set_exception(e2)
-                    else:
-                        ticket.future.set_result(result)
+                        outcome = (False, e2)
                 else:
-                    ticket.future.set_exception(e)
-            else:
-                ticket.future.set_result(result)
+                    outcome = (False, e)
             finally:
-                with self._cond:
+                with self._cond:  # the line is free before the caller hears: its next request finds it so
                     self.running = None
                     self.served += 1
                     self.in_code += in_code
                     if ticket.timed and not ticket.stopped():
                         self._seconds[ticket.kind].append(time.monotonic() - t0)
+                if outcome is not None:
+                    ok, value = outcome
+                    if ok:
+                        ticket.future.set_result(value)
+                    else:
+                        ticket.future.set_exception(value)
