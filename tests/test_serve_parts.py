@@ -224,7 +224,7 @@ def test_a_question_is_served_before_tasks_and_a_task_never_holds_one_up():
         return fn
 
     # a task without an answer in code (the warm-up, say) runs; three tasks wait behind it
-    first = q.submit(held("first"), "first", task=True)
+    q.submit(held("first"), "first", task=True)
     time.sleep(0.1)
     tasks = [q.submit(held(f"t{i}"), f"t{i}", task=True, fallback=lambda _t, i=i: f"code{i}") for i in range(3)]
     assert q.ahead(tasks[2]) == 3 and q.status()["waiting_tasks"] == 3

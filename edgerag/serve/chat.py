@@ -174,7 +174,7 @@ def _tools(body: dict) -> int:
             continue
         demanded = choice.get("function", {}).get("name") or choice.get("name") if isinstance(choice, dict) else choice
         raise RequestError(
-            f"{name} {demanded!r}: edgerag answers from its index and calls no tools; send tool_choice \"auto\" or none at all",
+            f'{name} {demanded!r}: edgerag answers from its index and calls no tools; send tool_choice "auto" or none at all',
             name,
         )
     return len(tools) + len(functions)

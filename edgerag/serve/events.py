@@ -36,9 +36,7 @@ class Submitted:
     queue: ModelQueue
 
 
-def submit(
-    queue: ModelQueue, work: Callable[[Emit], Reply], label: str, in_code: Callable[[Emit], Reply] | None = None
-) -> Submitted:
+def submit(queue: ModelQueue, work: Callable[[Emit], Reply], label: str, in_code: Callable[[Emit], Reply] | None = None) -> Submitted:
     """Queue ``work(emit)`` for the model's thread; its events land in this loop's inbox.
     ``in_code``: the work is a client's task, and this its answer without the model, given
     when it would hold a question up (model_queue.py serves questions first)."""
@@ -57,7 +55,9 @@ def submit_chat(queue: ModelQueue, served: Served, req: ChatRequest) -> Submitte
     """A chat request queued: a question, or a client's task served after every question
     (answered in code rather than hold one up)."""
     if req.client_task:
-        return submit(queue, lambda emit: answer_task(served, req, emit), f"task {served.name}", lambda emit: task_in_code(served, req, emit))
+        return submit(
+            queue, lambda emit: answer_task(served, req, emit), f"task {served.name}", lambda emit: task_in_code(served, req, emit)
+        )
     return submit(queue, lambda emit: answer_chat(served, req, emit), f"chat {served.name}")
 
 

@@ -76,7 +76,9 @@ class Guard:
         limit = self.max_upload if _is_upload(scope) else self.max_body
         what = "an upload" if _is_upload(scope) else "a request body"
         too_large = _error(
-            413, f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)", scope["path"]
+            413,
+            f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)",
+            scope["path"],
         )
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")

@@ -26,8 +26,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from .. import __version__
-from .answering import Event, Reply
 from .access_log import note_model, note_reply
+from .answering import Event, Reply
 from .chat import ChatRequest, RequestError, from_ollama, from_ollama_generate
 from .errors import classify, ollama_error
 from .events import ClientGone, continuation, events, submit_chat, wait_reply
@@ -175,7 +175,13 @@ async def generate(request: Request):
         body = await _body(request)
         if isinstance(body, dict) and not str(body.get("prompt") or "").strip() and not body.get("messages"):
             served = find(request.app.state.edgerag.indexes, body.get("model"))
-            return {"model": body.get("model") or served.model_id, "created_at": _now(), "response": "", "done": True, "done_reason": "load"}
+            return {
+                "model": body.get("model") or served.model_id,
+                "created_at": _now(),
+                "response": "",
+                "done": True,
+                "done_reason": "load",
+            }
         req = from_ollama_generate(body)
         served = find(request.app.state.edgerag.indexes, req.model)
         note_model(request, served.model_id)

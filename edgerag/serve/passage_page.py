@@ -191,7 +191,11 @@ async def passage(request: Request, index_name: str, chunk_id: str, mark: str = 
         key = request.app.state.edgerag.config.api_key
         href = passage_url("", served.name, chunk_id, mark, key, file=True) + _pdf_page(p)
         name = Path(p["path"]).name
-        file_link = f'<p><a href="{html.escape(href)}">Open {html.escape(name)}' + (f" at page {p['pages'][0]}" if _pdf_page(p) else "") + "</a></p>"
+        file_link = (
+            f'<p><a href="{html.escape(href)}">Open {html.escape(name)}'
+            + (f" at page {p['pages'][0]}" if _pdf_page(p) else "")
+            + "</a></p>"
+        )
     where = " · ".join(x for x in (p["where"], p["heading"] if p["heading"] != p["title"] else "") if x)
     return _page(
         200,
