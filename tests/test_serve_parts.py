@@ -330,3 +330,5 @@ def test_the_access_log_line_says_method_path_status_seconds_model_and_tokens():
         "edgerag: POST /v1/chat/completions 200 4.21 s model=edgerag:docs tokens=812+45"
     )
     assert line("GET", "/api/ps", 401, 0.0) == "edgerag: GET /api/ps 401 0.00 s model=- tokens=-"
+    forged = line("GET", "/x\nedgerag: POST /v1/chat/completions 200", 404, 0.0)
+    assert "\n" not in forged and forged.startswith("edgerag: GET /x\\x0aedgerag:\\x20POST")

@@ -40,9 +40,14 @@ def note_reply(request, reply) -> None:
     _record(request)["tokens"] = (reply.usage.get("prompt", 0), reply.usage.get("completion", 0))
 
 
+def _printable(text: str) -> str:
+    """``text`` with what could break or forge a log line (a newline sent as %0A) escaped."""
+    return "".join(ch if ch.isprintable() and ch != " " else f"\\x{ord(ch):02x}" for ch in text)
+
+
 def line(method: str, path: str, status: int, seconds: float, model: str | None = None, tokens: tuple[int, int] | None = None) -> str:
     spent = f"{tokens[0]}+{tokens[1]}" if tokens else "-"
-    return f"edgerag: {method} {path} {status} {seconds:.2f} s model={model or '-'} tokens={spent}"
+    return f"edgerag: {_printable(method)} {_printable(path)} {status} {seconds:.2f} s model={model or '-'} tokens={spent}"
 
 
 def enable() -> None:
