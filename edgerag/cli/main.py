@@ -198,6 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-body-mb", type=float, default=4, help="largest JSON request body, MiB (default 4)")
     sp.add_argument("--max-upload-mb", type=float, default=256, help="largest upload, all its files together, MiB (default 256)")
     sp.add_argument("--uploads", default=".edgerag/uploads", help="folder for uploaded files and their jobs (default .edgerag/uploads)")
+    sp.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no access log (by default: one line a request: method, path, status, seconds, model, tokens)",
+    )
     setting(sp, "--method", choices=methods)
     setting(sp, "--budget")
     setting(sp, "--answer-budget")
