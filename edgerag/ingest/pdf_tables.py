@@ -14,11 +14,17 @@ reader looks at positions instead:
    centre-aligned cells all work). There must be two columns or more, the first line (the
    header) must fill all but one of them, and the cells must be short (a header of at most
    8 words, cells of at most `WIDEST_MEAN` characters on average): two columns of prose are
-   no table.
+   no table. A header holds no digits but one year ("Budget 2025"): a first line of values
+   ("2019 – 2021   Research engineer") means the lines have no header, and stay text.
 3. A line with nothing in the first column continues the row above (a cell whose text wraps,
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
    stop at its end ("Table 2: Lab instruments").
+
+Finding lines costs a box per character (about 4 µs), so a page is looked at only when the
+characters on each side of its spaces and line breaks show `MIN_LINES` wide gaps within a
+line, or text that goes back up the page (columns, or a table drawn column by column): a page
+of prose is read at about a fifth of that cost.
 
 The table's text is replaced only when PDFium's text holds it in one stretch with nothing
 else inside; otherwise the page keeps PDFium's text. Not handled: a table whose columns
@@ -32,6 +38,7 @@ no table and keep their text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..text.rows import MOST_HEADER_WORDS, grid_lines
@@ -42,6 +49,8 @@ ROW_PITCH = 2.6
 """The most font sizes a table's line may lie below the line before it."""
 MIN_LINES = 3
 WIDEST_MEAN = 40
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
+_BLANK = re.compile(r"(?<=\S)\s+(?=\S)")
 _WORD_GAP = 0.15
 """A gap of this many font sizes between two characters of a run is a space."""
 
@@ -153,12 +162,20 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
         or any(len(h.split()) > MOST_HEADER_WORDS or len(h) > 60 for h in header)
         or sum(map(len, filled)) / len(filled) > WIDEST_MEAN
         or all(r[0].endswith(":") for r in grid)  # labels and their values ("Date:  3 May"): no table
+        or any(_data(h) for h in header)  # a first line of values ("2019 – 2021   Engineer"): no header
     ):
         return None
     lines = grid_lines(grid, caption)
     if not lines:
         return None
     return PageTable(lines, frozenset(c.index for line in block for c in line.chars))
+
+
+def _data(cell: str) -> bool:
+    """Whether a cell reads as a value rather than a column's name: digits other than one
+    year ("Budget 2025" names a column; "1,200", "3 May 2025", "2019 – 2021" do not)."""
+    years = _YEAR.findall(cell)
+    return len(years) > 1 or any(ch.isdigit() for ch in _YEAR.sub("", cell))
 
 
 def _caption(line: _Line | None, below: _Line) -> str:
@@ -195,16 +212,47 @@ def find_tables(tp) -> list[PageTable]:
     return found
 
 
+def _gapped(tp, text: str, base: int) -> bool:
+    """Whether the page may hold a table, from the characters on each side of each space or
+    line break of its text alone (a fifth of the characters' boxes): `MIN_LINES` gaps of
+    `GAP` font sizes within a line, or text that goes back up the page (columns, or a table
+    drawn column by column)."""
+    import pypdfium2.raw as raw
+
+    rect = raw.FS_RECTF()
+
+    def box(p: int) -> tuple[float, float, float, float] | None:
+        i = raw.FPDFText_GetCharIndexFromTextIndex(tp, p + base)
+        if i < 0 or not raw.FPDFText_GetLooseCharBox(tp, i, rect):
+            return None
+        return rect.left, rect.right, (rect.top + rect.bottom) / 2, (rect.top - rect.bottom) / _LOOSE
+
+    gaps = 0
+    for m in _BLANK.finditer(text):
+        a, b = box(m.start() - 1), box(m.end())
+        if a is None or b is None or a[3] <= 0:
+            continue
+        if b[2] > a[2] + a[3]:
+            return True  # back up the page
+        if abs(a[2] - b[2]) <= 0.4 * a[3] and b[0] - a[1] >= GAP * a[3]:
+            gaps += 1
+            if gaps >= MIN_LINES:
+                return True
+    return False
+
+
 def with_tables(tp, text: str) -> str:
     """``text`` (the page's whole text from PDFium) with each table's stretch replaced by its
     row lines, one a line; a table whose stretch holds other text is left as it was."""
     import pypdfium2.raw as raw
 
+    n = raw.FPDFText_CountChars(tp)
+    base = next((t for i in range(n) if (t := raw.FPDFText_GetTextIndexFromCharIndex(tp, i)) >= 0), 0)
+    if not _gapped(tp, text, base):
+        return text
     tables = find_tables(tp)
     if not tables:
         return text
-    n = raw.FPDFText_CountChars(tp)
-    base = next((t for i in range(n) if (t := raw.FPDFText_GetTextIndexFromCharIndex(tp, i)) >= 0), 0)
     cuts: list[tuple[int, int, str]] = []
     for table in tables:
         at = [raw.FPDFText_GetTextIndexFromCharIndex(tp, i) - base for i in table.indexes]
