@@ -79,6 +79,37 @@ def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (),
     return path
 
 
+def make_placed_pdf(path: Path, runs: list[tuple[float, float, str | list]]) -> Path:
+    """A one-page PDF written by hand: each run is drawn at (x, y) in Helvetica 10 pt, a string
+    with ``Tj`` or a list with ``TJ`` (strings and kerning numbers: ``["Room", -4000, "Price"]``
+    is one text object with wide gaps), in the order given (a table drawn column by column)."""
+
+    def lit(t: str) -> str:
+        return "(" + t.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+    ops = ["BT /F1 10 Tf"]
+    for x, y, run in runs:
+        shown = f"[{' '.join(lit(p) if isinstance(p, str) else str(p) for p in run)}] TJ" if isinstance(run, list) else f"{lit(run)} Tj"
+        ops.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm {shown}")
+    stream = "\n".join([*ops, "ET"]).encode("latin-1")
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = b"%PDF-1.4\n", []
+    for i, obj in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(out)
+    return path
+
+
 def encrypt_pdf(src: Path, dst: Path, password: str = "secret") -> Path:
     import pypdf
 

@@ -17,7 +17,7 @@ from edgerag.text.tables import table_answer
 from edgerag.text.tokens import get_tokenizer
 from edgerag.types import Document
 
-from .docmaker import html_page, make_docx, make_pdf
+from .docmaker import html_page, make_docx, make_pdf, make_placed_pdf
 
 CENTRIFUGE = "Lab instruments — Instrument: centrifuge; Room: B-2; Price: 12,400 EUR; Bought: 2021"
 FREEZER = "Lab instruments — Instrument: freezer; Room: C-1; Price: 8,900 EUR; Bought: 12 March 2019"
@@ -150,6 +150,58 @@ def test_pdf_prose_and_labelled_values_are_not_read_as_tables(tmp_path):
     )
     text = _one(f).text
     assert not rows_in(text) and "3 May 2025" in text and "the board" in text
+
+
+def test_pdf_tables_drawn_in_other_ways_are_found(tmp_path):
+    rows = INSTRUMENTS[:3]
+    # each row one text object, its cells set apart by kerning
+    kerned = make_placed_pdf(
+        tmp_path / "kerned.pdf",
+        [(50, 700, "Lab instruments")]
+        + [(50, 680 - 16 * r, [c for cell in row for c in (cell, -4000)][:-1]) for r, row in enumerate(rows)],
+    )
+    # column by column, as some generators draw it
+    columns = make_placed_pdf(
+        tmp_path / "columns.pdf",
+        [(50, 700, "Lab instruments")] + [(50 + 110 * c, 680 - 16 * r, rows[r][c]) for c in range(4) for r in range(3)],
+    )
+    for f in (kerned, columns):
+        lines = _one(f).text.splitlines()
+        assert CENTRIFUGE in lines and FREEZER in lines, (f.name, lines)
+    # numbers set right, a header on two lines, a cell wrapped onto a second line
+    placed = [(50, 700, "Table 4: Projects in 2025")]
+    for r, (a, b, c) in enumerate(
+        [
+            ("Project", "Lead", "Budget"),
+            ("", "", "(EUR)"),
+            ("Atlas", "Maria Olsen", "1,200,000"),
+            ("Borealis", "Jon Berg and", "800,000"),
+            ("", "Ana Lima", ""),
+            ("Cygnus", "Per Dahl", "95,000"),
+        ]
+    ):
+        placed += [(x, 680 - 14 * r, t) for x, t in ((50, a), (150, b), (330 - 5 * len(c), c)) if t]
+    text = _one(make_placed_pdf(tmp_path / "wrapped.pdf", placed)).text
+    assert "Table 4: Projects in 2025 — Project: Borealis; Lead: Jon Berg and Ana Lima; Budget (EUR): 800,000" in text.splitlines()
+
+
+def test_pdf_columns_of_prose_and_lines_without_a_header_stay_text(tmp_path):
+    prose = "The committee met in spring and discussed the budget for the coming year at length, agreeing that more was needed. "
+    words = (prose * 6).split()
+    lines = [" ".join(words[i : i + 8]) for i in range(0, len(words), 8)]
+    two_columns = make_placed_pdf(
+        tmp_path / "columns.pdf", [(50 + 270 * c, 740 - 13 * i, line) for c in range(2) for i, line in enumerate(lines)]
+    )
+    cv = make_placed_pdf(
+        tmp_path / "cv.pdf",
+        [(50, 700 - 14 * i, span) for i, span in enumerate(["2019 - 2021", "2015 - 2019", "2012 - 2015"])]
+        + [
+            (160, 700 - 14 * i, job) for i, job in enumerate(["Research engineer, Lab X", "PhD student, University Y", "MSc, University Z"])
+        ],
+    )
+    for f in (two_columns, cv):
+        text = _one(f).text
+        assert not rows_in(text), text
 
 
 # ---- sentences and chunks ------------------------------------------------------------------------------
