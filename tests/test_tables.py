@@ -50,8 +50,10 @@ def test_a_row_line_is_written_with_its_header_and_read_back():
     odd = row_line(["Time: start", "Note"], ["10:30", "late; see\nbelow — maybe"])
     assert odd == "Time start: 10:30; Note: late, see below – maybe"
     assert parse_row(odd).cells == {"Time start": "10:30", "Note": "late, see below – maybe"}
-    for prose in ("Costs rose. Budget: 5m; Staff: 3", "Note: one pair only", "A plain sentence; with a semicolon."):
+    verdun = "The Battle of Verdun (French: Bataille de Verdun; German: Schlacht um Verdun) was fought in 1916. It was long."
+    for prose in ("Costs rose. Budget: 5m; Staff: 3", "Note: one pair only", "A plain sentence; with a semicolon.", verdun):
         assert parse_row(prose) is None, prose
+    assert split_sentences(verdun) == [verdun[: verdun.index(" It")], "It was long."]  # Punkt reads it, as before
 
 
 def test_a_grid_that_is_no_table_of_data_is_refused():

@@ -8,9 +8,11 @@ pairs joined by "; ", empty cells left out. So a row is found by retrieval as a 
 own, with the words of its columns, and a column's values can be compared in code.
 
 What a cell may not hold is changed when the line is written: line breaks and runs of spaces
-become one space, "; " becomes ", ", " — " becomes " – "; a header's ":" and ". " become " ". Read back,
-a line is a row when it holds at least two pairs (or a caption and one pair); a header is at
-most 80 characters without ":" or ";".
+become one space, "; " becomes ", ", " — " becomes " – "; a header's ":" and ". " become " ".
+Read back, a line is a row when it holds at least two pairs (or a caption and one pair); a
+header is at most 80 characters and 8 words, without ":", ";" or a sentence's end (". "), and
+no header or value opens a bracket it does not close: prose glosses a name so ("Verdun
+(French: Bataille de Verdun; German: Schlacht um Verdun) was …") and is no row.
 """
 
 from __future__ import annotations
@@ -99,6 +101,10 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
     return out
 
 
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]")
+
+
 def parse_row(line: str) -> Row | None:
     """A row line read back (None when ``line`` is no row line)."""
     line = line.strip()
@@ -113,7 +119,7 @@ def parse_row(line: str) -> Row | None:
     cells: dict[str, str] = {}
     for p in pairs:
         h, _, v = p.partition(": ")
-        if len(h.split()) > MOST_HEADER_WORDS:
+        if len(h.split()) > MOST_HEADER_WORDS or not (_balanced(h) and _balanced(v)):
             return None
         cells.setdefault(h.strip(), v.strip())
     return Row(cells, (m["caption"] or "").strip(), line)
