@@ -309,6 +309,9 @@ def test_numbers_with_units_separators_and_scales_compare_in_one_base():
     assert table_answer("Which site has the shortest duration?", units).answer == "North"
     mixed = [("m", "\n".join(grid_lines([["Item", "Price"], ["a", "10 EUR"], ["b", "12 USD"]])))]
     assert table_answer("Which item has the highest price?", mixed) is None  # EUR against USD: no decision
+    rooms = [("r", "\n".join(grid_lines([["Room", "Seats"], ["101", "40"], ["102", "25"]])))]
+    assert table_answer("Which room has the most seats?", rooms).answer == "101"
+    assert table_answer("Which room is the largest?", rooms) is None  # a room's number is no size
     tie = [("t", "\n".join(grid_lines([["Item", "Price"], ["a", "10 EUR"], ["b", "10 EUR"]])))]
     assert table_answer("Which item has the highest price?", tie) is None
 

@@ -335,8 +335,8 @@ def table_answer(question: str, units_texts: Sequence[tuple[str, str]]) -> Table
 
 def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: str, kind: str, direction: str) -> TableDecision | None:
     returned = _returned(words, table, header)
-    if not returned:
-        return None
+    if not returned or (returned == header and "which" in words):
+        return None  # "which *room* is largest?": the rooms' numbers are no size
     named = _named(table, question, {header})
     first = table.headers[0]
     rows = list(range(len(table.rows)))
