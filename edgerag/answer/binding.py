@@ -156,6 +156,15 @@ def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
     return [n for n in names if sum(names_in(n, u.text) or names_in(n, u.title) for u in units) < 0.8 * len(units)]
 
 
+def telling(words: set[str], units: list[Unit]) -> set[str]:
+    """The ``words`` that tell the passages read apart: a word nearly every one holds
+    ("institute", in an institute's own documents) says nothing of what is asked."""
+    if len(units) < 3:
+        return words
+    held = [_stems(keywords(f"{u.title} {u.text}")) for u in units]
+    return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
+
+
 def about(standing: Standing, question: str, units: list[Unit]) -> bool:
     """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
     unit, sentence = standing.unit, standing.sentence
@@ -186,8 +195,7 @@ def about(standing: Standing, question: str, units: list[Unit]) -> bool:
         return False
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
-    if len(units) >= 3:  # a word nearly every passage read holds ("institute") tells none apart
-        words = {w for w in words if sum(lemma(w) in _stems(keywords(f"{u.title} {u.text}")) for u in units) < 0.8 * len(units)}
+    words = telling(words, units)
     return _shares_subject(words, f"{own} {unit.provenance.get('section') or ''}")
 
 
@@ -207,11 +215,12 @@ def _verb_stem(word: str) -> str:
     return lemma(word)[:4]
 
 
-def says_what_was_asked(standing: Standing, question: str, kind: str) -> bool:
+def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
     year the question names is in the sentence or its passage ("How many staff in 2022?" is not
     answered by 2023's figure); a date or year answers only where the sentence says what
-    happened ("joined", "founded") as the question does, or gives a life in parentheses or a
+    happened ("joined", "founded") as the question does (by the question's words that tell the
+    passages read apart: not "institute" in an institute's documents), or gives a life in parentheses or a
     thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
     for year in _YEAR.findall(question):

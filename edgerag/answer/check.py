@@ -151,7 +151,7 @@ def check_answer(
     bound = [s for s in standing if about(s, asked, units)]
     if not bound:
         return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
-    said = [s for s in bound if says_what_was_asked(s, asked, kind)]
+    said = [s for s in bound if says_what_was_asked(s, asked, kind, units)]
     if not said:
         return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
     bound = said

@@ -103,12 +103,13 @@ def answer_question(
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
     if plan.decision is not None:
         return decided(plan, used, t0, on_text)
+    held = check and plan.mode != "long"  # a short answer is shown once checked: never a guess, then its retraction
     c = llm.chat(
         plan.messages,
         stage="answer",
         method=context.method,
         max_tokens=limit,
-        on_text=on_text,
+        on_text=None if held else on_text,
         validate=lambda t: bool(t.strip()),
         sources=[u.chunk_id for u in units],
         choices=plan.choices,
@@ -170,12 +171,14 @@ def answer_question(
         short_text = checked.short
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
     if checked is not None and checked.abstained:
-        if on_text is not None:
-            on_text("\n" + NOT_IN_DOCUMENTS)
         text, citations = NOT_IN_DOCUMENTS, []
     else:
+        if checked is not None and checked.step:  # the check changed the answer: the text says the new one
+            text = short_text
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+    if held and on_text is not None:
+        on_text(text)
     return Answer(
         question=question,
         text=text,

@@ -111,6 +111,10 @@ def footer_of(ans: Answer, citations: list[dict[str, Any]]) -> str:
     if ans.short and ans.short != ans.text.strip() and (ans.reason or ans.full) and not ans.steps:
         lines.append(f"Short answer: {ans.short}" + (f" ({ans.reason})" if ans.reason else ""))
     shown = [c for c in citations if c["how"] != "unverified"]
+    if ans.abstained:  # answer/check.py: nothing read holds an answer; what came closest, as no source
+        lines.append(f"({ans.reason})" if ans.reason else "")
+        lines += ["Closest passages read (not a source):"] + [f"- {c.title}: {c.sentence}" for c in ans.closest]
+        lines = [x for x in lines if x]
     out = ("\n\n" + "\n".join(lines)) if lines else ""
     if shown:
         refs = []
@@ -155,6 +159,11 @@ def answer_chat(served: Served, req: ChatRequest, emit: Emit) -> Reply:
         "cached": ans.cached,
         "units_read": len(ans.context.units),
         "units_left_out": ans.dropped_units,
+        "abstained": ans.abstained,
+        "closest": [
+            {"n": c.n, "title": c.title, "where": c.where, "chunk_id": c.chunk_id, "sentence": c.sentence, "how": c.how}
+            for c in ans.closest
+        ],
     }
     if req.tools_ignored:  # the client offered tools; the answer comes from the index (chat.py)
         info["tools_ignored"] = req.tools_ignored
