@@ -220,8 +220,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     year the question names is in the sentence or its passage ("How many staff in 2022?" is not
     answered by 2023's figure); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
-    passages read apart: not "institute" in an institute's documents), or gives a life in parentheses or a
-    thing's year as what it is ("… is a 1997 album")."""
+    passages read apart: not "institute" in an institute's documents), or gives a life in
+    parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
     for year in _YEAR.findall(question):
         if year not in f"{unit.title} {unit.text}":
@@ -229,9 +229,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     if kind not in ("date", "year"):
         return True
     names = " ".join(question_names(question)).lower()
-    asked = {
-        _verb_stem(w) for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and not w.isdigit()
-    }
+    words = {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and not w.isdigit()}
+    asked = {_verb_stem(w) for w in telling(words, units)}
     if not asked:
         return True
     if _LIFESPAN.search(sentence) or _ATTRIBUTE_YEAR.search(sentence):
