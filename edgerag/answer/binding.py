@@ -6,9 +6,10 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
 * `question_names`: what the question is about, as it names it: its capitalised runs and quoted
   titles, less the question's first word and titles of address ("Dr", "Ms").
 * `about`: whether a sentence is bound to the question's subject: it names one of the question's
-  names, or its passage is titled so, or (one bridge) its passage is named by a passage read that
-  names the question's subject; a question that names nothing must share a content word with the
-  sentence or its heading.
+  names, or its passage is titled so; for a question asked through another thing ("the director
+  of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
+  most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
+  names nothing must share half its telling words with the sentence or its heading.
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
   York and 12 at Hull"), the value in the list item that names the question's subject.
 
@@ -18,6 +19,7 @@ All in code, from the text's structure; the check (check.py) composes them.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ..text.keywords import keywords
@@ -165,6 +167,41 @@ def telling(words: set[str], units: list[Unit]) -> set[str]:
     return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
 
 
+MAX_BRIDGES = 2
+"""Passages an answer's passage may stand from the question's subject's, through names they share
+(a bridge question read whole: the film's passage names its director, whose passage holds the answer)."""
+
+
+def _runs(u: Unit) -> set[str]:
+    return {normalize(r) for r in capitalised_runs(f"{u.title}. {u.text}") if len(r) > 3}
+
+
+_BRIDGE = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|\bthe [a-z]+(?: [a-z]+)? of\b|\bpart of\b|['’]s [a-z]", re.I)
+
+
+def bridge_question(question: str) -> bool:
+    """Whether ``question`` asks of something it names only through another ("the director of
+    film X", "the city where X died", "X's wife"): its answer may stand in a passage that does
+    not name X. "In what year did X marry?" asks of X itself."""
+    words = question.split(maxsplit=1)
+    return bool(_BRIDGE.search(words[1] if len(words) > 1 else ""))
+
+
+def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
+    """The passages of ``units`` within `MAX_BRIDGES` shared names of a passage in ``seeds``
+    (chunk ids); a name most passages read share (the organisation's own) links none."""
+    runs = {u.chunk_id: _runs(u) for u in units}
+    if len(units) >= 4:
+        counts = Counter(r for rs in runs.values() for r in rs)
+        common = {r for r, c in counts.items() if c >= 0.5 * len(units)}
+        runs = {k: rs - common for k, rs in runs.items()}
+    reached, frontier = set(seeds), set(seeds)
+    for _ in range(MAX_BRIDGES):
+        frontier = {k for k, rs in runs.items() if k not in reached and any(rs & runs[f] for f in frontier if f in runs)}
+        reached |= frontier
+    return reached - seeds
+
+
 def about(standing: Standing, question: str, units: list[Unit]) -> bool:
     """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
     unit, sentence = standing.unit, standing.sentence
@@ -176,23 +213,10 @@ def about(standing: Standing, question: str, units: list[Unit]) -> bool:
             return True
         if any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
             return True  # a short passage about the subject: its sentences are about it
-        title = unit.title or ""
-        if title:  # one bridge: a passage read that names the subject also names this passage
-            for other in units:
-                if (
-                    other.chunk_id != unit.chunk_id
-                    and any(names_in(n, other.text) for n in names)
-                    and names_in(title, other.text, surname=False)
-                ):
-                    return True
-        runs = [r for r in capitalised_runs(sentence) if len(r) > 3]
-        for other in units:
-            if other.chunk_id == unit.chunk_id:
-                continue
-            for s in split_sentences(other.text):
-                if any(names_in(n, s) for n in names) and any(names_in(r, s) for r in runs):
-                    return True
-        return False
+        if not bridge_question(question):  # asked of the subject itself: its own sentences or passage
+            return False
+        seeds = {u.chunk_id for u in units if any(names_in(n, f"{u.title} {u.text}") for n in names)}
+        return unit.chunk_id in seeds or unit.chunk_id in bridged(seeds, units)
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
     words = telling(words, units)
