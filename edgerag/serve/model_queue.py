@@ -64,6 +64,10 @@ class ModelQueue:
         self.refused = 0
         self._seconds: deque[float] = deque(maxlen=20)
         self._closed = False
+        # issue #57 (the upload's yield, owned by serve/jobs.py): called with True before each model
+        # call and False after it; serve/app.py sets it to `Jobs.model_busy`, which pauses an
+        # upload's indexing between batches while the model runs.
+        self.on_busy: Callable[[bool], None] | None = None
         self._thread = threading.Thread(target=self._work, name="edgerag-model", daemon=True)
         self._thread.start()
 
@@ -126,6 +130,8 @@ class ModelQueue:
                     continue  # cancelled while it waited
                 self.running = ticket
             t0 = time.monotonic()
+            if self.on_busy is not None:  # issue #57: uploads pause (see __init__)
+                self.on_busy(True)
             try:
                 with interruptible(ticket.cancelled.is_set):
                     result = ticket.fn(ticket)
@@ -134,6 +140,8 @@ class ModelQueue:
             else:
                 ticket.future.set_result(result)
             finally:
+                if self.on_busy is not None:  # issue #57: uploads go on
+                    self.on_busy(False)
                 with self._cond:
                     self.running = None
                     self.served += 1
