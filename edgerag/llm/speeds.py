@@ -22,8 +22,8 @@ shared the cores never lowers them:
   (sharing.py), or that measured under `SLOW_FRACTION` of the rest figure (sharing not seen), is
   counted and set aside.
 * The rest figure is the probe's, or the median of the last `KEEP` calls alone on the cores
-  where there are `MIN_CLEAN` of them and it is higher: a clean call may raise it, nothing but
-  ``edgerag doctor`` lowers it.
+  where there are `MIN_CLEAN` of them and it is higher: clean calls move it (never below the
+  probe's), a call that shared the cores never does; ``edgerag doctor`` measures it afresh.
 
 Load changes how long a wait is (the server's line counts calls' real seconds), never what is read.
 
