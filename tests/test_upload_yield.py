@@ -16,6 +16,13 @@ from edgerag.serve.model_queue import ModelQueue
 from edgerag.serve.write_job import MODEL_BUSY, PAUSED, yield_to_model
 
 
+def _served(queue: ModelQueue, n: int) -> None:
+    """Wait until the line has finished ``n`` calls (the result reaches the caller a moment before)."""
+    end = time.monotonic() + 10
+    while queue.status()["served"] < n and time.monotonic() < end:
+        time.sleep(0.01)
+
+
 def test_the_model_line_raises_the_flag_while_a_call_runs(tmp_path):
     jobs = Jobs(tmp_path / "uploads", {}, {})
     queue = ModelQueue(4)
@@ -23,10 +30,12 @@ def test_the_model_line_raises_the_flag_while_a_call_runs(tmp_path):
     flag = tmp_path / "uploads" / MODEL_BUSY
     try:
         seen = queue.submit(lambda ticket: flag.exists(), "a question").future.result(timeout=10)
+        _served(queue, 1)
         assert seen and not flag.exists()
         failing = queue.submit(lambda ticket: 1 / 0, "a failing call")
         with pytest.raises(ZeroDivisionError):
             failing.future.result(timeout=10)
+        _served(queue, 2)
         assert not flag.exists()  # lowered whatever the call did
     finally:
         queue.close()
