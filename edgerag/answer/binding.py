@@ -176,13 +176,24 @@ def _runs(u: Unit) -> set[str]:
     return {normalize(r) for r in capitalised_runs(f"{u.title}. {u.text}") if len(r) > 3}
 
 
-_BRIDGE = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|\bthe [a-z]+(?: [a-z]+)? of\b|\bpart of\b|['’]s [a-z]", re.I)
+_BRIDGE_NOUNS = (
+    "director|composer|producer|writer|author|performer|creator|father|mother|husband|wife|spouse|son|daughter|brother|"
+    "sister|parent|child|grandfather|grandmother|grandson|granddaughter|uncle|aunt|cousin|founder|owner|leader|president|"
+    "capital|country|city|state|county|town|province|region|company|band|team|club|network|league|university|school|"
+    "employer|label|publisher|manager|coach|singer|star|birthplace|hometown|successor|predecessor|member|head|chairman|"
+    "person|man|woman|artist|organi[sz]ation|group|party|station|channel|studio|airline|river|mountain|continent"
+)
+_BRIDGE = re.compile(
+    rf"\b(?:who|whom|whose|which|that|where|when)\b|\bthe (?:[a-z]+ )?(?:{_BRIDGE_NOUNS})s? of\b|['’]s (?:[a-z]+ )?(?:{_BRIDGE_NOUNS})\b|"
+    rf"\bthe (?:{_BRIDGE_NOUNS}) [A-Z]|\bpart of\b",
+)
 
 
 def bridge_question(question: str) -> bool:
     """Whether ``question`` asks of something it names only through another ("the director of
-    film X", "the city where X died", "X's wife"): its answer may stand in a passage that does
-    not name X. "In what year did X marry?" asks of X itself."""
+    film X", "the city where X died", "X's wife", "the country Signmark is from"): its answer
+    may stand in a passage that does not name X. "In what year did X marry?", "What is the price
+    of the centrifuge?" and "Who is the institute's data protection officer?" ask of X itself."""
     words = question.split(maxsplit=1)
     return bool(_BRIDGE.search(words[1] if len(words) > 1 else ""))
 

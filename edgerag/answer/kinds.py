@@ -58,7 +58,7 @@ _ORG = re.compile(
     r"agency|institute|institution|ministry|club|supplier|vendor|bank|board|party|band|label|publisher)\b",
     re.I,
 )
-_PERSON = re.compile(r"^\s*(?:who|whom|whose)\b|\b(?:who|whom)\b|\b(?:what|which) (?:person|man|woman|employee|member)\b", re.I)
+_PERSON = re.compile(r"^\s*(?:who|whom|whose)\b|^\s*(?:\w+ )?(?:what|which) (?:person|man|woman|employee|member)\b", re.I)
 
 ROLE_WORDS = frozenset(
     """head chief director manager officer chair chairman chairwoman chairperson secretary treasurer president vice deputy
