@@ -87,19 +87,31 @@ def canon(text: str) -> str:
     return normalize(text)
 
 
-def is_right(prediction: str, answers: list[str], reject: list[str] = (), yes_no: bool = False) -> bool:
-    """Whether ``prediction`` is one of ``answers`` (the module doc)."""
+def match(prediction: str, answers: list[str], reject: list[str] = (), yes_no: bool = False) -> str:
+    """How ``prediction`` matches one of ``answers`` (the module doc): ``exact``, ``contained``,
+    ``no unit`` (the right sum of money said without its currency, "9.4 million" for
+    "£9.4 million": right, and counted apart) or "" (no match)."""
     p = canon(prediction)
     if not p or not answers:
-        return False
+        return ""
     if yes_no:
-        return p.split()[0] in {canon(a) for a in answers}
+        return "exact" if p.split()[0] in {canon(a) for a in answers} else ""
     if any(f" {canon(r)} " in f" {p} " for r in reject):
-        return False
-    for a in map(canon, answers):
-        if a and (p == a or (f" {a} " in f" {p} " and len(p.split()) <= len(a.split()) + CONTAINED_SLACK)):
-            return True
-    return False
+        return ""
+    gold = [a for a in map(canon, answers) if a]
+    bare = [] if " gbp" in f" {p}" else [re.sub(r" gbp\b", "", a) for a in gold if " gbp" in f" {a}"]
+    for how, candidates in (("exact", gold), ("no unit", bare)):
+        for a in candidates:
+            if p == a:
+                return how
+            if f" {a} " in f" {p} " and len(p.split()) <= len(a.split()) + CONTAINED_SLACK:
+                return "contained" if how == "exact" else how
+    return ""
+
+
+def is_right(prediction: str, answers: list[str], reject: list[str] = (), yes_no: bool = False) -> bool:
+    """Whether ``prediction`` is one of ``answers`` (the module doc)."""
+    return bool(match(prediction, answers, reject, yes_no))
 
 
 def abstained(ans) -> str:
@@ -119,6 +131,13 @@ def verdict(q: dict, short: str, abstention: str) -> tuple[str, int]:
         return "abstained", 0
     ok = is_right(short, q["answers"], q.get("reject", []), yes_no=q.get("answer_type") == "yes-no")
     return ("right", 1) if ok else ("wrong", -1)
+
+
+def score_row(row: dict, q: dict) -> dict:
+    """``row`` (an asked question's short answer and abstention) scored against ``q``."""
+    v, score = verdict(q, row["short"], row["abstained"])
+    how = match(row["short"], q["answers"], q.get("reject", []), q.get("answer_type") == "yes-no") if v == "right" and q["answers"] else ""
+    return {**row, "answers": q["answers"], "verdict": v, "score": score, "strict": 0 if row["abstained"] else score, "match": how}
 
 
 def sources_stamp() -> str:
@@ -165,32 +184,31 @@ def ask(rag, q: dict) -> dict:
     ans = rag.answer(asked, ctx, plan=plan)
     seconds = time.perf_counter() - t0
     abst = abstained(ans)
-    v, score = verdict(q, ans.short, abst)
     read = sorted({Path(u.provenance.get("file", "")).name for u in ans.context.units if u.provenance.get("file")})
     retrieved = sorted({Path(u.provenance.get("file", "")).name for u in ctx.units if u.provenance.get("file")})
-    return {
-        "id": q["id"],
-        "kind": q["kind"],
-        "answer_type": q["answer_type"],
-        "question": q["question"],
-        "asked": asked,
-        "rewrite_note": rewrite_note,
-        "answers": q["answers"],
-        "short": ans.short,
-        "text": ans.text[:400],
-        "abstained": abst,
-        "verdict": v,
-        "score": score,
-        "strict": 0 if abst else score,
-        "seconds": seconds,
-        "cached": ans.cached,
-        "doc": q["doc"],
-        "doc_retrieved": any(d in retrieved for d in q["doc"]),
-        "doc_read": any(d in read for d in q["doc"]),
-        "cited": [c.where or c.title for c in ans.citations if c.how != "unverified"],
-        "closest": [getattr(c, "where", "") or getattr(c, "title", "") for c in getattr(ans, "closest", [])],
-        "reason": ans.reason,
-    }
+    return score_row(
+        {
+            "id": q["id"],
+            "kind": q["kind"],
+            "answer_type": q["answer_type"],
+            "question": q["question"],
+            "asked": asked,
+            "rewrite_note": rewrite_note,
+            "answers": q["answers"],
+            "short": ans.short,
+            "text": ans.text[:400],
+            "abstained": abst,
+            "seconds": seconds,
+            "cached": ans.cached,
+            "doc": q["doc"],
+            "doc_retrieved": any(d in retrieved for d in q["doc"]),
+            "doc_read": any(d in read for d in q["doc"]),
+            "cited": [c.where or c.title for c in ans.citations if c.how != "unverified"],
+            "closest": [getattr(c, "where", "") or getattr(c, "title", "") for c in getattr(ans, "closest", [])],
+            "reason": ans.reason,
+        },
+        q,
+    )
 
 
 def tally(rows: list[dict]) -> dict:
@@ -217,6 +235,7 @@ def summarise(rows: list[dict]) -> dict:
         "all": tally(rows),
         "answerable_right_pct": 100 * sum(r["verdict"] == "right" for r in answerable) / max(len(answerable), 1),
         "unanswerable_said_pct": 100 * sum(r["verdict"] == "right" for r in unanswerable) / max(len(unanswerable), 1),
+        "right_without_unit": sum(r.get("match") == "no unit" for r in rows),
         "wrong_pct": 100 * sum(r["verdict"] == "wrong" for r in rows) / max(len(rows), 1),
         "doc_retrieved_pct": 100 * sum(r["doc_retrieved"] for r in answerable) / max(len(answerable), 1),
         "doc_read_pct": 100 * sum(r["doc_read"] for r in answerable) / max(len(answerable), 1),
@@ -244,30 +263,33 @@ def table(s: dict) -> str:
 
 def main() -> int:
     from edgerag import EdgeRAG, Settings
-    from edgerag.llm.cpu import cpu_model, llama_features
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="0.5b", help="the answering model: 0.5b, 1.5b, auto (answer_model's default) or a GGUF path")
     ap.add_argument("--limit", type=int, help="ask at most this many questions (after --skip)")
     ap.add_argument("--skip", type=int, default=0, help="leave out the first N questions (run the set in slices)")
     ap.add_argument("--index", default=".edgerag/bench/office", help="the index directory (created; the documents go to <index>-docs)")
+    ap.add_argument("--rescore", action="store_true", help="score --out's rows again with the questions file as it is now; ask nothing")
     ap.add_argument("--out", help="result JSON (default benchmarks/results/office_<model>.json); rows already there are kept")
     args = ap.parse_args()
     spec = answer_model(args.model)
     out = Path(args.out or f"benchmarks/results/office_{args.model.lower().replace('.', '_')}.json")
     questions = load_questions()
-    chosen = questions[args.skip :][: args.limit]
+    previous = json.loads(out.read_text()) if out.exists() else {}
+    if args.rescore:
+        by_id = {q["id"]: q for q in questions}
+        rows = [score_row(r, by_id[r["id"]]) for r in previous.get("rows", []) if r["id"] in by_id]
+        return report(out, {**previous, "questions": len(questions)}, rows, questions, previous.get("summary", {}).get("speeds"))
 
     docs = write_docs(Path(f"{args.index}-docs"))
     rag = EdgeRAG(args.index, Settings(progress=sys.stderr.isatty(), answer_model=spec))
-    report = rag.insert([docs])
-    if report.skipped:
-        raise SystemExit(f"documents not indexed: {report.skipped}")
-    print(f"indexed {docs}: {report.docs_added} added, {report.files_unchanged} unchanged, {report.chunks} chunks", flush=True)
-
-    previous = json.loads(out.read_text()) if out.exists() else {}
+    inserted = rag.insert([docs])
+    if inserted.skipped:
+        raise SystemExit(f"documents not indexed: {inserted.skipped}")
+    print(f"indexed {docs}: {inserted.docs_added} added, {inserted.files_unchanged} unchanged, {inserted.chunks} chunks", flush=True)
     model = rag.answer_llm.llm.path.name
     kept = {r["id"]: r for r in previous.get("rows", [])} if previous.get("model") == model else {}
+    chosen = questions[args.skip :][: args.limit]
     for n, q in enumerate(chosen, 1):
         row = ask(rag, q)
         if row["cached"] and kept.get(q["id"], {}).get("seconds") is not None:
@@ -281,32 +303,35 @@ def main() -> int:
         )
     order = {q["id"]: i for i, q in enumerate(questions)}
     rows = sorted((r for r in kept.values() if r["id"] in order), key=lambda r: order[r["id"]])
-    s = summarise(rows)
     speeds = rag.answer_llm.speeds()
-    s["speeds"] = (
-        {"prompt": speeds.prompt, "generation": speeds.generation, "calls": speeds.calls}
-        if speeds
-        else previous.get("summary", {}).get("speeds")
-    )
+    measured = {"prompt": speeds.prompt, "generation": speeds.generation, "calls": speeds.calls} if speeds else None
+    meta = {"benchmark": "office", "model": model, "answer_model": args.model, "why": rag.answer_choice.reason, "questions": len(questions)}
+    rag.close()
+    return report(out, meta, rows, questions, measured or previous.get("summary", {}).get("speeds"))
+
+
+def report(out: Path, meta: dict, rows: list[dict], questions: list[dict], speeds: dict | None) -> int:
+    """Print the tables and the figures under them, and write ``out``."""
+    from edgerag.llm.cpu import cpu_model, llama_features
+
+    s = summarise(rows)
+    s["speeds"] = speeds
     host = f"{cpu_model()} ({', '.join(llama_features()) or 'no AVX2'})"
     print()
     print(table(s))
     print()
     print(
-        f"{len(rows)} of {len(questions)} questions; answerable right {s['answerable_right_pct']:.0f} %, unanswerable said so "
-        f"{s['unanswerable_said_pct']:.0f} %, wrong {s['wrong_pct']:.0f} % of all; CRAG {s['all']['crag']:.0f} % (strict {s['all']['strict']:.0f} %); "
+        f"{len(rows)} of {len(questions)} questions; answerable right {s['answerable_right_pct']:.0f} % "
+        f"({s['right_without_unit']} of them without the unit), unanswerable said so {s['unanswerable_said_pct']:.0f} %, "
+        f"wrong {s['wrong_pct']:.0f} % of all; CRAG {s['all']['crag']:.0f} % (strict {s['all']['strict']:.0f} %); "
         f"source document read for {s['doc_read_pct']:.0f} % of the answerable (retrieved {s['doc_retrieved_pct']:.0f} %)"
     )
     p50, p95 = s["seconds_p50"], s["seconds_p95"]
     print(f"seconds per answer p50 {p50 or 0:.1f}, p95 {p95 or 0:.1f} ({s['timed']} timed)")
-    sp = s["speeds"]
-    speed = f"{sp['prompt']:.0f} / {sp['generation']:.1f} tok/s prompt / generation" if sp else "speed not measured"
-    print(f"model {model} ({rag.answer_choice.reason}); {speed}; host {host}")
-    write_result(
-        out,
-        {"benchmark": "office", "model": model, "answer_model": args.model, "questions": len(questions), "summary": s, "rows": rows},
-    )
-    rag.close()
+    speed = f"{speeds['prompt']:.0f} / {speeds['generation']:.1f} tok/s prompt / generation" if speeds else "speed not measured"
+    print(f"model {meta.get('model')} ({meta.get('why', '')}); {speed}; host {host}")
+    keep = {k: v for k, v in meta.items() if k not in ("summary", "rows", "machine", "when")}
+    write_result(out, {**keep, "summary": s, "rows": rows})
     return 0
 
 

@@ -110,6 +110,8 @@ def test_the_scoring_reads_answers_as_documented():
     assert bench.is_right("No, only standard class.", ["no"], yes_no=True)
     assert not bench.is_right("Yes, but not on Sundays.", ["no"], yes_no=True)
     assert bench.is_right("3.5%", ["3.5 per cent"])
+    assert bench.match("9.4 million", ["£9.4 million"]) == "no unit" and bench.match("£9.4 million", ["£9.4 million"]) == "exact"
+    assert not bench.is_right("£640", ["£640,000"]) and not bench.is_right("9.4 million euros", ["£6.8 million"])
     long = "Durham, Kendal, Hexham and Whitby each published papers in 2025 as the table shows for every site listed"
     assert not bench.is_right(long, ["Durham"])
     unanswerable = {"answers": [], "answer_type": "who"}
