@@ -236,6 +236,7 @@ def summarise(rows: list[dict]) -> dict:
         "answerable_right_pct": 100 * sum(r["verdict"] == "right" for r in answerable) / max(len(answerable), 1),
         "unanswerable_said_pct": 100 * sum(r["verdict"] == "right" for r in unanswerable) / max(len(unanswerable), 1),
         "right_without_unit": sum(r.get("match") == "no unit" for r in rows),
+        "wrong_cited": sum(r["verdict"] == "wrong" and bool(r.get("cited")) for r in rows),
         "wrong_pct": 100 * sum(r["verdict"] == "wrong" for r in rows) / max(len(rows), 1),
         "doc_retrieved_pct": 100 * sum(r["doc_retrieved"] for r in answerable) / max(len(answerable), 1),
         "doc_read_pct": 100 * sum(r["doc_read"] for r in answerable) / max(len(answerable), 1),
@@ -312,18 +313,18 @@ def main() -> int:
 
 def report(out: Path, meta: dict, rows: list[dict], questions: list[dict], speeds: dict | None) -> int:
     """Print the tables and the figures under them, and write ``out``."""
-    from edgerag.llm.cpu import cpu_model, llama_features
+    from edgerag.llm.cpu import cpu_class, cpu_flags, cpu_model, llama_features, usable_cores
 
     s = summarise(rows)
     s["speeds"] = speeds
-    host = f"{cpu_model()} ({', '.join(llama_features()) or 'no AVX2'})"
+    host = f"{cpu_model()}, {usable_cores()} cores, cpu class {cpu_class(cpu_flags())} ({', '.join(llama_features()) or 'no AVX2'})"
     print()
     print(table(s))
     print()
     print(
         f"{len(rows)} of {len(questions)} questions; answerable right {s['answerable_right_pct']:.0f} % "
         f"({s['right_without_unit']} of them without the unit), unanswerable said so {s['unanswerable_said_pct']:.0f} %, "
-        f"wrong {s['wrong_pct']:.0f} % of all; CRAG {s['all']['crag']:.0f} % (strict {s['all']['strict']:.0f} %); "
+        f"wrong {s['wrong_pct']:.0f} % of all ({s['wrong_cited']} with a checked citation); CRAG {s['all']['crag']:.0f} % (strict {s['all']['strict']:.0f} %); "
         f"source document read for {s['doc_read_pct']:.0f} % of the answerable (retrieved {s['doc_retrieved_pct']:.0f} %)"
     )
     p50, p95 = s["seconds_p50"], s["seconds_p95"]
