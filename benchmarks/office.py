@@ -54,7 +54,7 @@ KINDS = (
 )
 ABSTAINS = re.compile(
     r"\b(do(es)?\s+not\s+(say|mention|state|specify|contain|include|provide)|(is|are)\s+not\s+(mentioned|stated|given|specified|provided|listed)"
-    r"|no\s+(information|mention)|not\s+in\s+the\s+(documents?|context|passages?)|cannot\s+be\s+determined|unknown)\b",
+    r"|(do\s+not|don't)\s+know|no\s+(information|mention)|not\s+in\s+the\s+(documents?|context|passages?)|cannot\s+be\s+determined|unknown)\b",
     re.IGNORECASE,
 )
 """A reply that says, in words, that the documents do not hold the answer."""
@@ -118,9 +118,12 @@ def abstained(ans) -> str:
     """``flag`` (Answer.abstained), ``words`` (the reply says so) or "" (it answered)."""
     if getattr(ans, "abstained", False):
         return "flag"
-    if not ans.short.strip() or ABSTAINS.search(ans.short) or ABSTAINS.search(ans.text.split("\n")[0]):
-        return "words"
-    return ""
+    return "words" if said_not_in_documents(ans.short, ans.text) else ""
+
+
+def said_not_in_documents(short: str, text: str) -> bool:
+    """The reply says in words that the documents do not hold the answer (or says nothing)."""
+    return not short.strip() or bool(ABSTAINS.search(short) or ABSTAINS.search(text.split("\n")[0]))
 
 
 def verdict(q: dict, short: str, abstention: str) -> tuple[str, int]:
@@ -135,6 +138,8 @@ def verdict(q: dict, short: str, abstention: str) -> tuple[str, int]:
 
 def score_row(row: dict, q: dict) -> dict:
     """``row`` (an asked question's short answer and abstention) scored against ``q``."""
+    if row["abstained"] != "flag":  # said in words: read again, so --rescore follows `ABSTAINS`
+        row = {**row, "abstained": "words" if said_not_in_documents(row["short"], row["text"]) else ""}
     v, score = verdict(q, row["short"], row["abstained"])
     how = match(row["short"], q["answers"], q.get("reject", []), q.get("answer_type") == "yes-no") if v == "right" and q["answers"] else ""
     return {**row, "answers": q["answers"], "verdict": v, "score": score, "strict": 0 if row["abstained"] else score, "match": how}

@@ -118,3 +118,5 @@ def test_the_scoring_reads_answers_as_documented():
     assert bench.verdict(unanswerable, "", "flag") == ("right", 1)
     assert bench.verdict(unanswerable, "Gareth Pryce", "") == ("wrong", -1)
     assert bench.verdict({"answers": ["31"], "answer_type": "how-many"}, "", "words") == ("abstained", 0)
+    said = type("A", (), {"short": "I do not know", "text": "I do not know"})()
+    assert bench.abstained(said) == "words"
