@@ -181,3 +181,5 @@ def test_one_relation_one_answer_and_a_lifespan_from_the_persons_own_passage(sam
     assert [u.title for u in born.units] == ["James Charles Mathew"]
     assert decide_fact("In what year did James Charles Mathew die?", sample_units).answer == "1908"
     assert decide_fact("When was Nobody Atall born?", sample_units) is None
+    through = decide_fact("When did Charles Mathew's father die?", sample_units)  # the follow-up Open WebUI rewrote
+    assert through.answer == "9 November 1908" and "James Charles Mathew" in [u.title for u in through.units]

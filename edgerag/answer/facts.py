@@ -83,5 +83,17 @@ def relation_fact(question: str, units: list[Unit], lookup: Callable[[str], list
 
 
 def decide_fact(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | None:
-    """The fact decided in code (the module doc), or None."""
-    return lifespan_fact(question, units, lookup) or relation_fact(question, units, lookup)
+    """The fact decided in code (the module doc), or None. A lifespan asked through a relation
+    ("When did Charles Mathew's father die?") is read after the relation's hop, from the
+    person's own passage, the hop's passages cited beside it."""
+    found = lifespan_fact(question, units, lookup) or relation_fact(question, units, lookup)
+    if found is not None or not (_BORN.match(question) or _DIED.match(question)):
+        return found
+    hop = resolve(question, units, lookup)
+    if hop is None:
+        return None
+    found = lifespan_fact(hop.question, hop.units + units, lookup)
+    if found is None:
+        return None
+    read = {u.chunk_id: u for u in found.units + hop.units}
+    return Decision(answer=found.answer, units=list(read.values()), reason=f"{hop.reason}; {found.reason}", kind="lifespan")
