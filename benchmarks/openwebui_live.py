@@ -142,11 +142,14 @@ def versions(owui_venv: Path) -> dict:
 
 
 def dismiss_popups(page) -> None:
-    for label in ("Okay, Let's Go!", "Okay, Let's Go", "Got it", "Close"):
-        btn = page.get_by_role("button", name=label)
+    """The "what's new" dialog a fresh Open WebUI opens (toasts close by themselves)."""
+    btn = page.get_by_role("button", name="Okay, Let's Go!", exact=True)
+    try:
         if btn.count() and btn.first.is_visible():
-            btn.first.click()
+            btn.first.click(timeout=5000)
             page.wait_for_timeout(500)
+    except Exception as e:  # a dialog that went away by itself
+        print(f"(dialog: {type(e).__name__})", flush=True)
     page.keyboard.press("Escape")
 
 
