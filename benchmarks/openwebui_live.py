@@ -159,7 +159,9 @@ def assistant_messages(page):
 
 def ask(page, question: str, shots: Path, tag: str, limit_s: float) -> dict:
     """Type ``question``, send it, and wait (at most ``limit_s``) until the answer has ended:
-    Open WebUI shows a message's action buttons only then."""
+    Open WebUI shows a message's action buttons only then. Open WebUI sends a prompt typed
+    while its own tasks run (its Stop button still shown) at once; one typed while an answer
+    streams waits in its queue."""
     before = assistant_messages(page).count()
     box = page.locator("#chat-input")
     box.click()
@@ -176,8 +178,10 @@ def ask(page, question: str, shots: Path, tag: str, limit_s: float) -> dict:
                 first_text = time.monotonic() - sent
             if text != last:
                 last, stable_since = text, time.monotonic()
-            generating = page.locator("button[aria-label='Stop']").count()
-            if text.strip() and not generating and time.monotonic() - stable_since > 2:
+            # the message is done (its Copy button shows) though Open WebUI's Stop button stays
+            # while its title, tags and follow-up calls run: a person can ask again from here
+            done = page.locator("div[id^='message-']:has(#response-content-container)").last.locator("button[aria-label='Copy']")
+            if text.strip() and done.count() and time.monotonic() - stable_since > 1:
                 break
         page.wait_for_timeout(500)
     done = time.monotonic() - sent
@@ -260,9 +264,11 @@ def drive(owui_url: str, model: str, shots: Path, chromium: str, limit_s: float)
             info = first.locator("span[id^='usage-']")
             one["usage"] = (info.first.text_content() or "") if info.count() else ""
             one["block"] = thinking_of(first, page)
+            page.wait_for_timeout(3000)  # the follow-up suggestions, if any
             page.screenshot(path=str(shots / "3-both.png"), full_page=True)
             seen["turns"] = [one, two]
-            chip = message_block(page).locator("button[id^='source-']")
+            first.locator("button[aria-label*='source' i]").first.click() if toggle.count() else None
+            chip = first.locator("button[id^='source-']")
             if chip.count():
                 chip.first.click()
                 page.wait_for_timeout(1500)
@@ -370,7 +376,8 @@ def main() -> int:
             serve = Proc(argv + ["--uploads", str(work / "uploads")], work / "serve.log", t0)
             procs.append(serve)
             serve_ready = serve.wait_http(edgerag_url + "/health", "edgerag serve", 300)
-            print(f"edgerag serve ready in {serve_ready:.1f} s at {edgerag_url}", flush=True)
+            models = httpx.get(edgerag_url + "/v1/models", timeout=10).json()["data"]
+            print(f"edgerag serve ready in {serve_ready:.1f} s at {edgerag_url}: {[m.get('edgerag') for m in models]}", flush=True)
             (work / "owui").mkdir()
             env = owui_env(args.owui_venv, work / "owui", oport, edgerag_url)
             argv = [str(args.owui_venv / "bin" / "open-webui"), "serve", "--host", "127.0.0.1", "--port", str(oport)]
@@ -393,6 +400,7 @@ def main() -> int:
             "benchmark": "openwebui_live",
             "versions": {**versions(args.owui_venv), "chromium": seen.get("chromium")},
             "ready_s": {"edgerag": round(serve_ready, 1), "open_webui": round(owui_ready, 1)},
+            "edgerag_models": models,
             "seen": seen,
             "checks": checks(seen, log, turns_at) if len(seen["turns"]) == 2 else {"error": seen.get("error")},
             "health_queue": health.get("queue"),
