@@ -326,11 +326,13 @@ def owui_env(owui_venv: Path, data: Path, port: int, edgerag_url: str) -> dict:
 
 def checks(seen: dict, log: list[dict], turns_at: list[float]) -> dict:
     one, two = seen["turns"]
-    chats = [r for r in log if r["path"] == "/v1/chat/completions"]
-    # the questions are the first chat request to begin after each was sent; the rest are Open WebUI's tasks
+    chats = sorted((r for r in log if r["path"] == "/v1/chat/completions"), key=lambda r: r["start"])
+    # a question is the longest chat request that began within 5 s of its sending (Open WebUI sends
+    # a new chat's title call beside the first question); the rest are Open WebUI's tasks
     q_rows = []
     for at in turns_at:
-        q_rows.append(next((r for r in chats if r["start"] >= at - 0.5 and r not in q_rows), None))
+        near = [r for r in chats if at - 0.5 <= r["start"] <= at + 5 and r not in q_rows]
+        q_rows.append(max(near, key=lambda r: r["end"]) if near else None)
     tasks = [r for r in chats if r not in q_rows]
     q2 = q_rows[1]
     overlapping = [t for t in tasks if q2 and t["start"] < q2["start"] < t["end"]] if q2 else []
