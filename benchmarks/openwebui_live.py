@@ -5,7 +5,7 @@
     /work/owui-venv/bin/pip install torch==2.13.0        # first: the CPU build (unpinned, pip pulls CUDA)
     /work/owui-venv/bin/pip install open-webui
     .venv/bin/pip install playwright                     # drives Debian's chromium, no browser download
-    .venv/bin/python benchmarks/openwebui_live.py --owui-venv /work/owui-venv   # about 5 minutes on 2 cores
+    .venv/bin/python benchmarks/openwebui_live.py --owui-venv /work/owui-venv   # about 2 minutes on 2 cores
 
 It indexes the bundled sample (as ``edgerag demo`` does), starts ``edgerag serve`` on a free
 loopback port, then Open WebUI (``open-webui serve``) on another, with its defaults but for what
