@@ -106,7 +106,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     """Whether ``text`` names ``name``: a capitalised run of it that is the name (titles of
     address aside: "Dr Ana Ruiz"), not a longer name holding it ("Charles Mathew" is not named
     by "James Charles Mathew"); with ``surname``, a run that is the name's last word alone
-    ("Ruiz") or its first and last ("Ana Ruiz" for "Ana Maria Ruiz"). A name with no capital
+    ("Ruiz"), or its first and last with up to two words between ("Alfred Antony Francis Gell"
+    for "Alfred Gell"). A name with no capital
     (a quoted title) is named where its words stand."""
     want = _words(name)
     if not want:
@@ -114,10 +115,10 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     if not any(w[:1].isupper() for w in name.split()):
         return f" {' '.join(want)} " in f" {normalize(text)} "
     short = [want[-1]] if surname and len(want) >= 2 and len(want[-1]) >= 4 else []
-    first_last = [want[0], want[-1]] if surname and len(want) >= 3 else []
+    first_last = [want[0], want[-1]] if surname and len(want) >= 2 else []
     for run in capitalised_runs(text):
         got = _words(run)
-        if got == want or (short and got == short) or (first_last and got == first_last):
+        if got == want or (short and got == short) or (first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2):
             return True
     return False
 
@@ -224,10 +225,10 @@ def about(standing: Standing, question: str, units: list[Unit]) -> bool:
             return True
         if any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
             return True  # a short passage about the subject: its sentences are about it
-        if not bridge_question(question):  # asked of the subject itself: its own sentences or passage
-            return False
-        seeds = {u.chunk_id for u in units if any(names_in(n, f"{u.title} {u.text}") for n in names)}
-        return unit.chunk_id in seeds or unit.chunk_id in bridged(seeds, units)
+        seeds = {u.chunk_id for u in units if any(names_in(n, u.title) or names_in(n, u.text) for n in names)}
+        if unit.chunk_id in seeds:  # the subject's passage names it elsewhere: a sentence of another's story,
+            return bridge_question(question)  # unless the question asks through another thing
+        return unit.chunk_id in bridged(seeds, units)
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
     words = telling(words, units)
@@ -252,21 +253,22 @@ def _verb_stem(word: str) -> str:
 
 def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
-    year the question names is in the sentence or its passage ("How many staff in 2022?" is not
-    answered by 2023's figure); a date or year answers only where the sentence says what
+    year the question names is in what was read ("How many staff in 2022?" is not answered by
+    2023's figure); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
     passages read apart: not "institute" in an institute's documents), or gives a life in
     parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
+    read = " ".join(f"{u.title} {u.text}" for u in units)
     for year in _YEAR.findall(re.sub(r"\([^()]*\)", "", question)):  # not a name's "(Died 1304)"
-        if year not in f"{unit.title} {unit.text}":
+        if year not in read:
             return False
     if kind not in ("date", "year"):
         return True
     names = " ".join(question_names(question)).lower()
     words = {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and not w.isdigit()}
     asked = {_verb_stem(w) for w in telling(words, units)}
-    if not asked:
+    if not asked or len(asked) > 3:  # a long question's words are its bridges' too, not one event's
         return True
     if _LIFESPAN.search(sentence) or _ATTRIBUTE_YEAR.search(sentence):
         return True
