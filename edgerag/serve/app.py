@@ -44,7 +44,7 @@ def create_app(config: ServeConfig):
     from fastapi.responses import JSONResponse
 
     from .. import __version__
-    from . import ollama_routes, openai_routes, own_routes
+    from . import ollama_routes, openai_routes, own_routes, web
     from .errors import openai_body
 
     try:
@@ -105,6 +105,7 @@ def create_app(config: ServeConfig):
     app.include_router(ollama_routes.router)
     app.include_router(own_routes.router)
     app.add_middleware(Guard, api_key=config.api_key, max_body_bytes=config.max_body_bytes, max_upload_bytes=config.max_upload_bytes)
+    web.mount(app)  # the page at / (serve/web/): after the Guard, so that its login is checked first
     return app
 
 
@@ -118,7 +119,7 @@ def run(config: ServeConfig) -> None:
     print(
         f"edgerag: serving {names} on {base}\n"
         f"  OpenAI base URL  {base}/v1        Ollama base URL  {base}\n"
-        f"  health {base}/health   routes {base}/docs" + ("   (API key required)" if config.api_key else ""),
+        f"  web page {base}/   health {base}/health   routes {base}/docs" + ("   (API key required)" if config.api_key else ""),
         flush=True,
     )
     uvicorn.run(app, host=config.host, port=config.port, log_level="info", timeout_graceful_shutdown=5, access_log=False)
