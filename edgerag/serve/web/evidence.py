@@ -176,9 +176,26 @@ def layout(ev: Evidence, width: int = 960, row: int = 44) -> Drawing:
         return round(margin_x + fx * (width - 2 * margin_x), 1), round(margin_y + fy * (height - 2 * margin_y), 1)
 
     nodes = []
+    placed = {n.id: at(n.id) for n in ev.nodes}
+    left, right = min(x for x, _ in placed.values()), max(x for x, _ in placed.values())
     for n in ev.nodes:
-        x, y = at(n.id)
-        nodes.append({"id": n.id, "kind": n.kind, "label": n.label, "title": n.title, "url": n.url, "cited": n.cited, "x": x, "y": y})
+        x, y = placed[n.id]
+        # labels of the outer columns grow inwards, so that none is cut at the picture's edge
+        anchor, dx = ("start", -10) if x == left and left != right else ("end", 10) if x == right and left != right else ("middle", 0)
+        nodes.append(
+            {
+                "id": n.id,
+                "kind": n.kind,
+                "label": n.label,
+                "title": n.title,
+                "url": n.url,
+                "cited": n.cited,
+                "x": x,
+                "y": y,
+                "anchor": anchor,
+                "dx": dx,
+            }
+        )
     edges = []
     for a, b, kind in ev.edges:
         if a in pos and b in pos:

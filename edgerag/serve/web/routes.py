@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +160,8 @@ async def documents_page(request: Request, index: str | None = None):
     except Exception as e:
         return error_page(request, e, "documents")
     jobs = list(reversed(_server(request).jobs.list(served.name)))[:20]
-    return render(request, "documents.html", "documents", served, documents=docs, jobs=jobs, now=time.time())
+    notable = any(j["state"] != "done" or j.get("error") or (j.get("result") or {}).get("skipped") for j in jobs[:5])
+    return render(request, "documents.html", "documents", served, documents=docs, jobs=jobs, jobs_open=notable)
 
 
 # ---- Tokens -----------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ async def tokens_page(request: Request, index: str | None = None, plan: str | No
         served,
         view=ledger_view(totals),
         plan=built,
-        plan_method=plan,
+        plan_method=plan or (served.rag.settings.method if served.rag.settings.method in llm_methods() else "ket"),
         methods=llm_methods(),
         exists=served.exists,
     )

@@ -256,8 +256,8 @@
 
   function follow(job, row, done) {
     var p = job.progress;
-    var text = job.state === "queued" && job.ahead ? " " + job.ahead + " job(s) ahead" : "";
-    var pct = null;
+    var text = job.state === "queued" ? " sent" + (job.ahead ? "; " + job.ahead + " job(s) ahead" : "") : "";
+    var pct = job.state === "done" ? 100 : 0;  // from here the bar is the indexing's progress
     if (p) {
       text = " " + p.desc + " " + p.n + (p.total ? "/" + p.total : "") + " " + (p.unit || "");
       if (p.total) pct = Math.round((100 * p.n) / p.total);
