@@ -280,3 +280,69 @@ def test_with_a_key_the_page_asks_for_it_once_and_keeps_a_strict_session(web_key
     assert (
         httpx.get(url + "/edgerag/indexes", headers={"Authorization": f"Bearer {KEY}"}, timeout=30).status_code == 200
     )  # scripts as before
+
+
+# ---- the page's answer, its abstention and its links (control flow, a scripted reader) -----------
+class _Plan:
+    def summary(self) -> str:
+        return "the model reads 1 of 1 units"
+
+
+class _Rag:
+    """The reader's side of EdgeRAG, scripted: the documents hold ``answer`` or nothing."""
+
+    def __init__(self, answer: Answer) -> None:
+        self.settings = type("S", (), {"method": "text"})()
+        self.answer_llm = None
+        self._answer = answer
+
+    def retrieve(self, question, method=None, budget=None):
+        return self._answer.context
+
+    def plan_answer(self, question, ctx, mode=None):
+        return _Plan()
+
+    def answer(self, question, ctx, plan=None, on_text=None):
+        on_text(self._answer.text)
+        return self._answer
+
+
+def _served(answer: Answer):
+    from edgerag.serve.indexes import Served
+
+    return Served("lab", Path("."), _Rag(answer))
+
+
+def test_an_answer_the_documents_do_not_hold_is_shown_as_such_with_the_closest_passages():
+    pytest.importorskip("fastapi")
+    from edgerag.serve.web.ask import answer_page
+
+    unit = _unit(1, "The orchard grows apples.", "Orchard")
+    ans = Answer("Who owns the moon?", "The documents do not say.", "", [], Context("q", "text", 100, [unit]), 0)
+    ans.abstained = True  # Answer.abstained (answer/read.py) where the reader sets it
+    ans.closest = [Citation(1, "d1", "c1", "Orchard", "closest", "orchard.txt")]
+    events = []
+    asked = answer_page(_served(ans), "Who owns the moon?", [], events.append)
+    assert [e.kind for e in events] == ["plan", "text"]
+    out = asked.to_json()
+    assert out["abstained"] and out["citations"] == [] and out["why"] == f"/why/{asked.id}"
+    assert out["closest"] == [{"n": 1, "title": "Orchard", "where": "orchard.txt", "url": "/passage/lab/c1"}]
+
+
+def test_an_answers_citations_link_their_passage_with_the_answer_to_mark():
+    pytest.importorskip("fastapi")
+    from edgerag.serve.web.ask import answer_page
+
+    unit = _unit(1, "The code is tangerine-42.", "Vault")
+    unit.chunk_id = unit.id = "doc:0"
+    ans = Answer(
+        "What is the code?",
+        "tangerine-42 [1]",
+        "tangerine-42",
+        [Citation(1, "d1", "doc:0", "Vault", "cited")],
+        Context("q", "text", 100, [unit]),
+        0,
+    )
+    asked = answer_page(_served(ans), "What is the code?", [], lambda e: None)
+    assert not asked.abstained and asked.citations[0]["url"] == "/passage/lab/doc%3A0?mark=tangerine-42"
+    assert asked.evidence.node("a").label == "tangerine-42" and asked.usage == {"prompt": 0, "completion": 0, "evaluated": 0}
