@@ -88,7 +88,7 @@ def evidence_of(question: str, ans, citations: list[dict[str, Any]]) -> Evidence
         p.meta.update(u.meta)
     units = sorted(by_chunk.values(), key=lambda p: p.chunk_id not in cited)[:MAX_PASSAGES]  # cited first, then in reading order
     seen = {u.chunk_id for u in units}
-    ev.nodes.append(Node("q", "question", _short(question, 40), question))
+    ev.nodes.append(Node("q", "question", "the question", question))  # written out above the picture; in full on hover
     q_names = sorted(_names(question), key=lambda k: (-len(k), k))[:MAX_NAMES]
     passage_names = {u.chunk_id: _names(u.text) for u in units}
     for k in q_names:
