@@ -64,7 +64,7 @@ from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
 from edgerag.answer.comparison_question import parse_comparison
 from edgerag.eval.datasets import load_dataset
-from edgerag.eval.metrics import coverage, exact_match, f1, normalize
+from edgerag.eval.metrics import coverage, exact_match, f1, normalize, truthfulness
 from edgerag.eval.runner import ensure_indexed
 
 SPLITS = ("musique", "2wikimultihopqa", "hotpotqa")
@@ -158,6 +158,7 @@ def run(rag: EdgeRAG, dataset, method: str, budget: int, mode: str, before: dict
             "steps": len(ans.steps) or 1,
             "trace": [f"{st['question']} → {st['answer']}" for st in ans.steps],
             "answer": ans.short,
+            "abstained": ans.abstained,
             "em": exact_match(ans.short, q.answers),
             "f1": f1(ans.short, q.answers),
             "in_context": coverage(q.answers, read),
@@ -195,6 +196,8 @@ def summarise(rows: list[dict]) -> dict:
         "latency_p50": statistics.median(secs) if secs else None,
         "latency_p95": secs[min(len(secs) - 1, int(0.95 * len(secs)))] if secs else None,
         "timed": len(secs),
+        "abstained": sum(r.get("abstained", False) for r in rows),
+        "truthfulness": 100 * truthfulness([r["em"] for r in rows], [r.get("abstained", False) for r in rows]),
     }
     for kind in ("closed", "open"):
         of = [r for r in rows if r.get("kind") == kind]
@@ -277,6 +280,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: every core); fewer stand in for a slower host")
     ap.add_argument("--no-hops", action="store_true", help="no comparisons or relation hops in code (answer_hops off): the ablation")
     ap.add_argument("--no-chain", action="store_true", help="read every question whole (answer_chain off): the ablation")
+    ap.add_argument("--no-check", action="store_true", help="keep the model's short answer unchecked (answer_check off): the ablation")
     ap.add_argument(
         "--whole-budget",
         type=int,
@@ -331,6 +335,7 @@ def main() -> int:
                         answer_reader=reader,
                         answer_hops=not args.no_hops,
                         answer_chain=not args.no_chain,
+                        answer_check=not args.no_check,
                     )
                     key = (
                         split,
@@ -346,6 +351,7 @@ def main() -> int:
                         rag.whole_budget,
                         args.beta,
                         args.kappa,
+                        not args.no_check,
                     )
                     # a rerun reuses the seconds measured when an answer was computed: under this key, or
                     # (the same call, read whole) under the key without the chain
@@ -379,6 +385,7 @@ def main() -> int:
                         "reader": reader,
                         "hops": not args.no_hops,
                         "chain": not args.no_chain,
+                        "check": not args.no_check,
                         "answer_budget": min(budget, args.answer_budget),
                         "answer_seconds": seconds,
                         "whole_budget": rag.whole_budget,
@@ -401,9 +408,9 @@ def main() -> int:
 
 def table(runs: list[dict]) -> str:
     lines = [
-        "| split | method | λ | reader (tokens) | EM | F1 | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s | prompt tokens "
-        "| calls / q | in code | hopped | steps / q | hop by hop | prompt / gen tok/s |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| split | method | λ | reader (tokens) | EM | F1 | abstained | CRAG | Coverage λ | read | EM \\| read | closed EM | p50 s | p95 s "
+        "| prompt tokens | calls / q | in code | hopped | steps / q | hop by hop | prompt / gen tok/s |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     types, kinds = [], []
     for r in runs:
@@ -414,10 +421,12 @@ def table(runs: list[dict]) -> str:
         cl = f"{closed['em']:.0f}/{closed['questions']}" if closed.get("questions") else "–"
         reader = f"{r.get('reader', 'passages')} ({r.get('answer_budget', r['budget']):,})" + ("" if r.get("hops", True) else ", no hops")
         reader += "" if r.get("chain", False) else ", whole"
+        reader += "" if r.get("check", False) else ", unchecked"
         reader += f", {r['answer_seconds']:g} s" if r.get("answer_seconds") else ""
         reader += f", {r['threads']} thread{'s' if r['threads'] > 1 else ''}" if r.get("threads") else ""
+        crag = f"{s.get('abstained', 0)} | {s['truthfulness']:.0f}" if "truthfulness" in s else "– | –"
         lines.append(
-            f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | "
+            f"| {r['split']} | {r['method']} | {r['budget']:,} | {reader} | {s['em']:.1f} | {s['f1']:.1f} | {crag} | "
             f"{s.get('retrieved_coverage', s['coverage']):.0f} | {s['coverage']:.0f} | {s['em_in_context']:.0f} | {cl} | {p50} | {p95} | "
             f"{s['prompt_tokens']:.0f} | "
             + (f"{s['model_calls']:.2f} | {s['in_code']:.0f} % | {s['hopped']:.0f} % |" if "model_calls" in s else "– | – | – |")

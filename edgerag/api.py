@@ -20,9 +20,9 @@ from . import methods as registry
 from . import offline  # noqa: F401
 from .answer import Answer, ReadPlan, plan_answer
 from .answer.budget import typical_answer_seconds
-from .answer.compare import decide
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
+from .answer.in_code import decide_in_code
 from .answer.plan import whole_read_budget
 from .answer.steps import next_bridge
 from .answer.walk import Reader, answer_planned
@@ -250,7 +250,7 @@ class EdgeRAG:
             evidence = partial(evidence_units, self.index, self.embedder)
         compare = hops = chain = None
         if s.answer_hops and steps:
-            compare = partial(decide, question, lookup=self.passages_named)
+            compare = partial(decide_in_code, question, lookup=self.passages_named)
             hops = partial(resolve_hops, question, lookup=self.passages_named)
         if s.answer_chain and steps:
             chain = partial(next_bridge, lookup=self.passages_named)
@@ -310,6 +310,7 @@ class EdgeRAG:
             answer_budget=s.answer_budget,
             max_tokens=s.answer_max_tokens,
             relations=s.answer_hops,
+            check=s.answer_check,
         )
         return answer_planned(reader, question, context, plan, on_text=on_text)
 

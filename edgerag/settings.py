@@ -301,17 +301,18 @@ class Settings:
     from the retrieved passages, first and second hop, up to the answer budget; answer/evidence.py)
     or ``passages`` (the best passages up to the answer budget). Long answers read passages."""
     answer_hops: bool = True
-    """Help a short answer in code: decide a comparison ("Which film has the director who died
-    earlier, A or B?", "Between A and B, which has more species?", "Is A older than B?") when the
-    passages give both values (dates, numbers, places, categories), without the model
-    (answer/compare.py), and ask a bridge question one hop at a time ("Where was the director of film X
-    born?" → "Where was Max Mack born?", answer/hops.py). Off: the model reads the question as asked."""
+    """Help a short answer in code: decide a comparison, a table's column or a lifespan when the passages
+    give the values (answer/in_code.py), and ask a bridge question one hop at a time ("Where was the
+    director of film X born?" → "Where was Max Mack born?", answer/hops.py). Off: the model reads it as asked."""
     answer_chain: bool = True
     """Answer a chain question hop by hop ("Who was in charge of the country where the composer
     of Aschenbrodel was a citizen?"): its innermost phrase is asked as a one-hop question,
     retrieved and read, its answer put in its place, and so on, up to 4 reads (answer/steps.py,
     answer/chain.py); with ``answer_hops``, a step through a known relation is made in code. Off:
     the model reads the question whole."""
+    answer_check: bool = True
+    """Check a short answer against the sentence it stands on (answer/check.py): what fails is
+    read again among answers of the kind asked, or said "The documents do not say."."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a

@@ -16,8 +16,9 @@ from pathlib import Path
 
 
 def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (), width: int = 95, font: Path | None = None) -> Path:
-    """A PDF with one page per string (each line of it wrapped at ``width`` characters); the
-    1-based pages in ``image_pages`` hold only an image (a "scanned" page, no text). Text is
+    """A PDF with one page per string (each line of it wrapped at ``width`` characters; a run
+    of lines starting with "|" is a table, "| Project | Budget |", its cells drawn in columns
+    as separate text objects); the 1-based pages in ``image_pages`` hold only an image (a "scanned" page, no text). Text is
     in the standard Helvetica (Latin-1 only: "ę" comes back as "ÿ") unless ``font`` names a
     TrueType file to embed (DejaVu Sans covers what Wikipedia passages hold)."""
     import pypdfium2 as pdfium
@@ -39,21 +40,73 @@ def make_pdf(path: Path, pages: list[str], *, image_pages: tuple[int, ...] = (),
             img.set_matrix(pdfium.PdfMatrix().scale(400, 400).translate(100, 200))
             page.insert_obj(img)
         else:
-            y = 740.0
-            for line in [w for para in text.split("\n") for w in textwrap.wrap(para, width) or [""]]:
+
+            def put(piece: str, x: float, y: float, page=page) -> None:
                 obj = raw.FPDFPageObj_CreateTextObj(pdf.raw, ttf, 10.0) if ttf else raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", 10.0)
-                ws = (line + "\x00").encode("utf-16-le")
+                ws = (piece + "\x00").encode("utf-16-le")
                 buf = ctypes.create_string_buffer(ws, len(ws))
                 raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
-                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 50, y)
+                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, y)
                 raw.FPDFPage_InsertObject(page.raw, obj)
-                y -= 13
+
+            y = 740.0
+            lines = text.split("\n")
+            k = 0
+            while k < len(lines):
+                if lines[k].startswith("|"):  # a table: its rows' cells drawn in columns
+                    end = k
+                    while end < len(lines) and lines[end].startswith("|"):
+                        end += 1
+                    rows = [[c.strip() for c in row.strip().strip("|").split("|")] for row in lines[k:end]]
+                    widths = [max(len(r[c]) if c < len(r) else 0 for r in rows) * 5.6 + 24 for c in range(max(map(len, rows)))]
+                    for row in rows:
+                        for c, cell in enumerate(row):
+                            if cell:
+                                put(cell, 50 + sum(widths[:c]), y)
+                        y -= 16
+                    k = end
+                    continue
+                for line in textwrap.wrap(lines[k], width) or [""]:
+                    put(line, 50, y)
+                    y -= 13
+                k += 1
         page.gen_content()
         page.close()
     pdf.save(str(path))
     if ttf:
         raw.FPDFFont_Close(ttf)
     pdf.close()
+    return path
+
+
+def make_placed_pdf(path: Path, runs: list[tuple[float, float, str | list]]) -> Path:
+    """A one-page PDF written by hand: each run is drawn at (x, y) in Helvetica 10 pt, a string
+    with ``Tj`` or a list with ``TJ`` (strings and kerning numbers: ``["Room", -4000, "Price"]``
+    is one text object with wide gaps), in the order given (a table drawn column by column)."""
+
+    def lit(t: str) -> str:
+        return "(" + t.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+    ops = ["BT /F1 10 Tf"]
+    for x, y, run in runs:
+        shown = f"[{' '.join(lit(p) if isinstance(p, str) else str(p) for p in run)}] TJ" if isinstance(run, list) else f"{lit(run)} Tj"
+        ops.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm {shown}")
+    stream = "\n".join([*ops, "ET"]).encode("latin-1")
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = b"%PDF-1.4\n", []
+    for i, obj in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(out)
     return path
 
 

@@ -104,7 +104,7 @@ def test_a_long_pdf_is_read_in_parts_that_keep_their_pages(tmp_path):
 
 def test_docx_headings_become_the_section_path_and_tables_rows(library):
     (doc,), _ = _split(list(iter_documents([library / "notes.docx"])))
-    assert "bolts | 3 EUR" in doc.text and "nuts | 2 EUR" in doc.text
+    assert "Costs — item: bolts; cost: 3 EUR" in doc.text and "Costs — item: nuts; cost: 2 EUR" in doc.text
     at = doc.text.index("bolts")
     assert locate(doc.marks, at, at + 5) == {"section": "Results › Costs"}
     at = doc.text.index("Next year")

@@ -225,7 +225,7 @@ def test_fields_edgerag_does_not_use_are_accepted_or_refused_by_name(server):
     )
     assert PLANTED_ANSWER in ok.choices[0].message.content
     refused = {
-        "tools": {"tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]},
+        "tool_choice": {"tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}], "tool_choice": "required"},
         "n": {"n": 2},
         "response_format": {"response_format": {"type": "json_object"}},
     }

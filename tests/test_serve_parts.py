@@ -3,6 +3,7 @@ the model's line. The real process is tested in test_serve.py."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -50,7 +51,16 @@ def test_a_continue_turn_keeps_the_question_and_what_the_client_has():
         ({"messages": []}, "messages"),
         ({"messages": [{"role": "assistant", "content": "hi"}]}, "messages"),
         ({"messages": [{"role": "user", "content": "  "}]}, "messages"),
-        ({"messages": [{"role": "user", "content": "q"}], "tools": [{"type": "function"}]}, "tools"),
+        ({"messages": [{"role": "user", "content": "q"}], "tools": [{"type": "function"}], "tool_choice": "required"}, "tool_choice"),
+        (
+            {
+                "messages": [{"role": "user", "content": "q"}],
+                "tools": [{"type": "function", "function": {"name": "search_web"}}],
+                "tool_choice": {"type": "function", "function": {"name": "search_web"}},
+            },
+            "tool_choice",
+        ),
+        ({"messages": [{"role": "user", "content": "q"}], "functions": [{"name": "f"}], "function_call": {"name": "f"}}, "function_call"),
         ({"messages": [{"role": "user", "content": "q"}], "n": 3}, "n"),
         ({"messages": [{"role": "user", "content": "q"}], "logprobs": True}, "logprobs"),
         ({"messages": [{"role": "user", "content": "q"}], "response_format": {"type": "json_schema"}}, "response_format"),
@@ -63,6 +73,18 @@ def test_what_edgerag_cannot_serve_is_refused_by_name(body, param):
     with pytest.raises(RequestError) as e:
         from_openai(body)
     assert e.value.param == param and str(e.value)
+
+
+@pytest.mark.parametrize("choice", [None, "auto", "none"])
+def test_tools_left_to_the_model_are_accepted_and_counted_in_both_dialects(choice):
+    tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {"type": "object"}}} for i in range(36)]
+    body = {"messages": [{"role": "user", "content": "q?"}], "tools": tools, **({"tool_choice": choice} if choice else {})}
+    assert from_openai(body).tools_ignored == 36
+    assert from_ollama({"messages": body["messages"], "tools": tools}).tools_ignored == 36
+    assert from_openai({"messages": body["messages"]}).tools_ignored == 0
+    with pytest.raises(RequestError) as e:
+        from_ollama({**body, "tool_choice": "required"})
+    assert e.value.param == "tool_choice" and "calls no tools" in str(e.value)
 
 
 def test_ollama_images_and_formats_are_refused():
@@ -171,3 +193,142 @@ def test_a_running_call_stops_when_its_client_leaves():
         from edgerag.llm import local
 
         assert local._interrupt.get()()
+
+
+def _model_loop(ticks: int = 300):
+    """Stands in for a model call: a token loop that reads the line's stop check."""
+
+    def fn(_ticket):
+        from edgerag.llm import local
+
+        for _ in range(ticks):
+            check = local._interrupt.get()
+            if check is not None and check():
+                raise Interrupted("stopped")
+            time.sleep(0.01)
+        return "model"
+
+    return fn
+
+
+def test_a_question_is_served_before_tasks_and_a_task_never_holds_one_up():
+    q = ModelQueue(max_waiting=8)
+    gate, order = threading.Event(), []
+
+    def held(name):
+        def fn(_t):
+            gate.wait(10)
+            order.append(name)
+            return name
+
+        return fn
+
+    # a task without an answer in code (the warm-up, say) runs; three tasks wait behind it
+    q.submit(held("first"), "first", task=True)
+    time.sleep(0.1)
+    tasks = [q.submit(held(f"t{i}"), f"t{i}", task=True, fallback=lambda _t, i=i: f"code{i}") for i in range(3)]
+    assert q.ahead(tasks[2]) == 3 and q.status()["waiting_tasks"] == 3
+    question = q.submit(held("question"), "question")
+    # the three tasks are answered in code at once; the question waits for the running call only
+    assert [t.future.result(1) for t in tasks] == ["code0", "code1", "code2"]
+    assert q.ahead(question) == 1 and q.status()["tasks_in_code"] == 3
+    # a task that comes while a question waits or runs is answered in code too, never queued
+    late = q.submit(held("late"), "late", task=True, fallback=lambda _t: "code-late")
+    assert late.future.result(1) == "code-late"
+    gate.set()
+    assert question.future.result(10) == "question"
+    assert order == ["first", "question"]
+    q.close()
+
+
+def test_a_running_task_is_stopped_for_a_question_and_answered_in_code():
+    q = ModelQueue(max_waiting=8)
+    task = q.submit(_model_loop(), "title", task=True, fallback=lambda _t: '{"title": "in code"}')
+    time.sleep(0.2)  # the task runs
+    question = q.submit(lambda _t: "answer", "question")
+    assert q.ahead(question) == 0, "a task being stopped is not ahead of the question"
+    assert task.future.result(10) == '{"title": "in code"}'
+    assert question.future.result(10) == "answer"
+    assert q.status()["tasks_in_code"] == 1
+    # with nothing waiting, a task is the model's, in full
+    alone = q.submit(_model_loop(5), "tags", task=True, fallback=lambda _t: "code")
+    assert alone.future.result(10) == "model"
+    q.close()
+
+
+def test_the_wait_a_stream_announces_counts_only_what_is_ahead():
+    q = ModelQueue(max_waiting=8)
+    gate = threading.Event()
+    q._seconds["question"].extend([10.0, 10.0])
+    q._seconds["task"].extend([20.0])
+    running = q.submit(lambda _t: gate.wait(10), "q0")
+    time.sleep(0.1)
+    waiting = [q.submit(lambda _t: gate.wait(10), f"q{i}") for i in (1, 2)]
+    assert q.ahead(waiting[1]) == 2
+    assert 15 <= q.wait_seconds(waiting[1]) <= 20  # the running one's rest plus one question
+    assert q.wait_seconds(running) == 0
+    gate.set()
+    for t in [running, *waiting]:
+        t.future.result(10)
+    q.close()
+
+
+def test_open_webui_tasks_are_told_by_the_json_their_prompt_asks_for():
+    from edgerag.serve import client_tasks
+
+    fixtures = Path(__file__).parent / "data" / "openwebui"
+    for name, key in (("task_title", "title"), ("task_tags", "tags"), ("task_follow_ups", "follow_ups")):
+        body = json.loads((fixtures / f"{name}.json").read_text(encoding="utf-8"))
+        prompt = body["messages"][-1]["content"]
+        req = from_openai(body)
+        assert req.client_task and client_tasks.kind_of(prompt) == key, name
+        answer = json.loads(client_tasks.in_code(prompt))
+        assert list(answer) == [key]
+    title = json.loads((fixtures / "task_title.json").read_text(encoding="utf-8"))["messages"][-1]["content"]
+    assert json.loads(client_tasks.in_code(title))["title"] == "Access code of the Zorblax vault"
+    assert json.loads(client_tasks.in_code('### Task:\nContinue the text. Respond only in JSON: `{ "text": "<c>" }`')) == {"text": ""}
+    assert client_tasks.title_from("Who sealed the Zorblax vault?") == "Sealed the Zorblax vault"
+
+
+def test_a_passage_link_is_signed_for_exactly_its_passage_and_mark():
+    from edgerag.serve.passage_page import parse, passage_url, sign, signed
+
+    key = "0123456789abcdef0123"
+    url = passage_url("http://127.0.0.1:8080/", "docs", "report:3", "Cork", key)
+    path, _, query = url.removeprefix("http://127.0.0.1:8080").partition("?")
+    assert path == "/passage/docs/report%3A3" and "mark=Cork" in query and f"sig={sign(key, 'docs', 'report:3', 'Cork')}" in query
+    decoded = "/passage/docs/report:3"  # the server routes on the decoded path
+    assert parse(decoded) == ("docs", "report:3", False) and parse(decoded + "/file") == ("docs", "report:3", True)
+    assert signed(key, decoded, query) and signed(key, decoded + "/file", query)
+    assert not signed(key, decoded, query.replace("Cork", "Dublin"))  # another mark
+    assert not signed(key, "/passage/docs/report:4", query)  # another passage
+    assert not signed(key, "/edgerag/indexes", query) and not signed("another-key-0123456789", decoded, query)
+    assert not signed(key, decoded, "mark=Cork")  # no signature
+    assert "sig=" not in passage_url("http://h", "docs", "report:3", "Cork", None)  # no key, no signature
+
+
+def test_a_passage_page_escapes_everything_and_marks_the_answer():
+    from edgerag.serve.passage_page import annotations, marked
+
+    assert marked("Born in <Cork>, cork & Cork.", "cork") == "Born in &lt;<mark>Cork</mark>&gt;, <mark>cork</mark> &amp; <mark>Cork</mark>."
+    assert marked("a <b>", "") == "a &lt;b&gt;"
+    text = "He was born in Cork [1].\n\nReferences:\n[1] Max Mack — corpus.jsonl:52"
+    cites = [
+        {"n": 1, "how": "cited", "chunk_id": "c:1", "title": "Max Mack", "where": "corpus.jsonl:52", "url": "http://h/passage/x/c%3A1"},
+        {"n": 2, "how": "unverified", "chunk_id": "c:2", "title": "Other", "where": "", "url": "http://h/passage/x/c%3A2"},
+    ]
+    (a,) = annotations(cites, text)
+    span = a["url_citation"]
+    assert a["type"] == "url_citation" and span["url"].endswith("c%3A1") and span["title"] == "Max Mack — corpus.jsonl:52"
+    assert text[span["start_index"] : span["end_index"]] == "[1] Max Mack — corpus.jsonl:52"
+
+
+def test_the_access_log_line_says_method_path_status_seconds_model_and_tokens():
+    from edgerag.serve.access_log import line
+
+    assert line("POST", "/v1/chat/completions", 200, 4.213, "edgerag:docs", (812, 45)) == (
+        "edgerag: POST /v1/chat/completions 200 4.21 s model=edgerag:docs tokens=812+45"
+    )
+    assert line("GET", "/api/ps", 401, 0.0) == "edgerag: GET /api/ps 401 0.00 s model=- tokens=-"
+    forged = line("GET", "/x\nedgerag: POST /v1/chat/completions 200", 404, 0.0)
+    assert "\n" not in forged and forged.startswith("edgerag: GET /x\\x0aedgerag:\\x20POST")

@@ -144,16 +144,6 @@ def test_the_ledger_view_scales_bars_to_the_largest_row():
     assert ledger_view({}).all is None
 
 
-def test_the_passage_marks_the_sentence_holding_the_answer():
-    pytest.importorskip("fastapi")
-    from edgerag.serve.web.passage import marked
-
-    pieces = marked("The vault lies under the hill. Its code is tangerine-42, written nowhere else. It is old.", "Tangerine-42")
-    assert [p["text"] for p in pieces if p["mark"]] == ["Its code is tangerine-42, written nowhere else."]
-    assert "".join(p["text"] for p in pieces).startswith("The vault lies")
-    assert not any(p["mark"] for p in marked("Nothing here.", ""))
-
-
 # ---- the pages, from the real server -------------------------------------------------------------
 @pytest.fixture(scope="module")
 def web_server(built_index, tmp_path_factory):
@@ -318,15 +308,22 @@ def test_an_answer_the_documents_do_not_hold_is_shown_as_such_with_the_closest_p
     from edgerag.serve.web.ask import answer_page
 
     unit = _unit(1, "The orchard grows apples.", "Orchard")
-    ans = Answer("Who owns the moon?", "The documents do not say.", "", [], Context("q", "text", 100, [unit]), 0)
-    ans.abstained = True  # Answer.abstained (answer/read.py) where the reader sets it
-    ans.closest = [Citation(1, "d1", "c1", "Orchard", "closest", "orchard.txt")]
+    ans = Answer("Who owns the moon?", "The documents do not say.", "", [], Context("q", "text", 100, [unit]), 0, abstained=True)
+    ans.closest = [Citation(1, "d1", "c1", "Orchard", "closest", "orchard.txt", sentence="The orchard grows apples.")]
     events = []
     asked = answer_page(_served(ans), "Who owns the moon?", [], events.append)
     assert [e.kind for e in events] == ["plan", "text"]
     out = asked.to_json()
     assert out["abstained"] and out["citations"] == [] and out["why"] == f"/why/{asked.id}"
-    assert out["closest"] == [{"n": 1, "title": "Orchard", "where": "orchard.txt", "url": "/passage/lab/c1"}]
+    assert out["closest"] == [
+        {
+            "n": 1,
+            "title": "Orchard",
+            "where": "orchard.txt",
+            "sentence": "The orchard grows apples.",
+            "url": "/passage/lab/c1?mark=The+orchard+grows+apples.",
+        }
+    ]
 
 
 def test_an_answers_citations_link_their_passage_with_the_answer_to_mark():

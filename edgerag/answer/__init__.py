@@ -4,6 +4,9 @@ One module per step of the path:
 
     question + context
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
+        in_code.py   what code decides before a read (``answer_hops``): a fact, else a comparison
+        facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
+                     a birth or death date from the person's own passage
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides
@@ -21,6 +24,13 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
+                     sentence read holds it for what was asked, else read again among answers of
+                     the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
+        kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
+        binding.py   the sentences an answer stands on; whether they are about the question's
+                     subject and say what was asked; a list's value bound to its item
+        sides.py     a "yes" kept only where each side the question names holds
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

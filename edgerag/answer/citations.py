@@ -25,9 +25,13 @@ class Citation:
     title: str
     how: str
     """``cited`` (the model named it), ``matched`` (contains the short answer, not cited) or
-    ``unverified`` (cited, but the short answer is not in it)."""
+    ``unverified`` (cited, but the short answer is not in it); for an answer's ``closest``,
+    ``stands on`` or ``closest`` (check.py)."""
     where: str = ""
     """The file and page or section of the passage (``report.pdf p. 12–13``), provenance.py."""
+    sentence: str = ""
+    """The sentence meant, where one is (an answer's ``closest``: the sentence it stands on, or
+    the sentences read closest to a question the documents do not answer)."""
 
 
 def parse_citations(text: str, units: list[Unit]) -> list[int]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..llm.metered import MeteredLLM
-from ..types import Context
+from ..types import Context, Unit
 from .candidates import closed_choices
+from .check import NOT_IN_DOCUMENTS, check_answer
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -60,8 +61,15 @@ class Answer:
     `shortest`: "Tampere, Finland" for "Which city …?"); empty when nothing was cut."""
     rules: list[dict[str, str]] = field(default_factory=list)
     """Each rule that changed the model's reply into the short answer, in order: ``rule``
-    (``option``, ``ran on``, ``said of``, ``echo``, ``year``, ``place``, ``name``), ``before``
-    and ``after``; benchmarks/answers.py counts the ones that turned a right answer wrong."""
+    (``option``, ``ran on``, ``said of``, ``echo``, ``year``, ``place``, ``name``, and the
+    check's ``kind``, ``subject``, ``said``, ``stands``, ``about``), ``before`` and ``after``;
+    benchmarks/answers.py counts the ones that turned a right answer wrong."""
+    abstained: bool = False
+    """The documents do not say (check.py): ``text`` is `NOT_IN_DOCUMENTS`, ``short`` is empty,
+    nothing is cited as the answer's source; ``reason`` says why and ``closest`` what came closest."""
+    closest: list[Citation] = field(default_factory=list)
+    """The sentences read closest to the question (``how`` = ``closest``) when the answer was
+    dropped, or the sentence a kept answer stands on (``how`` = ``stands on``)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -80,9 +88,13 @@ def answer_question(
     max_tokens: int = 256,
     on_text: Callable[[str], None] | None = None,
     plan: ReadPlan | None = None,
+    check: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
-    callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it."""
+    callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it.
+    ``check`` (``Settings.answer_check``) puts a short answer through check.py: kept where the
+    evidence read holds it for what was asked, else read again or dropped ("The documents do
+    not say.")."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -91,12 +103,13 @@ def answer_question(
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
     if plan.decision is not None:
         return decided(plan, used, t0, on_text)
+    held = check and plan.mode != "long"  # a short answer is shown once checked: never a guess, then its retraction
     c = llm.chat(
         plan.messages,
         stage="answer",
         method=context.method,
         max_tokens=limit,
-        on_text=on_text,
+        on_text=None if held else on_text,
         validate=lambda t: bool(t.strip()),
         sources=[u.chunk_id for u in units],
         choices=plan.choices,
@@ -142,8 +155,30 @@ def answer_question(
         if trimmed != short_text:
             rule(why, trimmed)
             full, short_text = short_text, trimmed
-    checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
-    citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+    checked, closest = None, []
+    if check and plan.mode != "long":
+        sources = [u.chunk_id for u in units]
+
+        def reread(options: list[str]):
+            return llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, sources=sources, choices=options)
+
+        checked = check_answer(short_text, text, asked, units, reread=reread)
+        if checked.reread is not None:
+            c = merged(c, checked.reread)
+        if checked.step:
+            rule(checked.step, checked.short)
+            reason = "; ".join(x for x in (reason, checked.why) if x)
+        short_text = checked.short
+        closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
+    if checked is not None and checked.abstained:
+        text, citations = NOT_IN_DOCUMENTS, []
+    else:
+        if checked is not None and checked.step:  # the check changed the answer: the text says the new one
+            text = short_text
+        checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
+        citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+    if held and on_text is not None:
+        on_text(text)
     return Answer(
         question=question,
         text=text,
@@ -158,7 +193,15 @@ def answer_question(
         reason=reason,
         full=full,
         rules=rules,
+        abstained=checked is not None and checked.abstained,
+        closest=closest,
     )
+
+
+def stood(s, units: list[Unit], how: str) -> Citation:
+    """A sentence read (check.py `Standing`) as a citation of its passage, ``how`` it is named."""
+    n = next((i for i, u in enumerate(units, 1) if u.chunk_id == s.unit.chunk_id), 0)
+    return replace(citation(n, s.unit, how, s.sentence), sentence=s.sentence)
 
 
 def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:

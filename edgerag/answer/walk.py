@@ -45,6 +45,8 @@ class Reader:
     """Tokens an answer may write (``answer_max_tokens``)."""
     relations: bool = True
     """A chain's step through a known relation made in code (``answer_hops``)."""
+    check: bool = True
+    """Each read's short answer checked against what it stands on (``answer_check``, check.py)."""
 
 
 def answer_planned(
@@ -62,7 +64,7 @@ def answer_planned(
         ans, note = answer_comparison(plan, context, retrieve=retrieve, read=read, on_text=on_text)
         if ans is not None:
             return ans
-    ans = answer_question(reader.llm, question, context, plan=plan, max_tokens=reader.max_tokens, on_text=on_text)
+    ans = answer_question(reader.llm, question, context, plan=plan, max_tokens=reader.max_tokens, on_text=on_text, check=reader.check)
     if note:
         ans.reason = "; ".join(x for x in (note, ans.reason) if x)
     return ans
@@ -79,7 +81,7 @@ def step_reader(reader: Reader, context: Context, plan: ReadPlan):
 
     def read(q: str, ctx: Context, on_text=None) -> Answer:
         step_plan = reader.plan(q, ctx, mode="short", seconds=share)
-        return answer_question(reader.llm, q, ctx, plan=step_plan, max_tokens=reader.max_tokens, on_text=on_text)
+        return answer_question(reader.llm, q, ctx, plan=step_plan, max_tokens=reader.max_tokens, on_text=on_text, check=reader.check)
 
     return retrieve, read
 

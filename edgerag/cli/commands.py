@@ -289,6 +289,7 @@ def cmd_serve(args) -> int:
         max_upload_bytes=int(args.max_upload_mb * MiB),
         uploads=Path(args.uploads),
         settings={**setting_overrides(args), "progress": False},
+        access_log=not getattr(args, "quiet", False),
     )
     run(config)
     return 0

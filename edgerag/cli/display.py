@@ -32,7 +32,14 @@ def answer_footer(ans) -> list[str]:
         lines.append(f"short answer: {ans.short}  ({ans.reason})" if ans.short != ans.text else f"decided in code: {ans.reason}")
     if getattr(ans, "full", ""):  # cut to the span the question asks for (answer/reply.py)
         lines.append(f"short answer: {ans.short}  (cut from: {ans.full})")
-    if ans.citations:
+    if getattr(ans, "abstained", False):  # answer/check.py: no sentence read holds an answer
+        lines.append(f"not in the documents: {ans.reason}" if ans.reason else "not in the documents")
+        if ans.closest:
+            lines.append("closest read (not a source):")
+            for c in ans.closest:
+                where = f" ({c.where})" if c.where else ""
+                lines.append(f"  [{c.n}] {c.title}{where}: {c.sentence}")
+    elif ans.citations:
         lines.append("citations:")
         for c in ans.citations:
             note = {

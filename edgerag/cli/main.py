@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     setting(sp, "--answer-reader", choices=list(READERS))
     setting(sp, "--no-hops", "answer_hops")
     setting(sp, "--no-chain", "answer_chain")
+    setting(sp, "--no-check", "answer_check")
     sp.add_argument("--short", action="store_true", help="same as --answer-mode short")
     sp.add_argument("--show", type=int, default=5, help="context units to print before the answer (default 5)")
     method_args(sp)
@@ -115,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--answer", action="store_true", help="also answer each question (short mode) and score EM/F1")
     setting(sp, "--no-hops", "answer_hops")
     setting(sp, "--no-chain", "answer_chain")
+    setting(sp, "--no-check", "answer_check")
     settings_args(sp)
     method_args(sp)
     llm_args(sp)
@@ -196,6 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--max-body-mb", type=float, default=4, help="largest JSON request body, MiB (default 4)")
     sp.add_argument("--max-upload-mb", type=float, default=256, help="largest upload, all its files together, MiB (default 256)")
     sp.add_argument("--uploads", default=".edgerag/uploads", help="folder for uploaded files and their jobs (default .edgerag/uploads)")
+    sp.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no access log (by default: one line a request: method, path, status, seconds, model, tokens)",
+    )
     setting(sp, "--method", choices=methods)
     setting(sp, "--budget")
     setting(sp, "--answer-budget")

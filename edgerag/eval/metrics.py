@@ -42,3 +42,12 @@ def f1(prediction: str, answers: list[str]) -> float:
         p, r = common / len(pred), common / len(gold)
         best = max(best, 2 * p * r / (p + r))
     return best
+
+
+def truthfulness(right: list[float], abstained: list[bool]) -> float:
+    """CRAG's truthfulness score (Meta's Comprehensive RAG Benchmark, KDD Cup 2024): +1 a right
+    answer, 0 "I don't know" (here "The documents do not say."), −1 a wrong one, averaged; a
+    wrong answer costs a user more than none. ``right`` holds each question's exact match."""
+    if not right:
+        return 0.0
+    return sum(0.0 if a else (1.0 if r else -1.0) for r, a in zip(right, abstained)) / len(right)

@@ -30,7 +30,7 @@ from ..methods import get as get_method
 from ..progress import bar
 from .cost import index_cost
 from .datasets import Dataset
-from .metrics import coverage, exact_match, recall_at_k
+from .metrics import coverage, exact_match, recall_at_k, truthfulness
 from .metrics import f1 as f1_score
 
 SCHEMA = "edgerag.eval/1"
@@ -55,6 +55,11 @@ class EvalResult:
     recall_at_k: dict[str, float | None] = field(default_factory=dict)
     em: float | None = None
     f1: float | None = None
+    abstained: float | None = None
+    """Share of the questions answered "The documents do not say." (answer/check.py), with ``answer``."""
+    truthfulness: float | None = None
+    """CRAG's score (Meta, KDD Cup 2024): right +1, abstained 0, wrong −1, averaged over the
+    questions (right = exact match), with ``answer``: a wrong answer costs more than none."""
     label: str = ""
     settings: dict[str, Any] = field(default_factory=dict)
     """The settings this method reads that a sweep may vary (β, κ, θ, λ_w, budget)."""
@@ -90,6 +95,8 @@ class EvalResult:
             ("Recall@5 %", pct(self.recall_at_5)),
             ("EM %", pct(self.em)),
             ("F1 %", pct(self.f1)),
+            ("abstained %", pct(self.abstained)),
+            ("truthfulness (CRAG) %", pct(self.truthfulness)),
             ("index LLM tokens in/out", f"{self.index_tokens['input']:,}/{self.index_tokens['output']:,}"),
             ("query LLM tokens in/out (fresh)", f"{q['input']:,}/{q['output']:,}"),
             ("query LLM tokens in/out (cached)", f"{q['cached_input']:,}/{q['cached_output']:,}"),
@@ -130,7 +137,7 @@ def evaluate(
     ensure_indexed(rag, dataset)
     covered, per_q, latencies = [], [], []
     recalls: dict[int, list[float]] = {k: [] for k in RECALL_KS}
-    ems, f1s = [], []
+    ems, f1s, abstained = [], [], []
     uses_llm = get_method(method).query_llm or answer
     meters = list(
         {id(m): m for m in ([rag.extract_llm] if get_method(method).query_llm else []) + ([rag.answer_llm] if answer else [])}.values()
@@ -154,7 +161,9 @@ def evaluate(
             ans = rag.answer(q.question, ctx, short=True)
             ems.append(exact_match(ans.short, q.answers))
             f1s.append(f1_score(ans.short, q.answers))
-            row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached, citations=[c.doc_id for c in ans.citations])
+            abstained.append(ans.abstained)
+            row.update(answer=ans.short, em=ems[-1], f1=f1s[-1], cached=ans.cached, abstained=ans.abstained)
+            row["citations"] = [c.doc_id for c in ans.citations]
         per_q.append(row)
         progress.update(1)
     progress.close()
@@ -171,6 +180,8 @@ def evaluate(
         recall_at_k=recall,
         em=sum(ems) / n if answer and n else None,
         f1=sum(f1s) / n if answer and n else None,
+        abstained=sum(abstained) / n if answer and n else None,
+        truthfulness=truthfulness(ems, abstained) if answer and n else None,
         label=label or method,
         query_tokens={k: int(spent.get(k, 0) - before.get(k, 0)) for k in TOKEN_KEYS},
         seconds=time.perf_counter() - t0,

@@ -4,9 +4,11 @@
     blocks.py   `Block`s → `Document`s with page and section marks; `Skipped`, `content_id`
     files.py    what the index remembers of each file (edited files replace their old version)
     sniff.py    what a file's first bytes say it is
+    markdown.py Markdown pipe tables as one line a row with its header (text/rows.py)
     pdf.py      PDF, page by page (pypdfium2)
-    docx.py     Word, headings as the section path
-    html.py     HTML's main text under its heading path
+    pdf_tables.py  tables on a PDF page, from where PDFium puts each character, as row lines
+    docx.py     Word, headings as the section path, tables as row lines
+    html.py     HTML's main text under its heading path, tables as row lines
     epub.py     EPUB chapters, through the HTML reader
     archive.py  opening DOCX and EPUB zips without trusting them
     image.py    image files, by OCR

@@ -2,8 +2,11 @@
 
 The body is read in document order (paragraphs and tables interleaved). A paragraph styled
 ``Heading N`` (or ``Title``) opens a section: the path is the chain of open headings,
-``Results › Costs``. Each table row is one block, its cells joined by " | " (a merged cell,
-which python-docx returns once per grid column, is written once). The archive is checked
+``Results › Costs``. Each table row is one block written with its header (text/rows.py):
+``Caption — Item: bolts; Cost: 3 EUR``, the header being the rows marked "Header Row", else
+the first; the caption a paragraph just above styled Caption or opening "Table 3", else the
+heading above. A merged cell, which python-docx returns once per grid column (and row), is
+written once; a table of one column keeps its cells as they stand. The archive is checked
 for zip bombs before python-docx opens it (archive.py); old binary ``.doc`` files, and
 anything else that is not a zip, are refused by name.
 """
@@ -14,10 +17,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..text.rows import grid_lines
 from .archive import UnsafeArchive, open_zip
 from .blocks import Block, Skipped, pack
 
 _LEVEL = re.compile(r"heading\s*(\d)", re.I)
+_TABLE_NO = re.compile(r"(?:table|tab\.)\s*\d+\b", re.I)
 
 
 def read_docx(path: Path, part_chars: int) -> Iterator:
@@ -40,18 +45,23 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
 
     def blocks() -> Iterator[Block]:
         heads: list[tuple[int, str]] = []
+        above = ""  # the caption a table may have just above it
         for item in document.iter_inner_content():
             section = SECTION_SEP.join(t for _, t in heads)
             if isinstance(item, Table):
-                for row in item.rows:
-                    cells = [" ".join(c.text.split()) for c in row.cells]
-                    cells = [c for c in dict.fromkeys(cells) if c]
-                    if cells:
-                        yield Block(" | ".join(cells), section=section)
+                grid = [[" ".join(c.text.split()) for c in row.cells] for row in item.rows]
+                lines = grid_lines(grid, above or (heads[-1][1] if heads else ""), _header_rows(item))
+                if lines is None:  # one column, or prose in a cell: the cells as they stand
+                    lines = [" | ".join(c for c in dict.fromkeys(r) if c) for r in grid]
+                for line in lines:
+                    if line:
+                        yield Block(line, section=section)
+                above = ""
                 continue
             text = item.text.strip()
             if not text:
                 continue
+            above = _caption(item, text)
             level = _heading_level(item)
             if level is not None:
                 while heads and heads[-1][0] >= level:
@@ -72,6 +82,25 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
         raise
     if not found:
         yield Skipped(str(path), "no text in the document (empty, or only images)")
+
+
+def _header_rows(table) -> int:
+    """Rows marked to repeat as the table's header on each page (Word's "Header Row"), else 1."""
+    n = 0
+    for row in table.rows:
+        if not row._tr.xpath("./w:trPr/w:tblHeader"):
+            break
+        n += 1
+    return max(1, min(n, 3))
+
+
+def _caption(paragraph, text: str) -> str:
+    """A paragraph's text when it is a caption (style "Caption", or "Table 3: …"), else ""."""
+    try:
+        style = (paragraph.style.name or "") if paragraph.style is not None else ""
+    except (KeyError, ValueError):
+        style = ""
+    return " ".join(text.split())[:200] if text and (style.lower() == "caption" or _TABLE_NO.match(text)) else ""
 
 
 def _heading_level(paragraph) -> int | None:

@@ -13,8 +13,14 @@ What is kept: the ``<main>`` element, else the largest ``<article>``, else ``[ro
 else ``<body>`` with blocks whose class or id names page furniture (nav, menu, sidebar,
 cookie, banner, footer, share, …) dropped. Scripts, styles, forms, ``<nav>``, ``<aside>``,
 hidden elements and, outside the main element, ``<header>``/``<footer>`` never are. Each
-paragraph, list item, quote, preformatted block or table row is a block (cells joined by
-" | "); ``<h1>``–``<h6>`` set the section path. EPUB chapters use the same code (epub.py).
+paragraph, list item, quote, preformatted block or table row is a block; ``<h1>``–``<h6>``
+set the section path. EPUB chapters use the same code (epub.py).
+
+A table row is written with its header (text/rows.py): ``Caption — Price: 12,400 EUR; Room:
+B-2``. The header is the ``<thead>`` rows, else the leading rows of ``<th>`` cells only, else
+the first row; several header rows are joined per column. A cell spanning columns or rows
+is repeated into each. The caption is the ``<caption>``, else the heading above the table. A
+table of one column, or with a cell of prose (a layout table), keeps its cells joined by " | "
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..text.rows import grid_lines
 from .blocks import Block, Skipped, pack
 
 DROP = {
@@ -201,11 +208,13 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
                 yield Block(text, section=section())
         elif name == "table":
             yield from flush()
-            for row in child.find_all("tr"):
-                cells = [_clean(c.get_text(" ")) for c in row.find_all(["td", "th"], recursive=False)]
-                cells = [c for c in cells if c]
-                if cells:
-                    yield Block(" | ".join(dict.fromkeys(cells)), section=section())
+            grid, header_rows, caption = _grid(child)
+            lines = grid_lines(grid, caption or (headings[-1][1] if headings else ""), header_rows)
+            if lines is None:  # no table of data (layout, one column): its cells as they stand
+                lines = [" | ".join(dict.fromkeys(c for c in r if c)) for r in grid]
+            for line in lines:
+                if line:
+                    yield Block(line, section=section())
         elif name == "br":
             inline.append("\n")
         elif name in BLOCK or name == "tr":
@@ -216,6 +225,55 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
             stack.append(iter(child.children))
             closers.append(None)
     yield from flush()
+
+
+def _grid(table) -> tuple[list[list[str]], int, str]:
+    """A ``<table>``'s rows of cells (its own, not a nested table's), each spanning cell
+    repeated into every column and row it spans; how many rows head it (its ``<thead>``
+    rows, else its leading rows of ``<th>`` only, else the first); and its ``<caption>``."""
+    trs = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
+    caption = next((c for c in table.find_all("caption") if c.find_parent("table") is table), None)
+    grid: list[list[str]] = []
+    below: dict[int, tuple[int, str]] = {}  # column → (rows still spanned, text) of a rowspan
+    for tr in trs:
+        row: list[str] = []
+        for cell in tr.find_all(["td", "th"], recursive=False):
+            while len(row) in below:
+                row.append(_carry(below, len(row)))
+            text = " ".join(_clean(cell.get_text(" ")).split())
+            across, down = _span(cell.get("colspan")), _span(cell.get("rowspan"))
+            for _ in range(across):
+                if down > 1:
+                    below[len(row)] = (down - 1, text)
+                row.append(text)
+        while len(row) in below:
+            row.append(_carry(below, len(row)))
+        grid.append(row)
+    heads = sum(1 for tr in trs if tr.parent is not None and tr.parent.name == "thead")
+    if not heads:
+        for tr in trs:
+            cells = tr.find_all(["td", "th"], recursive=False)
+            if not cells or any(c.name != "th" for c in cells):
+                break
+            heads += 1
+    caption_text = " ".join(_clean(caption.get_text(" ")).split()) if caption is not None else ""
+    return grid, max(1, min(heads, 3)), caption_text
+
+
+def _carry(below: dict[int, tuple[int, str]], col: int) -> str:
+    left, text = below[col]
+    if left > 1:
+        below[col] = (left - 1, text)
+    else:
+        del below[col]
+    return text
+
+
+def _span(value) -> int:
+    try:
+        return min(max(int(str(value).strip()), 1), 50)
+    except (TypeError, ValueError):
+        return 1
 
 
 def _clean(text: str) -> str:

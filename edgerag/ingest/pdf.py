@@ -3,7 +3,8 @@
 PDFium opens the file lazily and each page's text is taken and the page closed before the
 next, so memory holds one page plus at most two parts of text (blocks.py), whatever the
 page count. Every page's text is a `Block` with its 1-based page number, so chunks know the
-pages they span.
+pages they span. A table the page's layout shows (columns set apart by gaps) is written one
+line a row with its header, in place of its cells' text (pdf_tables.py).
 
 Scanned pages (images with fewer than `MIN_TEXT_CHARS` characters of text layer) are
 rendered and read by OCR (ocr.py) when an engine is installed; their blocks carry the OCR
@@ -117,7 +118,7 @@ def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list
             try:
                 tp = page.get_textpage()
                 try:
-                    text = tp.get_text_range()
+                    text = _rows(tp, tp.get_text_range())
                 finally:
                     tp.close()
                 text = _BLANKS.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROL)).strip()
@@ -152,6 +153,17 @@ def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list
     finally:
         if progress is not None:
             progress.close()
+
+
+def _rows(tp, text: str) -> str:
+    """The page's text with each table found by its layout written one line a row
+    (pdf_tables.py); the text as PDFium gave it if that fails."""
+    from .pdf_tables import with_tables
+
+    try:
+        return with_tables(tp.raw, text)
+    except Exception:  # a layout PDFium reports oddly must cost the page its tables, never its text
+        return text
 
 
 _END = tuple(".!?:;,")

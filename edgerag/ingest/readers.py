@@ -1,5 +1,6 @@
-"""Read files and folders: ``.txt``, ``.md``, benchmark ``corpus.jsonl`` here; PDF, DOCX,
-HTML and EPUB through their own modules beside this one (pdf.py, docx.py, html.py, epub.py).
+"""Read files and folders: ``.txt``, ``.md`` (its pipe tables one line a row, markdown.py),
+benchmark ``corpus.jsonl`` here; PDF, DOCX, HTML and EPUB through their own modules beside
+this one (pdf.py, docx.py, html.py, epub.py).
 
 Every input is either a `Document` or a `Skipped` record naming the file (or ``file:line``)
 and the reason: empty, binary, not UTF-8, unreadable, too large, malformed JSON. A bad file
@@ -34,6 +35,7 @@ from ..types import Document
 from .blocks import Skipped, content_id
 from .files import FileDone, FileState, Known, Unchanged, check, real_path
 from .image import IMAGE_SUFFIXES
+from .markdown import tables_as_rows
 from .sniff import kind_of
 
 STRUCTURED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".xhtml": "html", ".epub": "epub", **IMAGE_SUFFIXES}
@@ -208,11 +210,16 @@ def _read_file(path: Path, max_bytes: int, part_chars: int = PART_CHARS) -> Iter
     if path.suffix.lower() == ".jsonl":
         yield from _read_jsonl(path, enumerate(text.split("\n"), 1))
         return
-    body = text.replace("\r\n", "\n").strip()
+    body = _tables(path, text.replace("\r\n", "\n").strip())
     if not body:
         yield Skipped(str(path), "no text")
         return
     yield Document(id=content_id(body), text=body, title=_title(path, body), source=str(path))
+
+
+def _tables(path: Path, body: str) -> str:
+    """A Markdown file's pipe tables as one line per row (markdown.py)."""
+    return tables_as_rows(body) if path.suffix.lower() in (".md", ".markdown") else body
 
 
 def _check_stream(path: Path) -> str | Skipped:
@@ -270,6 +277,7 @@ def _stream_parts(path: Path, part_chars: int) -> Iterator[Document | Skipped]:
     second = next(bodies, None)
     if second is None:  # many bytes, few characters: one ordinary document after all
         if isinstance(first, str):
+            first = _tables(path, first)
             yield Document(id=content_id(first), text=first, title=_title(path, first), source=str(path))
         else:
             yield first
@@ -278,6 +286,7 @@ def _stream_parts(path: Path, part_chars: int) -> Iterator[Document | Skipped]:
         if isinstance(body, Skipped):
             yield body
             return
+        body = _tables(path, body)
         title = _title(path, body) if n == 1 else path.stem
         yield Document(id=f"{digest}-p{n}", text=body, title=f"{title} (part {n})", source=f"{path}#part{n}")
 

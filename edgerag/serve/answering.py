@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..answer import Answer
+from . import client_tasks
 from .chat import ChatRequest, Rewrite, standalone
 from .indexes import Served
 
@@ -110,6 +111,10 @@ def footer_of(ans: Answer, citations: list[dict[str, Any]]) -> str:
     if ans.short and ans.short != ans.text.strip() and (ans.reason or ans.full) and not ans.steps:
         lines.append(f"Short answer: {ans.short}" + (f" ({ans.reason})" if ans.reason else ""))
     shown = [c for c in citations if c["how"] != "unverified"]
+    if ans.abstained:  # answer/check.py: nothing read holds an answer; what came closest, as no source
+        lines.append(f"({ans.reason})" if ans.reason else "")
+        lines += ["Closest passages read (not a source):"] + [f"- {c.title}: {c.sentence}" for c in ans.closest]
+        lines = [x for x in lines if x]
     out = ("\n\n" + "\n".join(lines)) if lines else ""
     if shown:
         refs = []
@@ -154,7 +159,14 @@ def answer_chat(served: Served, req: ChatRequest, emit: Emit) -> Reply:
         "cached": ans.cached,
         "units_read": len(ans.context.units),
         "units_left_out": ans.dropped_units,
+        "abstained": ans.abstained,
+        "closest": [
+            {"n": c.n, "title": c.title, "where": c.where, "chunk_id": c.chunk_id, "sentence": c.sentence, "how": c.how}
+            for c in ans.closest
+        ],
     }
+    if req.tools_ignored:  # the client offered tools; the answer comes from the index (chat.py)
+        info["tools_ignored"] = req.tools_ignored
     return Reply(
         body=ans.text,
         footer=footer_of(ans, citations),
@@ -172,25 +184,33 @@ TASK_MAX_TOKENS = 256
 
 def answer_task(served: Served, req: ChatRequest, emit: Emit) -> Reply:
     """A client's own housekeeping prompt (a chat's title, tags), passed to the model as it is:
-    no retrieval, no citations, metered as the stage ``client-task``."""
+    no retrieval, no citations, metered as the stage ``client-task``. Its text is sent whole
+    when done, so a task stopped for a question (model_queue.py) has sent nothing yet and its
+    answer in code (`task_in_code`) is all the client gets."""
     started = time.monotonic()
-    first: list[float] = []
-
-    def on_text(piece: str) -> None:
-        if not first:
-            first.append(time.monotonic())
-        emit(Event("text", piece))
-
     llm = served.rag.answer_llm
-    c = llm.chat(req.messages, stage="client-task", method="none", max_tokens=TASK_MAX_TOKENS, on_text=on_text)
+    c = llm.chat(req.messages, stage="client-task", method="none", max_tokens=TASK_MAX_TOKENS)
     tokens = c.account()
+    first = time.monotonic()
+    emit(Event("text", c.text))
     return Reply(
         body=c.text,
         footer="",
         citations=[],
         usage=usage_of(tokens),
-        info={"index": served.name, "client_task": True},
+        info={"index": served.name, "client_task": client_tasks.kind_of(req.question) or True},
         started=started,
-        first_token=first[0] if first else None,
+        first_token=first,
         finished=time.monotonic(),
     )
+
+
+def task_in_code(served: Served, req: ChatRequest, emit: Emit) -> Reply:
+    """A client task answered without the model, because questions wait for it
+    (client_tasks.py): a title from the question's words, no tags, no suggestions."""
+    started = time.monotonic()
+    text = client_tasks.in_code(req.question)
+    emit(Event("text", text))
+    now = time.monotonic()
+    info = {"index": served.name, "client_task": client_tasks.kind_of(req.question) or True, "answered_in_code": "questions were waiting"}
+    return Reply(body=text, footer="", citations=[], usage=usage_of(), info=info, started=started, first_token=now, finished=now)

@@ -16,8 +16,9 @@ import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
+from . import access_log
 from .config import ServeConfig
-from .guard import Guard
+from .guard import OLLAMA_PREFIX, Guard
 from .indexes import Served, open_indexes, warm
 from .jobs import Jobs
 from .model_queue import ModelQueue
@@ -40,11 +41,13 @@ class Server:
 
 def create_app(config: ServeConfig):
     from fastapi import FastAPI
+    from fastapi.exception_handlers import http_exception_handler
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from .. import __version__
-    from . import ollama_routes, openai_routes, own_routes, web
+    from . import ollama_routes, openai_routes, own_routes, passage_page, web
     from .errors import openai_body
 
     try:
@@ -89,23 +92,38 @@ def create_app(config: ServeConfig):
     )
     app.state.edgerag = server
 
+    def error(request, status: int, message: str, headers=None):
+        """An error in the shape its route's clients read: Ollama's on ``/api/*``, else OpenAI's."""
+        body = {"error": message} if request.url.path.startswith(OLLAMA_PREFIX) else openai_body(status, message)
+        return JSONResponse(body, status_code=status, headers=headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()))
-        return JSONResponse(openai_body(400, f"{where}: {first.get('msg', 'invalid request')}"), status_code=400)
+        return error(request, 400, f"{where}: {first.get('msg', 'invalid request')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc: StarletteHTTPException):
+        if request.url.path.startswith(OLLAMA_PREFIX):
+            return error(request, exc.status_code, str(exc.detail), getattr(exc, "headers", None))
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(Exception)
     async def crashed(request, exc: Exception):
         log.exception("unexpected error in %s", request.url.path, exc_info=exc)
-        return JSONResponse(openai_body(500, f"internal error ({type(exc).__name__}); the server log has the details"), status_code=500)
+        return error(request, 500, f"internal error ({type(exc).__name__}); the server log has the details")
 
     app.include_router(own_routes.health_router)
     app.include_router(openai_routes.router)
     app.include_router(ollama_routes.router)
     app.include_router(own_routes.router)
+    app.include_router(passage_page.router)
     app.add_middleware(Guard, api_key=config.api_key, max_body_bytes=config.max_body_bytes, max_upload_bytes=config.max_upload_bytes)
     web.mount(app)  # the page at / (serve/web/): after the Guard, so that its login is checked first
+    if config.access_log:  # outermost: the Guard's 401 and 413 are logged too
+        access_log.enable()
+        app.add_middleware(access_log.AccessLog)
     return app
 
 

@@ -13,8 +13,14 @@ What a client may send that edgerag does not use (docs/serve.md says which is wh
 * accepted and ignored: sampling (temperature, top_p, top_k, seed, penalties, stop), output caps
   (max_tokens: edgerag sizes its own answer), user, metadata, store, a system prompt (the reader
   has its own instruction), keep_alive and Ollama's options;
-* refused with 400 and the field named: tools and functions, n > 1, logprobs, a response format
-  other than text, and images or audio in a message.
+* refused with 400 and the field named: n > 1, logprobs, a response format other than text, and
+  images or audio in a message.
+
+Tools are accepted, not obeyed: Open WebUI sends its built-in tool definitions with every chat
+request. A request whose ``tools`` (or older ``functions``) leave the choice to the model
+(no ``tool_choice``, ``auto`` or ``none``) is answered from the index, and the reply says so
+(``edgerag.tools_ignored``: how many were sent); one that demands a call (``required``, a named
+function, ``function_call`` naming one) is refused with 400, since edgerag calls no tools.
 
 A client's own housekeeping requests (Open WebUI's "### Task:" prompts for a chat's title, tags
 and follow-up suggestions) are not questions about the documents: they are passed to the model
@@ -83,6 +89,8 @@ class ChatRequest:
     client_task: bool = False
     messages: list[dict[str, str]] = field(default_factory=list)
     """The conversation as plain text messages (what a client task passes to the model)."""
+    tools_ignored: int = 0
+    """Tool definitions the client sent, left unused (the choice was the model's)."""
 
 
 def _text(content: Any, where: str) -> str:
@@ -150,6 +158,28 @@ def _edgerag_options(body: dict) -> dict[str, Any]:
     return opts
 
 
+LEFT_TO_THE_MODEL = (None, "auto", "none")
+
+
+def _tools(body: dict) -> int:
+    """How many tool definitions the request holds, when it leaves their use to the model;
+    a request that demands a call is refused."""
+    tools = body.get("tools") or []
+    functions = body.get("functions") or []
+    if not isinstance(tools, list) or not isinstance(functions, list):
+        raise RequestError("tools must be a list of tool definitions", "tools" if not isinstance(tools, list) else "functions")
+    for name in ("tool_choice", "function_call"):
+        choice = body.get(name)
+        if choice in LEFT_TO_THE_MODEL:
+            continue
+        demanded = choice.get("function", {}).get("name") or choice.get("name") if isinstance(choice, dict) else choice
+        raise RequestError(
+            f'{name} {demanded!r}: edgerag answers from its index and calls no tools; send tool_choice "auto" or none at all',
+            name,
+        )
+    return len(tools) + len(functions)
+
+
 def _request(body: Any, model: Any, stream: bool, include_usage: bool) -> ChatRequest:
     question, history, continued, plain = _messages(body.get("messages"))
     opts = _edgerag_options(body)
@@ -165,6 +195,7 @@ def _request(body: Any, model: Any, stream: bool, include_usage: bool) -> ChatRe
         mode=opts.get("mode"),
         client_task=bool(CLIENT_TASK.match(question)),
         messages=plain,
+        tools_ignored=_tools(body),
     )
 
 
@@ -172,9 +203,6 @@ def from_openai(body: Any) -> ChatRequest:
     """``POST /v1/chat/completions``'s body."""
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
-    if body.get("tools") or body.get("functions"):
-        field_name = "tools" if body.get("tools") else "functions"
-        raise RequestError(f"{field_name}: edgerag answers from its index and calls no tools; send the request without them", field_name)
     if body.get("n", 1) not in (1, None):
         raise RequestError("n: edgerag gives one answer a request (n = 1)", "n")
     if body.get("logprobs"):
@@ -191,11 +219,25 @@ def from_ollama(body: Any) -> ChatRequest:
     """``POST /api/chat``'s body (Ollama streams unless told ``"stream": false``)."""
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
-    if body.get("tools"):
-        raise RequestError("tools: edgerag answers from its index and calls no tools; send the request without them", "tools")
     if body.get("format"):
         raise RequestError("format: edgerag answers in text with citations; JSON output is not offered", "format")
     return _request(body, body.get("model"), bool(body.get("stream", True)), True)
+
+
+def from_ollama_generate(body: Any) -> ChatRequest:
+    """``POST /api/generate``'s body: its ``prompt`` is the question (a ``system`` prompt is kept
+    for a client task and not read otherwise, as in a chat)."""
+    if not isinstance(body, dict):
+        raise RequestError("the body must be a JSON object")
+    prompt = body.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise RequestError("prompt: the question is missing", "prompt")
+    if body.get("images"):
+        raise RequestError("images: edgerag answers from indexed text only", "images")
+    if body.get("format"):
+        raise RequestError("format: edgerag answers in text with citations; JSON output is not offered", "format")
+    messages = ([{"role": "system", "content": str(body["system"])}] if body.get("system") else []) + [{"role": "user", "content": prompt}]
+    return _request({**body, "messages": messages}, body.get("model"), bool(body.get("stream", True)), True)
 
 
 # ---- follow-ups ------------------------------------------------------------------------------

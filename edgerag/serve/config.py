@@ -33,6 +33,8 @@ class ServeConfig:
     """Where uploaded files and the jobs that index them are kept (a restart resumes them)."""
     settings: dict[str, Any] = field(default_factory=dict)
     """Setting overrides for every index (the CLI's flags: method, budget, model, …)."""
+    access_log: bool = True
+    """One line a request in the server's log (access_log.py); ``--quiet`` turns it off."""
 
     @property
     def url(self) -> str:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from .answering import Emit, Event, Reply
+from .answering import Emit, Event, Reply, answer_chat, answer_task, task_in_code
+from .chat import ChatRequest
+from .indexes import Served
 from .model_queue import ModelQueue, Ticket
 
 KEEPALIVE_S = 10.0
@@ -34,16 +36,29 @@ class Submitted:
     queue: ModelQueue
 
 
-def submit(queue: ModelQueue, work: Callable[[Emit], Reply], label: str) -> Submitted:
-    """Queue ``work(emit)`` for the model's thread; its events land in this loop's inbox."""
+def submit(queue: ModelQueue, work: Callable[[Emit], Reply], label: str, in_code: Callable[[Emit], Reply] | None = None) -> Submitted:
+    """Queue ``work(emit)`` for the model's thread; its events land in this loop's inbox.
+    ``in_code``: the work is a client's task, and this its answer without the model, given
+    when it would hold a question up (model_queue.py serves questions first)."""
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue = asyncio.Queue()
 
     def emit(ev: Event) -> None:
         loop.call_soon_threadsafe(inbox.put_nowait, ev)
 
-    ticket = queue.submit(lambda _t: work(emit), label)
+    fallback = (lambda _t: in_code(emit)) if in_code is not None else None
+    ticket = queue.submit(lambda _t: work(emit), label, task=in_code is not None, fallback=fallback)
     return Submitted(ticket, inbox, queue)
+
+
+def submit_chat(queue: ModelQueue, served: Served, req: ChatRequest) -> Submitted:
+    """A chat request queued: a question, or a client's task served after every question
+    (answered in code rather than hold one up)."""
+    if req.client_task:
+        return submit(
+            queue, lambda emit: answer_task(served, req, emit), f"task {served.name}", lambda emit: task_in_code(served, req, emit)
+        )
+    return submit(queue, lambda emit: answer_chat(served, req, emit), f"chat {served.name}")
 
 
 async def events(sub: Submitted) -> AsyncIterator[Event | Reply | None]:
@@ -52,9 +67,9 @@ async def events(sub: Submitted) -> AsyncIterator[Event | Reply | None]:
     done = False
     try:
         ahead = sub.queue.ahead(sub.ticket)
-        if ahead:
-            wait = sub.queue.retry_after(ahead)
-            yield Event("plan", f"waiting for the model: {ahead} question(s) ahead, about {wait} s\n", {"ahead": ahead})
+        if ahead:  # what really is served first: questions before it, never a task it stops
+            wait = sub.queue.wait_seconds(sub.ticket)
+            yield Event("plan", f"waiting for the model: {ahead} request(s) ahead, about {wait} s\n", {"ahead": ahead, "wait_s": wait})
         result = asyncio.wrap_future(sub.ticket.future)
         while True:
             get = asyncio.ensure_future(sub.inbox.get())

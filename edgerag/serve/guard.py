@@ -3,6 +3,9 @@ its body.
 
 * With a key set, every route but ``/health`` needs ``Authorization: Bearer KEY`` (compared in
   constant time): the OpenAI and Ollama routes, the documents, the OpenAPI page. 401 otherwise.
+  A passage page and its file (passage_page.py) open without it for a link signed for exactly
+  that passage and mark.
+* On Ollama's routes (``/api/*``) both come in Ollama's error shape, ``{"error": "…"}``.
 * A body larger than its limit gets 413, whether it says its length or streams it in chunks:
   an upload (``POST …/documents``) up to ``max_upload_bytes``, anything else up to
   ``max_body_bytes``. The body is counted as it arrives; nothing past the limit is read.
@@ -13,7 +16,11 @@ from __future__ import annotations
 import hmac
 import json
 
+from .passage_page import signed
+
 OPEN_PATHS = ("/health",)
+OLLAMA_PREFIX = "/api/"
+"""Ollama's routes: their errors come as ``{"error": "…"}``, the shape Ollama's clients read."""
 
 
 def _is_upload(scope) -> bool:
@@ -32,7 +39,9 @@ async def _send_json(send, status: int, body: dict, headers: list[tuple[bytes, b
     await send({"type": "http.response.body", "body": raw})
 
 
-def _error(status: int, message: str) -> dict:
+def _error(status: int, message: str, path: str = "") -> dict:
+    if path.startswith(OLLAMA_PREFIX):
+        return {"error": message}
     kind = "authentication_error" if status == 401 else "invalid_request_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": status}}
 
@@ -47,6 +56,8 @@ class Guard:
     def authorized(self, scope) -> bool:
         if self.key is None or scope["path"] in OPEN_PATHS:
             return True
+        if signed(self.key.decode(), scope["path"], scope.get("query_string", b"")):  # a passage link, for a browser
+            return True
         headers = dict(scope.get("headers") or [])
         auth = headers.get(b"authorization", b"")
         scheme, _, token = auth.partition(b" ")
@@ -59,13 +70,15 @@ class Guard:
             return await _send_json(
                 send,
                 401,
-                _error(401, "this server needs its API key: send `Authorization: Bearer KEY`"),
+                _error(401, "this server needs its API key: send `Authorization: Bearer KEY`", scope["path"]),
                 [(b"www-authenticate", b"Bearer")],
             )
         limit = self.max_upload if _is_upload(scope) else self.max_body
         what = "an upload" if _is_upload(scope) else "a request body"
         too_large = _error(
-            413, f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)"
+            413,
+            f"{what} may be at most {limit:,} bytes here (the server's --max-{'upload' if _is_upload(scope) else 'body'}-mb)",
+            scope["path"],
         )
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")

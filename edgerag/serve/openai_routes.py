@@ -10,6 +10,10 @@ Beyond OpenAI's fields a response carries, for scripts:
 * ``usage``: the answering model's own counts, ``prompt_tokens_details.cached_tokens`` the prompt
   tokens not computed anew (reused prefix, or the LLM cache), ``evaluated_tokens`` the rest.
 
+Each checked citation also goes out as an OpenAI ``annotations`` entry (``url_citation``) on the
+message (in a stream: on the delta that carries the references), linking to the passage's page
+(passage_page.py): Open WebUI shows these as source chips. Every citation carries that ``url``.
+
 In a stream the plan line comes first as ``delta.reasoning_content`` (clients that show a
 model's reasoning, Open WebUI among them, show it while the answer is prepared), the references
 as the last content, ``citations`` and ``edgerag`` on the final chunk, and ``usage`` in a chunk
@@ -26,11 +30,13 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from .answering import Event, Reply, answer_chat, answer_task
+from .access_log import note_model, note_reply
+from .answering import Event, Reply
 from .chat import ChatRequest, RequestError, from_openai
 from .errors import openai_body, openai_error
-from .events import ClientGone, continuation, events, submit, wait_reply
+from .events import ClientGone, continuation, events, submit_chat, wait_reply
 from .indexes import find
+from .passage_page import annotations, linked
 
 router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"])
 
@@ -80,15 +86,15 @@ async def chat_completions(request: Request):
     try:
         req = from_openai(await read_json(request))
         served = find(server.indexes, req.model)
-        work = answer_task if req.client_task else answer_chat
-        sub = submit(server.queue, lambda emit: work(served, req, emit), f"chat {served.name}")
+        note_model(request, served.model_id)
+        sub = submit_chat(server.queue, served, req)
     except Exception as e:  # every failure becomes a clear 4xx/5xx
         return openai_error(e)
     cid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
     created = int(time.time())
     if req.stream:
         return StreamingResponse(
-            sse(sub, req, cid, created, served.model_id), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+            sse(sub, req, cid, created, served, request), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
     try:
         reply = await wait_reply(request, sub)
@@ -96,21 +102,20 @@ async def chat_completions(request: Request):
         return JSONResponse(openai_body(499, "the client closed the connection"), status_code=499)
     except Exception as e:
         return openai_error(e)
+    note_reply(request, reply)
+    citations = linked(request, served, reply)
+    content = continuation(reply.text, req.continued)
+    message = {"role": "assistant", "content": content}
+    if citations:  # Open WebUI shows them as source chips
+        message["annotations"] = annotations(citations, content)
     return {
         "id": cid,
         "object": "chat.completion",
         "created": created,
         "model": served.model_id,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": continuation(reply.text, req.continued)},
-                "finish_reason": "stop",
-                "logprobs": None,
-            }
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}],
         "usage": usage_block(reply),
-        "citations": reply.citations,
+        "citations": citations,
         "edgerag": reply.info,
     }
 
@@ -127,8 +132,9 @@ def _chunk(cid: str, created: int, model: str, delta: dict, finish: str | None =
     return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
 
-async def sse(sub, req: ChatRequest, cid: str, created: int, model: str) -> AsyncIterator[str]:
+async def sse(sub, req: ChatRequest, cid: str, created: int, served, request: Request) -> AsyncIterator[str]:
     """The answer as server-sent events; an error after the stream began is sent as an event."""
+    model = served.model_id
     yield _chunk(cid, created, model, {"role": "assistant", "content": ""})
     try:
         async for ev in events(sub):
@@ -140,10 +146,15 @@ async def sse(sub, req: ChatRequest, cid: str, created: int, model: str) -> Asyn
                 if not req.continued:  # a "continue" turn gets the rest at the end, not what the client has
                     yield _chunk(cid, created, model, {"content": ev.text})
             elif isinstance(ev, Reply):
+                note_reply(request, ev)
+                citations = linked(request, served, ev)
                 rest = continuation(ev.body, req.continued) if req.continued else ""
                 if rest + ev.footer:
-                    yield _chunk(cid, created, model, {"content": rest + ev.footer})
-                yield _chunk(cid, created, model, {}, "stop", citations=ev.citations, edgerag=ev.info)
+                    delta: dict = {"content": rest + ev.footer}
+                    if citations:  # spans of the whole message's content, as on a message
+                        delta["annotations"] = annotations(citations, (rest if req.continued else ev.body) + ev.footer)
+                    yield _chunk(cid, created, model, delta)
+                yield _chunk(cid, created, model, {}, "stop", citations=citations, edgerag=ev.info)
                 if req.include_usage:
                     body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": model}
                     body.update(choices=[], usage=usage_block(ev))

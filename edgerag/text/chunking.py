@@ -7,7 +7,9 @@ Here:
   document is one chunk) and, with ``Settings.chunk_breaks``, never across a page or heading
   of the document: a page of a PDF or a section of a Word file starts a chunk of its own. Consecutive chunks share up to ``overlap`` tokens of whole trailing
   sentences. A sentence longer than a sub-chunk is cut at word boundaries (a run of more than
-  32 characters without a space counts as several words).
+  32 characters without a space counts as several words); a table row (text/rows.py) is cut
+  only when longer than a chunk, and no sub-chunk cut falls inside one (a sub-chunk holding a
+  row longer than ⌈ℓ/2^τ⌉ is that much longer).
 * A chunk of T tokens is cut into n = ⌈T / ⌈ℓ/2^τ⌉⌉ sub-chunks of about T/n tokens each, so a
   full chunk yields exactly 2^τ; cuts snap to a sentence boundary when one lies within a
   quarter sub-chunk of the target, else fall between words.
@@ -22,11 +24,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..types import Document, Span
+from .rows import row_spans
 from .sentences import sentence_spans
 from .tokens import Tokenizer
 
@@ -63,13 +67,18 @@ def split_document(
     hard = {bisect_left(starts, m.start) for m in doc.marks} - {0, len(words)} if breaks else set()
     bounds |= hard
     cuts = sorted(b for b in bounds if b <= len(words))
+    rows = {bisect_left(starts, s) for s, _ in row_spans(text)}  # a table row stays whole up to ℓ
     segments: list[tuple[int, int]] = []
+    whole: set[tuple[int, int]] = set()
     for a, b in zip(cuts, cuts[1:]):
+        limit = chunk_tokens if a in rows else subchunk_tokens
         while a < b:
             end = a + 1
-            while end < b and cum[end + 1] - cum[a] <= subchunk_tokens:
+            while end < b and cum[end + 1] - cum[a] <= limit:
                 end += 1
             segments.append((a, end))
+            if a in rows and end == b:
+                whole.add((a, b))
             a = end
     segtok = [int(cum[b] - cum[a]) for a, b in segments]
 
@@ -88,7 +97,7 @@ def split_document(
         out.chunks.append(span(chunk_id, segments[i][0], segments[j - 1][1]))
         for k, (a, b) in enumerate(segments[i:j]):
             out.sentences.append(span(f"{chunk_id}:t{k}", a, b, chunk_id))
-        for k, (a, b) in enumerate(_subchunk_cuts(segments[i:j], cum, subchunk_tokens)):
+        for k, (a, b) in enumerate(_subchunk_cuts(segments[i:j], cum, subchunk_tokens, whole)):
             out.subchunks.append(span(f"{chunk_id}:s{k}", a, b, chunk_id))
         ci += 1
         if j >= len(segments):
@@ -101,8 +110,12 @@ def split_document(
     return out
 
 
-def _subchunk_cuts(segments: list[tuple[int, int]], cum: np.ndarray, size: int) -> list[tuple[int, int]]:
-    """Word ranges of ⌈T/size⌉ nearly equal sub-chunks of the words covered by ``segments``."""
+def _subchunk_cuts(
+    segments: list[tuple[int, int]], cum: np.ndarray, size: int, whole: AbstractSet[tuple[int, int]] = frozenset()
+) -> list[tuple[int, int]]:
+    """Word ranges of ⌈T/size⌉ nearly equal sub-chunks of the words covered by ``segments``;
+    a cut inside a segment of ``whole`` (a table row) moves to the row's nearer edge, or is
+    not made when the row has no edge inside the range."""
     wa, wb = segments[0][0], segments[-1][1]
     total = int(cum[wb] - cum[wa])
     n = max(1, -(-total // size))
@@ -118,6 +131,11 @@ def _subchunk_cuts(segments: list[tuple[int, int]], cum: np.ndarray, size: int) 
             near = seg_bounds[np.argmin(np.abs(cum[seg_bounds] - target))]
             if abs(cum[near] - target) <= size / 4 and edges[-1] < near < wb:
                 w = int(near)
+        row = next(((a, b) for a, b in segments if (a, b) in whole and a < w < b), None)
+        if row is not None:
+            w = min((e for e in row if edges[-1] < e < wb), key=lambda e: abs(cum[e] - target), default=-1)
+            if w < 0:
+                continue  # the row is the whole sub-chunk: no cut
         if w > edges[-1] and w < wb:
             edges.append(w)
     edges.append(wb)

@@ -8,8 +8,6 @@ manage documents, read the token ledger, from any browser, offline.
     evidence.py   an answer's evidence as a small graph (names, passages, linking entities,
                   hops), laid out with networkx for an inline SVG
     tokens.py     the ledger by stage, method and model, as bars and a table
-    passage.py    ``/passage/{index}/{chunk_id}``: a cited passage, its answer marked (minimal,
-                  until serve/passage_page.py is merged)
     access.py     the key's login, the session cookie, and writes refused from other sites
     templates/    Jinja2 pages, rendered on the server; assets/ their one script and stylesheet
 
@@ -29,12 +27,11 @@ def mount(app) -> None:
     the `Guard` is added, so that the access check runs first."""
     from fastapi.staticfiles import StaticFiles
 
-    from . import passage, routes
+    from . import routes
     from .access import WebAccess
     from .ask import Answers
 
     app.state.web_answers = Answers()
     app.include_router(routes.router)
-    app.include_router(passage.router)
     app.mount("/assets", StaticFiles(directory=str(HERE / "assets")), name="web-assets")
     app.add_middleware(WebAccess, api_key=app.state.edgerag.config.api_key)

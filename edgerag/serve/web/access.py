@@ -34,8 +34,11 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 PUBLIC_PREFIXES = ("/login", "/logout", "/assets/")
 """The web paths open without a session: the login form, the logout and the static files (no index data)."""
-PAGE_PREFIXES = ("/", "/documents", "/tokens", "/why", "/passage/", "/web/")
+PAGE_PREFIXES = ("/", "/documents", "/tokens", "/why", "/web/")
 """The page's own routes: a browser without a session is sent to the login."""
+PASSAGE = "/passage/"
+"""A cited passage's page (serve/passage_page.py): a signed link opens it without the key (the
+Guard checks the signature); without one, a browser is sent to the login."""
 
 
 def _secret(key: str) -> bytes:
@@ -150,7 +153,8 @@ class WebAccess:
         if is_public(path):  # the login form and static files: let them past the Guard
             scope = dict(scope, headers=[*scope["headers"], (b"authorization", f"Bearer {self.key}".encode())])
             return await self.app(scope, receive, send)
-        if is_page(path) and method == "GET" and not path.startswith("/web/"):
+        unsigned_passage = path.startswith(PASSAGE) and b"sig=" not in scope.get("query_string", b"")
+        if method == "GET" and ((is_page(path) and not path.startswith("/web/")) or unsigned_passage):
             target = path + ("?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else "")
             return await self._redirect(send, "/login?next=" + quote(target, safe=""))
         return await self.app(scope, receive, send)  # the Guard answers 401

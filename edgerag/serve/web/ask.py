@@ -16,11 +16,12 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
 from ..answering import Emit, Event, citations_of, usage_of
 from ..chat import Rewrite, Turn, standalone
 from ..indexes import Served
+from ..passage_page import MAX_MARK
+from ..passage_page import passage_url as page_url
 from .evidence import Evidence, evidence_of
 
 HISTORY_TURNS = 12
@@ -75,9 +76,9 @@ class Asked:
 
 
 def passage_url(index: str, chunk_id: str, mark: str) -> str:
-    """The passage page of a citation, the answer marked in it."""
-    url = f"/passage/{quote(index, safe='')}/{quote(chunk_id, safe='')}"
-    return url + (f"?mark={quote(mark, safe='')}" if mark else "")
+    """The passage page of a citation (serve/passage_page.py), the answer marked in it; the
+    page's session opens it, so the link is not signed."""
+    return page_url("", index, chunk_id, mark[:MAX_MARK])
 
 
 def _closest(served: Served, ans) -> list[dict[str, Any]]:
@@ -85,7 +86,16 @@ def _closest(served: Served, ans) -> list[dict[str, Any]]:
     when the reader records them)."""
     out = []
     for c in getattr(ans, "closest", None) or []:
-        out.append({"n": c.n, "title": c.title or c.doc_id, "where": c.where, "url": passage_url(served.name, c.chunk_id, "")})
+        sentence = getattr(c, "sentence", "")
+        out.append(
+            {
+                "n": c.n,
+                "title": c.title or c.doc_id,
+                "where": c.where,
+                "sentence": sentence,
+                "url": passage_url(served.name, c.chunk_id, sentence),
+            }
+        )
     return out
 
 
@@ -119,10 +129,10 @@ def answer_page(served: Served, question: str, history: list[Turn], emit: Emit) 
         emit(Event("text", piece))
 
     ans = rag.answer(rewrite.question, ctx, plan=plan, on_text=on_text)
-    abstained = bool(getattr(ans, "abstained", False)) or not ans.short.strip()
+    abstained = bool(ans.abstained) or not ans.short.strip()
     citations = [] if abstained else citations_of(ans)
-    for c in citations:
-        c["url"] = passage_url(served.name, c["chunk_id"], ans.short)
+    for c in citations:  # the answer marked where the passage holds it word for word
+        c["url"] = passage_url(served.name, c["chunk_id"], ans.short if ans.short.lower() in (c.get("text") or "").lower() else "")
     finished = time.monotonic()
     asked = Asked(
         id=uuid.uuid4().hex[:16],

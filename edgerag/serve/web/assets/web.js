@@ -110,9 +110,9 @@
           if (a.closest && a.closest.length) {
             var near = el("ul", { cls: "cites" });
             a.closest.forEach(function (c) {
-              near.appendChild(el("li", null, el("a", { href: c.url, text: c.title }), c.where ? " — " + c.where : ""));
+              near.appendChild(el("li", null, el("a", { href: c.url, text: c.title }), c.sentence ? ": " + c.sentence : c.where ? " — " + c.where : ""));
             });
-            after.appendChild(el("p", { cls: "small muted", text: "The closest passages read:" }));
+            after.appendChild(el("p", { cls: "small muted", text: "The closest sentences read (not a source):" }));
             after.appendChild(near);
           }
         } else {

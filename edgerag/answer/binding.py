@@ -1,0 +1,285 @@
+"""Where an answer stands, and whether it is bound to what the question asks about (issue #56,
+item 4: "In '40 at A, 25 at B', B's number is 25").
+
+* `stands_on`: the sentences of the passages read that hold the short answer (as written, or the
+  same number or year written otherwise: "12400" in "12,400 EUR", "1830" in "10 July 1830").
+* `question_names`: what the question is about, as it names it: its capitalised runs and quoted
+  titles, less the question's first word and titles of address ("Dr", "Ms").
+* `about`: whether a sentence is bound to the question's subject: it names one of the question's
+  names, or its passage is titled so; for a question asked through another thing ("the director
+  of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
+  most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
+  names nothing must share half its telling words with the sentence or its heading.
+* `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
+  York and 12 at Hull"), the value in the list item that names the question's subject.
+
+All in code, from the text's structure; the check (check.py) composes them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..text.keywords import keywords
+from ..text.linkkeys import capitalised_runs
+from ..text.normalize import normalize
+from ..text.sentences import split_sentences
+from ..types import Unit
+
+_TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady".split())
+_QUESTION_WORDS = frozenset(
+    "who whom whose what which when where why how is are was were do does did has have had can could will would should must may".split()
+)
+_QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_NUM = re.compile(r"\d[\d,.]*\d|\d")
+_ITEM_SPLIT = re.compile(r";|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
+_GENERIC = frozenset(
+    """many much number year years date day days month months time name names person people staff member members total amount
+    price cost costs value long old first last new current main""".split()
+)
+"""Question words that say what kind of answer is wanted, not what it is about."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A sentence an answer stands on, and the passage it is in."""
+
+    unit: Unit
+    sentence: str
+
+
+def _digits(text: str) -> list[str]:
+    return [re.sub(r"[,\s]", "", m.group()) for m in _NUM.finditer(text)]
+
+
+def _holds(text: str, answer: str) -> bool:
+    key = normalize(answer)
+    if not key:
+        return False
+    if f" {key} " in f" {normalize(text)} ":
+        return True
+    numbers = _digits(answer)
+    if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
+        present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
+        return all(n in present for n in numbers)
+    return False
+
+
+def stands_on(answer: str, units: list[Unit]) -> list[Standing]:
+    """The sentences of ``units`` that hold ``answer`` (the module doc), in the units' order."""
+    out = []
+    for u in units:
+        if not _holds(u.text, answer):
+            continue
+        for s in split_sentences(u.text):
+            if _holds(s, answer):
+                out.append(Standing(u, s))
+    return out
+
+
+def _clean_name(run: str) -> str:
+    words = [w for w in run.split() if w.lower() not in _TITLES]
+    return _POSSESSIVE.sub("", " ".join(words)).strip()
+
+
+def question_names(question: str) -> list[str]:
+    """The names ``question`` is about (the module doc), longest first."""
+    found = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    for run in capitalised_runs(question):
+        words = run.split()
+        while words and words[0].lower() in _QUESTION_WORDS:
+            words = words[1:]
+        name = _clean_name(" ".join(words))
+        if name and not (len(name.split()) == 1 and name.lower() in _QUESTION_WORDS):
+            found.append(name)
+    return sorted(dict.fromkeys(found), key=len, reverse=True)
+
+
+def _words(name: str) -> list[str]:
+    return normalize(_clean_name(name)).split()
+
+
+def names_in(name: str, text: str, surname: bool = True) -> bool:
+    """Whether ``text`` names ``name``: a capitalised run of it that is the name (titles of
+    address aside: "Dr Ana Ruiz"), not a longer name holding it ("Charles Mathew" is not named
+    by "James Charles Mathew"); with ``surname``, a run that is the name's last word alone
+    ("Ruiz") or its first and last ("Ana Ruiz" for "Ana Maria Ruiz"). A name with no capital
+    (a quoted title) is named where its words stand."""
+    want = _words(name)
+    if not want:
+        return False
+    if not any(w[:1].isupper() for w in name.split()):
+        return f" {' '.join(want)} " in f" {normalize(text)} "
+    short = [want[-1]] if surname and len(want) >= 2 and len(want[-1]) >= 4 else []
+    first_last = [want[0], want[-1]] if surname and len(want) >= 3 else []
+    for run in capitalised_runs(text):
+        got = _words(run)
+        if got == want or (short and got == short) or (first_last and got == first_last):
+            return True
+    return False
+
+
+def subject_words(question: str) -> set[str]:
+    """The question's content words that say what it is about (not what kind of answer it wants)."""
+    return {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and len(w) > 2}
+
+
+def lemma(word: str) -> str:
+    """A word without its inflection, for matching a question's words with a sentence's
+    ("joined" → "join", "cities" → "city", "left" → "leave"); "officer" stays apart from "office"."""
+    w = word.lower()
+    w = _IRREGULAR.get(w, w)
+    for suffix, put in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            return w[: -len(suffix)] + put
+    return w
+
+
+def _stems(words) -> set[str]:
+    return {lemma(w) for w in words}
+
+
+def _shares_subject(words: set[str], text: str) -> bool:
+    """Whether ``text`` holds at least half the question's subject words (by their stems)."""
+    if not words:
+        return True
+    held = _stems(words) & _stems(keywords(text))
+    return len(held) >= max(1, (len(_stems(words)) + 1) // 2)
+
+
+def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
+    """The question's names that tell passages apart: a name nearly every passage read holds
+    (the organisation whose documents these are) says nothing of what is asked."""
+    if len(units) < 3:
+        return names
+    return [n for n in names if sum(names_in(n, u.text) or names_in(n, u.title) for u in units) < 0.8 * len(units)]
+
+
+def telling(words: set[str], units: list[Unit]) -> set[str]:
+    """The ``words`` that tell the passages read apart: a word nearly every one holds
+    ("institute", in an institute's own documents) says nothing of what is asked."""
+    if len(units) < 3:
+        return words
+    held = [_stems(keywords(f"{u.title} {u.text}")) for u in units]
+    return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
+
+
+MAX_BRIDGES = 2
+"""Passages an answer's passage may stand from the question's subject's, through names they share
+(a bridge question read whole: the film's passage names its director, whose passage holds the answer)."""
+
+
+def _runs(u: Unit) -> set[str]:
+    return {normalize(r) for r in capitalised_runs(f"{u.title}. {u.text}") if len(r) > 3}
+
+
+_BRIDGE = re.compile(r"\b(?:who|whom|whose|which|that|where|when)\b|\bthe [a-z]+(?: [a-z]+)? of\b|\bpart of\b|['’]s [a-z]", re.I)
+
+
+def bridge_question(question: str) -> bool:
+    """Whether ``question`` asks of something it names only through another ("the director of
+    film X", "the city where X died", "X's wife"): its answer may stand in a passage that does
+    not name X. "In what year did X marry?" asks of X itself."""
+    words = question.split(maxsplit=1)
+    return bool(_BRIDGE.search(words[1] if len(words) > 1 else ""))
+
+
+def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
+    """The passages of ``units`` within `MAX_BRIDGES` shared names of a passage in ``seeds``
+    (chunk ids); a name most passages read share (the organisation's own) links none."""
+    runs = {u.chunk_id: _runs(u) for u in units}
+    if len(units) >= 4:
+        counts = Counter(r for rs in runs.values() for r in rs)
+        common = {r for r, c in counts.items() if c >= 0.5 * len(units)}
+        runs = {k: rs - common for k, rs in runs.items()}
+    reached, frontier = set(seeds), set(seeds)
+    for _ in range(MAX_BRIDGES):
+        frontier = {k for k, rs in runs.items() if k not in reached and any(rs & runs[f] for f in frontier if f in runs)}
+        reached |= frontier
+    return reached - seeds
+
+
+def about(standing: Standing, question: str, units: list[Unit]) -> bool:
+    """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
+    unit, sentence = standing.unit, standing.sentence
+    own = f"{unit.title} {sentence}"
+    every = question_names(question)
+    names = distinguishing(every, units)
+    if names:
+        if any(names_in(n, own) for n in names):
+            return True
+        if any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
+            return True  # a short passage about the subject: its sentences are about it
+        if not bridge_question(question):  # asked of the subject itself: its own sentences or passage
+            return False
+        seeds = {u.chunk_id for u in units if any(names_in(n, f"{u.title} {u.text}") for n in names)}
+        return unit.chunk_id in seeds or unit.chunk_id in bridged(seeds, units)
+    common = " ".join(every).lower()
+    words = {w for w in subject_words(question) if w not in common}
+    words = telling(words, units)
+    return _shares_subject(words, f"{own} {unit.provenance.get('section') or ''}")
+
+
+_IRREGULAR = {
+    "left": "leave", "died": "die", "death": "die", "dead": "die", "birth": "born", "began": "begin", "begun": "begin",
+    "became": "become", "took": "take", "taken": "take", "won": "win", "wrote": "write", "written": "write", "held": "hold",
+    "built": "build", "sold": "sell", "bought": "buy", "paid": "pay", "led": "lead", "ran": "run", "met": "meet", "went": "go",
+    "gone": "go", "made": "make", "gave": "give", "given": "give", "came": "come", "spent": "spend", "rose": "rise", "fell": "fall",
+    "chose": "choose", "chosen": "choose", "grew": "grow", "knew": "know", "began.": "begin", "joined": "join", "married": "marry",
+}  # fmt: skip
+_LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
+_ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
+_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+
+
+def _verb_stem(word: str) -> str:
+    return lemma(word)[:4]
+
+
+def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
+    """Whether the sentence says the thing asked, not only something of the same subject: a
+    year the question names is in the sentence or its passage ("How many staff in 2022?" is not
+    answered by 2023's figure); a date or year answers only where the sentence says what
+    happened ("joined", "founded") as the question does (by the question's words that tell the
+    passages read apart: not "institute" in an institute's documents), or gives a life in
+    parentheses or a thing's year as what it is ("… is a 1997 album")."""
+    unit, sentence = standing.unit, standing.sentence
+    for year in _YEAR.findall(question):
+        if year not in f"{unit.title} {unit.text}":
+            return False
+    if kind not in ("date", "year"):
+        return True
+    names = " ".join(question_names(question)).lower()
+    words = {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and not w.isdigit()}
+    asked = {_verb_stem(w) for w in telling(words, units)}
+    if not asked:
+        return True
+    if _LIFESPAN.search(sentence) or _ATTRIBUTE_YEAR.search(sentence):
+        return True
+    said = {_verb_stem(w) for w in keywords(f"{sentence} {unit.title}")}
+    return bool(asked & said)
+
+
+def bound_value(answer: str, sentence: str, question: str) -> str | None:
+    """The value bound to the question's subject in a sentence that lists values for several
+    subjects (the module doc), when it is not ``answer``; None when the sentence lists no such
+    values, names the subject in no single item, or already binds ``answer`` to it."""
+    items = [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
+    if len(items) < 2 or not _digits(answer):
+        return None
+    with_value = [it for it in items if _digits(it)]
+    if len(with_value) < 2:
+        return None
+    terms = question_names(question) or sorted(subject_words(question))
+    naming = [i for i, it in enumerate(items) if any(names_in(t, it) if t[:1].isupper() else t in keywords(it) for t in terms)]
+    if len(naming) != 1:
+        return None
+    item = items[naming[0]]
+    numbers = [m.group() for m in _NUM.finditer(item)]
+    old = [m.group() for m in _NUM.finditer(answer)]
+    if len(numbers) != 1 or len(old) != 1 or _digits(numbers[0]) == _digits(old[0]):
+        return None  # "York: 25" split from its name, two values in the item, or already bound
+    return answer.replace(old[0], numbers[0], 1)

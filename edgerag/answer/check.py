@@ -1,0 +1,161 @@
+"""Step 3 of reading, the check: a short answer is kept only where the evidence read holds it
+for what was asked, else it is read again among the right answers or dropped, and the answer
+says "The documents do not say." (issue #56, items 3, 4 and 7).
+
+A small model answers every question, held or not, and each wrong answer still carries a
+checked citation: the passage holds the words, just not for this question. So each short
+answer the model wrote goes through these typed steps, in order; the first that fails decides:
+
+1. ``said``: the model said it does not know, or wrote nothing → not in the documents.
+2. ``kind`` (kinds.py): a reply of the wrong kind ("Who …?" answered with a year, "What
+   position …?" with a name) is read again, the output held to the answers of the right kind
+   the evidence holds (closed choices, as comparisons are read); none → not in the documents.
+3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
+   documents (the model made it up, or took it from the question).
+4. ``about`` (binding.py `about`): that sentence is bound to what the question is about (it names
+   the question's subject, is in its passage, or one bridge away); none → not in the documents,
+   the sentences that hold the answer named as the closest read.
+5. ``asked`` (binding.py `says_what_was_asked`): the sentence says what was asked, not only something
+   of the same subject: a year the question names is in it or its passage; a date answers only
+   where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
+   thing's year as what it is; none → not in the documents.
+6. ``subject`` (binding.py `bound_value`): in a list of values for several subjects, the value of
+   the question's subject replaces another item's.
+
+A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
+names holds, else "no" or not in the documents. A comparison, a table's column or a
+lifespan decided in code is held by construction. An abstained answer cites nothing as its source:
+the sentences it read closest to the question are its ``closest``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..llm.local import Completion
+from ..text.keywords import keywords
+from ..text.sentences import split_sentences
+from ..types import Unit
+from .binding import Standing, about, bound_value, lemma, says_what_was_asked, stands_on, subject_words
+from .candidates import candidates
+from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
+from .sides import each_side
+
+NOT_IN_DOCUMENTS = "The documents do not say."
+_DONT_KNOW = re.compile(
+    r"^\s*(?:i (?:do not|don't|cannot|can't) (?:know|tell|find|say)|unknown|not (?:mentioned|stated|given|known|specified|found)|"
+    r"(?:the )?(?:passages?|documents?|text|context) (?:do(?:es)? not|don't|doesn't) (?:say|state|mention|contain|specify)|"
+    r"no (?:information|answer|mention)|none|n/?a)\b",
+    re.I,
+)
+_ROLE_MODIFIERS = (
+    "senior|junior|deputy|assistant|associate|chief|head|vice|acting|interim|principal|lead|research|managing|executive|general|"
+    "technical|financial|operations|project|programme|program|lab|laboratory|safety|quality|data|protection|health|it|hr"
+)
+_ROLE_WORD = "|".join(sorted(ROLE_WORDS, key=len, reverse=True))
+_ROLE_PHRASE = re.compile(
+    rf"(?:(?:(?i:{_ROLE_MODIFIERS})|[A-Z][a-z]+)\s+){{0,3}}\b(?i:{_ROLE_WORD})s?\b"
+    rf"(?:\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w&-]*(?:\s+(?:and\s+|&\s+)?[A-Z][\w&-]*)*)?"
+)
+
+
+@dataclass
+class Check:
+    """What the check made of a short answer (the module doc)."""
+
+    short: str
+    """The answer kept ("" when abstained)."""
+    abstained: bool = False
+    step: str = ""
+    """The step that changed or dropped the answer (``said``, ``kind``, ``stands``, ``about``, ``subject``), "" when kept as is."""
+    why: str = ""
+    """One line for a person: why the answer was changed or dropped."""
+    closest: list[Standing] = field(default_factory=list)
+    """The sentences read that came closest (those holding the answer, else those sharing most words with the question)."""
+    reread: Completion | None = None
+    """The completion of a read again among right-kind answers (its tokens join the answer's)."""
+
+
+def role_phrases(texts: list[str]) -> list[str]:
+    """The role phrases of ``texts`` ("Head of Finance", "deputy director", "senior research fellow")."""
+    out: dict[str, None] = {}
+    for t in texts:
+        for m in _ROLE_PHRASE.finditer(t):
+            phrase = m.group().strip()
+            if any(w.lower().strip(".,") in ROLE_WORDS for w in phrase.split()):
+                out.setdefault(phrase, None)
+    return list(out)
+
+
+def right_kind(kind: str, units: list[Unit], asked: str) -> list[str]:
+    """The answers of ``kind`` the passages read hold, for a read again (closed choices)."""
+    texts = [u.text for u in units]
+    if kind == "role":
+        found = role_phrases(texts)
+    else:
+        found = [c for c in candidates(texts, asked) if c.lower() not in ("yes", "no")]
+    asked_key = asked.lower()
+    return [c for c in of_kind(found, kind) if c.lower() not in asked_key]
+
+
+def closest_sentences(question: str, units: list[Unit], k: int = 2) -> list[Standing]:
+    """The ``k`` sentences of ``units`` sharing most content words with ``question``."""
+    want = {lemma(w) for w in subject_words(question)}
+    scored = []
+    for rank, u in enumerate(units):
+        for s in split_sentences(u.text):
+            score = len(want & {lemma(w) for w in keywords(s)})
+            if score:
+                scored.append((-score, rank, Standing(u, s)))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    return [s for _, _, s in scored[:k]]
+
+
+def dropped(step: str, why: str, question: str, units: list[Unit], closest: list[Standing] | None = None, reread=None) -> Check:
+    """An abstention: nothing kept, the closest sentences read named."""
+    return Check("", abstained=True, step=step, why=why, closest=closest or closest_sentences(question, units), reread=reread)
+
+
+def check_answer(
+    short: str, reply: str, asked: str, units: list[Unit], reread: Callable[[list[str]], Completion | None] | None = None
+) -> Check:
+    """The check of ``short`` (the model's ``reply`` made a short answer) to the question ``asked``
+    over the ``units`` read (the module doc). ``reread(options)`` asks the model again with its
+    output held to ``options`` (its completion; None: not asked)."""
+    if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
+        return dropped("said", "the model found no answer in what it read", asked, units)
+    kind = asked_kind(asked)
+    step = why = ""
+    completion = None
+    if kind != "yes-no" and not fits(short, kind):
+        options = right_kind(kind, units, asked)
+        completion = reread(options) if options and reread is not None else None
+        again = completion.text.strip() if completion is not None else ""
+        if not fits(again, kind):
+            return dropped(
+                "kind", f"the question asks for a {kind}; '{short}' is none, and what was read holds none", asked, units, reread=completion
+            )
+        step, why, short = "kind", f"the question asks for a {kind}; '{short}' is none: read again among {len(options)} of that kind", again
+    if kind == "yes-no" or short.lower() in ("yes", "no"):
+        held = each_side(asked, units) if short.lower() == "yes" else None
+        if held is not None and held[0] == "":
+            return dropped("sides", held[1], asked, units)
+        if held is not None and held[0] != "yes":
+            step, why, short = "sides", held[1], held[0]
+        return Check(short, step=step, why=why, reread=completion)
+    standing = stands_on(short, units)
+    if not standing:
+        return dropped("stands", f"no sentence read holds '{short}'", asked, units)
+    bound = [s for s in standing if about(s, asked, units)]
+    if not bound:
+        return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
+    said = [s for s in bound if says_what_was_asked(s, asked, kind, units)]
+    if not said:
+        return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
+    bound = said
+    value = bound_value(short, bound[0].sentence, asked)
+    if value is not None:
+        step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
+    return Check(short, step=step, why=why, closest=bound[:1], reread=completion)

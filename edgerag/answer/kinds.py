@@ -1,0 +1,137 @@
+"""The kind of answer a question asks for, decided in code, and whether a reply is of that kind
+(issue #56, item 3: "Asked *what position* a person took up, it answered the person's name").
+
+`asked_kind` reads the question's grammar only: its question word and the noun after it.
+
+=============  ======================================================  =========================
+kind           asked as                                                a reply of the kind
+=============  ======================================================  =========================
+``yes-no``     "Is …?", "Are both …?", "Did …?"                        yes or no
+``year``       "In what year …?", "Which year …?"                      holds a year
+``date``       "When …?", "On what date …?"                            holds a year or a date
+``number``     "How many …?", "How much …?", "What is the price …?"    holds a number
+``role``       "What position / role / job / title did X …?"           a role, not a bare name
+``place``      "Where …?", "In which city / country / room …?"         no number, no date
+``person``     "Who …?", "Whom …?", "Which person …?"                  no number, no date
+``org``        "Which department / company / university …?"            no number, no date
+``other``      anything else                                           anything
+=============  ======================================================  =========================
+
+"Who must approve …?" asks for a person or a role: ``person`` lets a role through ("the Head of
+Finance"). What a kind's reply may not be is decided, not what it must be, except for
+``role``, ``number``, ``date`` and ``year``, whose replies carry a mark of their own (a role
+word, a digit, a year): a name of the wrong kind is what a small model gives most often.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.dates import dates
+from ..text.linkkeys import capitalised_runs
+
+KINDS = ("yes-no", "year", "date", "number", "role", "place", "person", "org", "other")
+
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may)\b", re.I)
+_YEAR = re.compile(r"^\s*(?:in |by |since |until )?(?:what|which) year\b|\byear (?:was|did|were|is|does|will)\b", re.I)
+_DATE = re.compile(
+    r"^\s*when\b|^\s*(?:on |by |from |until |since )?(?:what|which) (?:date|day|month|decade|century)\b|\b(?:what|which) date\b", re.I
+)
+_NUMBER = re.compile(
+    r"^\s*how (?:many|much|long|old|far|tall|big|high|large|heavy|often)\b|"
+    r"\b(?:what|which) (?:is|was|are|were) (?:the )?(?:total |annual |maximum |minimum |daily |monthly )?"
+    r"(?:price|cost|budget|number|amount|sum|salary|fee|rate|population|capacity|limit|threshold|value|count|headcount|age)\b|"
+    r"\b(?:what|which) (?:price|amount|percentage|share|number|sum)\b",
+    re.I,
+)
+ROLE_NOUNS = "position|role|job|post|title|rank|office|function|responsibility|occupation|profession|appointment|capacity"
+_ROLE = re.compile(rf"\b(?:what|which) (?:(?:new|senior|current|first|last|former|official) )?(?:{ROLE_NOUNS})s?\b", re.I)
+_PLACE = re.compile(
+    r"^\s*where\b|\b(?:in|at|from|to|on) (?:what|which) (?:city|town|village|country|state|province|region|county|room|building|"
+    r"site|campus|floor|office|location|place|street|address|lab|laboratory)\b|"
+    r"\b(?:what|which) (?:city|town|village|country|state|province|region|county|room|building|site|campus|floor|location|place|"
+    r"street|address)\b",
+    re.I,
+)
+_ORG = re.compile(
+    r"\b(?:what|which) (?:department|team|unit|division|group|company|firm|organi[sz]ation|university|college|school|committee|"
+    r"agency|institute|institution|ministry|club|supplier|vendor|bank|board|party|band|label|publisher)\b",
+    re.I,
+)
+_PERSON = re.compile(r"^\s*(?:who|whom|whose)\b|\b(?:who|whom)\b|\b(?:what|which) (?:person|man|woman|employee|member)\b", re.I)
+
+ROLE_WORDS = frozenset(
+    """head chief director manager officer chair chairman chairwoman chairperson secretary treasurer president vice deputy
+    lead leader coordinator co-ordinator assistant associate professor lecturer engineer technician administrator dean
+    provost registrar supervisor inspector controller auditor counsel advisor adviser consultant analyst scientist fellow
+    researcher editor clerk steward minister ambassador governor mayor captain commander general judge justice partner
+    principal rector vicar bishop member owner founder ceo cfo cto coo cio representative specialist officer architect
+    accountant nurse doctor physician surgeon teacher trainer convenor convener curator librarian keeper warden
+    receptionist intern apprentice postdoc postdoctoral student candidate volunteer ombudsman controller""".split()
+)
+"""Words that mark a role ("Head of Finance", "the deputy director", "senior research fellow")."""
+
+_DIGIT = re.compile(r"\d")
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million".split())
+_YEARISH = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+
+
+def asked_kind(question: str) -> str:
+    """The kind of answer ``question`` asks for (the module's table), from its grammar alone."""
+    q = " ".join(question.split())
+    if _ROLE.search(q):
+        return "role"
+    if _YEAR.search(q):
+        return "year"
+    if _DATE.search(q):
+        return "date"
+    if _NUMBER.search(q):
+        return "number"
+    if _PLACE.search(q):
+        return "place"
+    if _ORG.search(q):
+        return "org"
+    if _PERSON.search(q):
+        return "person"
+    if _YES_NO.match(q):
+        return "yes-no"
+    return "other"
+
+
+def is_role(text: str) -> bool:
+    """Whether ``text`` names a role: it holds a role word ("Head of Finance", "deputy director")."""
+    return any(w.strip(".,;:()'’").lower() in ROLE_WORDS for w in text.split())
+
+
+def _is_number(text: str) -> bool:
+    return bool(_DIGIT.search(text)) or any(w.lower() in _NUMBER_WORDS for w in text.split())
+
+
+def _is_date(text: str) -> bool:
+    return bool(_YEARISH.search(text)) or bool(dates(text))
+
+
+def fits(reply: str, kind: str) -> bool:
+    """Whether ``reply`` is an answer of ``kind`` (the module's table). An empty reply fits nothing."""
+    reply = reply.strip()
+    if not reply:
+        return False
+    if kind == "yes-no":
+        return reply.lower().rstrip(".") in ("yes", "no")
+    if kind == "year":
+        return bool(_YEARISH.search(reply))
+    if kind == "date":
+        return _is_date(reply)
+    if kind == "number":
+        return _is_number(reply)
+    if kind == "role":
+        return is_role(reply)
+    if kind in ("place", "person", "org"):
+        bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in _NUMBER_WORDS for w in reply.split())
+        return not bare_number and not (_is_date(reply) and len(reply.split()) <= 4 and not capitalised_runs(reply.replace(",", " ")))
+    return True
+
+
+def of_kind(options: list[str], kind: str) -> list[str]:
+    """The ``options`` of ``kind``; for ``role``, the role phrases ("Head of Finance")."""
+    return [o for o in options if fits(o, kind)]

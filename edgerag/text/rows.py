@@ -1,0 +1,144 @@
+"""A table row as one line of text, its header with each value: what every reader writes for a
+table (ingest/), what the sentence splitter keeps whole, and what text/tables.py reads back.
+
+    Lab instruments — Instrument: centrifuge; Room: B-2; Price: 12,400 EUR; Bought: 2021
+
+The table's caption (or the heading above it) comes first, before " — "; then ``header: value``
+pairs joined by "; ", empty cells left out. So a row is found by retrieval as a sentence of its
+own, with the words of its columns, and a column's values can be compared in code.
+
+What a cell may not hold is changed when the line is written: line breaks and runs of spaces
+become one space, "; " becomes ", ", " — " becomes " – "; a header's ":" and ". " become " ".
+Read back, a line is a row when it holds at least two pairs (or a caption and one pair); a
+header is at most 80 characters and 8 words, without ":", ";" or a sentence's end (". "), and
+no header or value opens a bracket it does not close: prose glosses a name so ("Verdun
+(French: Bataille de Verdun; German: Schlacht um Verdun) was …") and is no row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+CAPTION_SEP = " — "
+PAIR_SEP = "; "
+_HEAD = r"(?:[^\n:;—.!?]|[.!?](?! ))"
+_PAIR = rf"{_HEAD}{{1,80}}: [^\n;]*"
+_ROW = re.compile(rf"(?:(?P<caption>[^\n]{{1,200}}?){CAPTION_SEP})?(?P<pairs>{_PAIR}(?:{PAIR_SEP}{_PAIR})*)")
+_LINE = re.compile(r"[^\n]+")
+_SPACE = re.compile(r"\s+")
+MOST_HEADER_WORDS = 8
+"""A longer "header" is a clause of prose ("The plan has three parts: …")."""
+WIDEST_CELL = 400
+"""A table with a longer cell holds prose (a layout table): its text is kept as it is."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row line read back: its caption ("" when none) and header → value, in column order."""
+
+    cells: dict[str, str]
+    caption: str = ""
+    text: str = ""
+
+    @property
+    def headers(self) -> tuple[str, ...]:
+        return tuple(self.cells)
+
+
+def _cell(text: str) -> str:
+    text = _SPACE.sub(" ", text).strip()
+    return text.replace("; ", ", ").replace(";", ",").replace(" — ", " – ")
+
+
+def _header(text: str, n: int) -> str:
+    text = _cell(text).replace(":", " ").replace("—", "-").replace(". ", " ").replace("! ", " ").replace("? ", " ")
+    text = _SPACE.sub(" ", text).strip()[:80].strip()
+    return text or ("Item" if n == 0 else f"Column {n + 1}")
+
+
+def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") -> str:
+    """``headers`` and ``cells`` (same order) as one row line; "" when every cell is empty. A
+    header repeated with the same value (a merged cell read once per column) is written once."""
+    pairs: dict[tuple[str, str], None] = {}
+    for n, (h, c) in enumerate(zip(headers, cells)):
+        value = _cell(c)
+        if value:
+            pairs[(_header(h, n), value)] = None
+    if not pairs:
+        return ""
+    body = PAIR_SEP.join(f"{h}: {v}" for h, v in pairs)
+    caption = _cell(caption).replace("—", "-")[:200]
+    return f"{caption}{CAPTION_SEP}{body}" if caption else body
+
+
+def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1) -> list[str] | None:
+    """The row lines of a table given as rows of cells (merged cells already repeated into
+    each column they span): the first ``header_rows`` rows name the columns (several header
+    rows are joined per column, "Budget 2025"); None when it is no table of data (one column,
+    no row under the header, or a cell of prose), so the reader keeps its text as it was.
+
+    A row whose cells are all one value (a sub-heading spanning the table) is written alone."""
+    rows = [[_cell(c) for c in r] for r in grid if any(_cell(c) for c in r)]
+    width = max((len(r) for r in rows), default=0)
+    header_rows = min(max(header_rows, 1), len(rows))
+    if width < 2 or len(rows) <= header_rows or any(len(c) > WIDEST_CELL for r in rows for c in r):
+        return None
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    headers = [" ".join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
+    if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
+        return None
+    out = []
+    for r in rows[header_rows:]:
+        values = {c for c in r if c}
+        if len(values) == 1 and (sum(1 for c in r if c) > 1 or (r[0] and width > 2)):
+            out.append(next(iter(values)))  # a sub-heading spanning the table: written as it stands
+            continue
+        line = row_line(headers, r, caption)
+        if line:
+            out.append(line)
+    return out
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]")
+
+
+def parse_row(line: str) -> Row | None:
+    """A row line read back (None when ``line`` is no row line)."""
+    line = line.strip()
+    if ": " not in line:
+        return None
+    m = _ROW.fullmatch(line)
+    if m is None:
+        return None
+    pairs = m["pairs"].split(PAIR_SEP)
+    if len(pairs) < 2 and not m["caption"]:
+        return None
+    cells: dict[str, str] = {}
+    for p in pairs:
+        h, _, v = p.partition(": ")
+        if len(h.split()) > MOST_HEADER_WORDS or not (_balanced(h) and _balanced(v)):
+            return None
+        cells.setdefault(h.strip(), v.strip())
+    return Row(cells, (m["caption"] or "").strip(), line)
+
+
+def row_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line of ``text`` that is a row line, whitespace trimmed."""
+    out = []
+    for m in _LINE.finditer(text):
+        line = m.group()
+        if PAIR_SEP not in line and CAPTION_SEP not in line:
+            continue
+        if parse_row(line) is None:
+            continue
+        lead = len(line) - len(line.lstrip())
+        out.append((m.start() + lead, m.start() + len(line.rstrip())))
+    return out
+
+
+def rows_in(text: str) -> list[Row]:
+    """Every row line of ``text``, read back, in order."""
+    return [r for s, e in row_spans(text) if (r := parse_row(text[s:e])) is not None]

@@ -1,0 +1,183 @@
+"""The reader's check (answer/check.py and its steps: kinds.py, binding.py, sides.py, facts.py):
+each short answer kept only where the evidence read holds it for what was asked (issue #56).
+Real passages of the bundled sample and written office sentences; a scripted model only where a
+read again is under test (the real model's side: tests/test_trust.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from edgerag.answer.binding import Standing, about, bound_value, question_names, stands_on
+from edgerag.answer.check import NOT_IN_DOCUMENTS, check_answer, role_phrases
+from edgerag.answer.facts import decide_fact
+from edgerag.answer.kinds import asked_kind, fits
+from edgerag.answer.sides import each_side
+from edgerag.llm.local import Completion
+from edgerag.types import Unit
+
+from .conftest import SAMPLE
+from .helpers import passage
+
+STAFF = passage("r1", "Annual report 2023", "The institute employed 40 staff at Leeds, 25 at York and 12 at Hull at the end of 2023.")
+HIRED = passage(
+    "cv",
+    "Curriculum vitae: Dr Ana Ruiz",
+    "Dr Ana Ruiz joined the institute in 2015. In 2021 she became Head of Facilities at the York site.",
+)
+FOUNDED = passage(
+    "h1", "Staff handbook", "The institute was founded in 1998. Travel above 2,000 EUR must be approved by the Finance Director."
+)
+PRICES = passage("p1", "Price list", "Instrument: centrifuge; Room: B-2; Price: 12,400 EUR; Bought: 2021")
+
+
+@pytest.fixture(scope="module")
+def sample_units() -> list[Unit]:
+    records = [json.loads(line) for line in (SAMPLE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    return [passage(r["id"], r["title"], r["text"]) for r in records]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What position did Ana Ruiz take up in 2021?", "role"),
+        ("In what year did Ana Ruiz join the institute?", "year"),
+        ("When was James Charles Mathew born?", "date"),
+        ("How many staff worked at York?", "number"),
+        ("What is the price of the centrifuge?", "number"),
+        ("Where is the centrifuge kept?", "place"),
+        ("In which room is the centrifuge?", "place"),
+        ("Which department runs the safety training?", "org"),
+        ("Who must approve a trip costing 3,000 EUR?", "person"),
+        ("Are both Leeds and York sites of the institute?", "yes-no"),
+        ("Summarise the travel policy.", "other"),
+    ],
+)
+def test_the_kind_a_question_asks_for_is_read_from_its_grammar(question, kind):
+    assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind", "ok"),
+    [
+        ("Head of Facilities", "role", True),
+        ("Ana Ruiz", "role", False),
+        ("1998", "year", True),
+        ("Ana Ruiz", "year", False),
+        ("10 July 1830", "date", True),
+        ("25", "number", True),
+        ("twelve", "number", True),
+        ("York", "number", False),
+        ("York", "place", True),
+        ("1998", "place", False),
+        ("1998", "person", False),
+        ("the Finance Director", "person", True),
+        ("yes", "yes-no", True),
+        ("", "other", False),
+    ],
+)
+def test_a_reply_fits_the_kind_asked_or_not(reply, kind, ok):
+    assert fits(reply, kind) is ok
+
+
+def test_an_answer_stands_on_the_sentence_that_holds_it_written_either_way():
+    assert [s.sentence for s in stands_on("12400 EUR", [PRICES])] == [PRICES.text]
+    assert [s.unit.chunk_id for s in stands_on("2015", [FOUNDED, HIRED])] == ["cv"]
+    assert stands_on("2016", [FOUNDED, HIRED]) == []
+
+
+def test_question_names_leave_out_question_words_and_titles():
+    assert question_names("When did Dr Ana Ruiz join the institute?") == ["Ana Ruiz"]
+    assert question_names("Who was the father of Charles Mathew?") == ["Charles Mathew"]
+
+
+def test_a_sentence_is_about_the_question_only_where_it_names_its_subject():
+    founded = Standing(FOUNDED, "The institute was founded in 1998.")
+    joined = Standing(HIRED, "Dr Ana Ruiz joined the institute in 2015.")
+    asked = "In what year did Ana Ruiz join the institute?"
+    assert about(joined, asked, [FOUNDED, HIRED])
+    assert not about(founded, asked, [FOUNDED, HIRED])
+
+
+def test_a_number_in_a_list_is_bound_to_its_own_item():
+    sentence = STAFF.text
+    assert bound_value("40", sentence, "How many staff worked at York?") == "25"
+    assert bound_value("40 staff", sentence, "How many staff worked at York at the end of 2023?") == "25 staff"
+    assert bound_value("25", sentence, "How many staff worked at York?") is None  # already York's
+    assert bound_value("40", sentence, "How many staff did the institute employ?") is None  # no item named
+    assert bound_value("12,400 EUR", "The centrifuge costs 12,400 EUR.", "What does the centrifuge cost?") is None
+
+
+def _reread(reply: str):
+    asked = []
+
+    def reread(options):
+        asked.append(list(options))
+        return Completion(reply, 10, 10, 2, 0.01, "stop")
+
+    return reread, asked
+
+
+def test_a_number_for_the_wrong_subject_is_replaced_by_the_subjects_own():
+    checked = check_answer("40", "40 [1]", "How many staff worked at York?", [STAFF])
+    assert (checked.short, checked.step, checked.abstained) == ("25", "subject", False)
+
+
+def test_a_reply_of_the_wrong_kind_is_read_again_among_answers_of_the_right_kind():
+    reread, asked = _reread("Head of Facilities")
+    checked = check_answer("Ana Ruiz", "Ana Ruiz", "What position did Ana Ruiz take up in 2021?", [HIRED], reread=reread)
+    assert checked.short == "Head of Facilities" and checked.step == "kind"
+    assert asked and "Head of Facilities" in asked[0] and "Ana Ruiz" not in asked[0]
+
+
+def test_a_wrong_kind_with_no_right_one_read_is_not_in_the_documents():
+    checked = check_answer(
+        "Ana Ruiz",
+        "Ana Ruiz",
+        "In what year did the Hull site open?",
+        [HIRED.__class__(**{**HIRED.__dict__, "text": "Dr Ana Ruiz leads the lab."})],
+    )
+    assert checked.abstained and checked.step == "kind"
+
+
+def test_an_answer_from_a_sentence_about_something_else_is_not_in_the_documents():
+    checked = check_answer("1998", "1998", "In what year did Ana Ruiz leave the institute?", [FOUNDED, HIRED])
+    assert checked.abstained and checked.step == "about"
+    assert checked.closest and checked.closest[0].sentence == "The institute was founded in 1998."
+
+
+def test_an_answer_no_sentence_holds_and_a_reply_that_knows_nothing_are_dropped():
+    assert check_answer("2019", "2019", "When did Ana Ruiz join the institute?", [HIRED]).step == "stands"
+    assert check_answer("I do not know", "I do not know", "When did Ana Ruiz join?", [HIRED]).step == "said"
+    kept = check_answer("2015", "2015 [1]", "When did Ana Ruiz join the institute?", [HIRED])
+    assert (kept.short, kept.abstained, kept.step) == ("2015", False, "")
+    assert NOT_IN_DOCUMENTS == "The documents do not say."
+
+
+def test_role_phrases_are_the_roles_the_text_names():
+    found = role_phrases([HIRED.text, FOUNDED.text])
+    assert "Head of Facilities" in found and "Finance Director" in " ".join(found)
+
+
+def test_yes_only_when_each_side_holds():
+    cork = passage("c", "Cork", "Cork is a city in Ireland.")
+    york = passage("y", "York", "York is a cathedral city in England.")
+    bray = passage("b", "Bray", "Bray is a town in County Wicklow.")
+    assert each_side("Are both Cork and York cities?", [cork, york])[0] == "yes"
+    assert each_side("Are both Cork and Bray cities?", [cork, bray])[0] == "no"
+    assert each_side("Are both Cork and Galway cities?", [cork, york])[0] == ""
+    checked = check_answer("yes", "yes", "Are both Cork and Bray cities?", [cork, bray])
+    assert (checked.short, checked.step) == ("no", "sides")
+    assert check_answer("yes", "yes", "Are both Cork and Galway cities?", [cork, york]).abstained
+
+
+def test_one_relation_one_answer_and_a_lifespan_from_the_persons_own_passage(sample_units):
+    father = decide_fact("Who was the father of Charles Mathew?", sample_units)
+    assert father is not None and father.answer == "James Charles Mathew"
+    born = decide_fact("When was James Charles Mathew born?", sample_units)
+    died = decide_fact("When did James Charles Mathew die?", sample_units)
+    assert born.answer == "10 July 1830" and died.answer == "9 November 1908"
+    assert [u.title for u in born.units] == ["James Charles Mathew"]
+    assert decide_fact("In what year did James Charles Mathew die?", sample_units).answer == "1908"
+    assert decide_fact("When was Nobody Atall born?", sample_units) is None
