@@ -128,8 +128,10 @@ def _embedder(spec: str) -> dict:
     }
 
 
-def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
-    """Which model answers, chosen by the speeds measured here (both models', where installed)."""
+def _answer_model(model: str | None, n_gpu_layers: int | None, measure: bool = False) -> dict:
+    """Which model answers, chosen by the speeds at rest measured here (both models', where
+    installed). With ``measure``, the answering model other than ``model`` is measured again
+    first (the default model's probe is `_probe`'s): ``edgerag doctor`` resets the rest figure."""
     from functools import partial
 
     from .answer.budget import model_speeds, typical_answer_seconds
@@ -137,13 +139,24 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
     from .settings import Settings
 
     s = Settings(model=model, n_gpu_layers=n_gpu_layers)
+    others = [ANSWER_MODEL] if model is None and installed(ANSWER_MODEL) else []
+    remeasured = {}
+    if measure:
+        from .llm.local import LocalLLM
+        from .llm.models import resolve_model
+
+        for spec in others:
+            local = LocalLLM(resolve_model(spec), n_ctx=s.n_ctx, n_threads=s.llm_threads, n_gpu_layers=s.n_gpu_layers, repack=s.llm_repack)
+            result, taken = local.measure_speeds(reset=True, max_tokens=32)
+            remeasured[spec] = _rest_note(result.ok, taken, result.others_cores)
     choice = answer_model_choice(
         s.answer_model, model, gpu=bool(n_gpu_layers), seconds=s.answer_seconds, typical_seconds=partial(typical_answer_seconds, s)
     )
     speeds = {}
-    for spec in [model] + ([ANSWER_MODEL] if model is None and installed(ANSWER_MODEL) else []):
+    for spec in [model] + others:
         measured = model_speeds(s, spec)
-        speeds[spec or "default"] = measured.summary() if measured is not None else None
+        said = measured.summary() if measured is not None else None
+        speeds[spec or "default"] = f"{said}; {remeasured[spec]}" if said and spec in remeasured else said
     return {
         "setting": s.answer_model,
         "model": choice.spec or "the model above",
@@ -151,6 +164,15 @@ def _answer_model(model: str | None, n_gpu_layers: int | None) -> dict:
         "seconds": s.answer_seconds,
         "speeds": speeds,
     }
+
+
+def _rest_note(ok: bool, taken: bool, others: float | None) -> str:
+    """What a measurement did to the rest figure (llm/speeds.py), for the report."""
+    if not ok:
+        return "not measured again (the probe failed)"
+    if taken:
+        return "measured again now, at rest"
+    return f"not measured again: other work kept {others or 0:.1f} cores busy meanwhile (run `edgerag doctor` when the machine is idle)"
 
 
 def _extract_model(model: str | None) -> dict:
@@ -165,17 +187,22 @@ def _extract_model(model: str | None) -> dict:
 
 def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
     from .llm.cpu import repack_decision
-    from .llm.local import gpu_offload_available
+    from .llm.local import SPEED_PROBE_PROMPT, LocalLLM, gpu_offload_available
     from .llm.probe import probe
+    from .llm.speeds import from_probe
 
     layers = (-1 if gpu_offload_available() else 0) if n_gpu_layers is None else n_gpu_layers
     repack = repack_decision(repack_setting).repack
-    result = probe(path, repack, layers, prompt_tokens=256, max_tokens=32)
-    if result.ok:  # a longer prompt than a load's probe: the answer plan's first figures (speeds.py)
-        from .llm.local import LocalLLM
-        from .llm.speeds import from_probe
-
-        from_probe(LocalLLM(path, n_gpu_layers=layers).speed_key, result.prompt_tokens_per_s, result.generation_tokens_per_s)
+    local = LocalLLM(path, n_gpu_layers=layers)
+    result = probe(path, repack, layers, local.n_threads, prompt_tokens=SPEED_PROBE_PROMPT, max_tokens=32)
+    taken = result.ok and from_probe(
+        local.speed_key,
+        result.prompt_tokens_per_s,
+        result.generation_tokens_per_s,
+        others=result.others_cores,
+        threads=local.n_threads,
+        reset=True,
+    )  # the rest figure, measured afresh (llm/speeds.py): the answer plan's figures
     out = {
         "ok": result.ok,
         "repack": repack,
@@ -186,6 +213,8 @@ def _probe(path: str, repack_setting: str, n_gpu_layers: int | None) -> dict:
         "prompt_tokens_per_s": round(result.prompt_tokens_per_s, 1),
         "generation_tokens": result.generation_tokens,
         "generation_tokens_per_s": round(result.generation_tokens_per_s, 1),
+        "others_cores": None if result.others_cores is None else round(result.others_cores, 2),
+        "rest": _rest_note(result.ok, taken, result.others_cores),
         "signal": result.signal,
         "error": result.error,
     }
@@ -233,13 +262,13 @@ def report(index: str | None = None, model: str | None = None, repack: str = "au
         "cpu": _section(_cpu, repack),
         "llama_cpp": _section(_llama),
         "model": _section(_model, model),
-        "answer_model": _section(_answer_model, model, n_gpu_layers),
-        "extract_model": _section(_extract_model, model),
-        "embedder": _section(_embedder, Settings().embedder),
     }
-    out["ocr"] = _section(_ocr)
-    if probe and "path" in out["model"]:
+    if probe and "path" in out["model"]:  # first: it measures the rest figure the answer model is chosen by
         out["probe"] = _section(_probe, out["model"]["path"], repack, n_gpu_layers)
+    out["answer_model"] = _section(_answer_model, model, n_gpu_layers, probe)
+    out["extract_model"] = _section(_extract_model, model)
+    out["embedder"] = _section(_embedder, Settings().embedder)
+    out["ocr"] = _section(_ocr)
     where = Path(index) if index else Path.cwd()
     disk = shutil.disk_usage(where if where.exists() else Path.cwd())
     out["disk"] = {"path": str(where), "free": disk.free, "total": disk.total}
@@ -323,6 +352,8 @@ def format_report(r: dict) -> str:
                 f"prompt {p['prompt_tokens_per_s']:.0f} tokens/s ({p['prompt_tokens']} tokens), "
                 f"generation {p['generation_tokens_per_s']:.1f} tokens/s ({p['generation_tokens']} tokens), load {p['load_seconds']:.1f} s"
             )
+            if p.get("rest"):
+                lines.append(f"           rest figure: {p['rest']}")
         else:
             lines.append(f"probe      CRASHED: {p['signal'] or 'failed'} (repack {'on' if p['repack'] else 'off'}) {p['error']}")
             other = p.get("other_repack")

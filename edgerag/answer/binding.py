@@ -9,7 +9,7 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   names, or its passage is titled so; for a question asked through another thing ("the director
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
-  names nothing must share half its telling words with the sentence or its heading.
+  names nothing must share half its telling words (two at most) with the sentence or its heading.
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
   York and 12 at Hull"), the value in the list item that names the question's subject.
 
@@ -143,11 +143,11 @@ def _stems(words) -> set[str]:
 
 
 def _shares_subject(words: set[str], text: str) -> bool:
-    """Whether ``text`` holds at least half the question's subject words (by their stems)."""
+    """Whether ``text`` holds half the question's subject words (by their lemmas), two at most."""
     if not words:
         return True
     held = _stems(words) & _stems(keywords(text))
-    return len(held) >= max(1, (len(_stems(words)) + 1) // 2)
+    return len(held) >= max(1, min(2, (len(_stems(words)) + 1) // 2))
 
 
 def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
@@ -167,7 +167,7 @@ def telling(words: set[str], units: list[Unit]) -> set[str]:
     return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
 
 
-MAX_BRIDGES = 2
+MAX_BRIDGES = 3
 """Passages an answer's passage may stand from the question's subject's, through names they share
 (a bridge question read whole: the film's passage names its director, whose passage holds the answer)."""
 
@@ -191,9 +191,9 @@ def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
     """The passages of ``units`` within `MAX_BRIDGES` shared names of a passage in ``seeds``
     (chunk ids); a name most passages read share (the organisation's own) links none."""
     runs = {u.chunk_id: _runs(u) for u in units}
-    if len(units) >= 4:
+    if len(units) >= 5:
         counts = Counter(r for rs in runs.values() for r in rs)
-        common = {r for r, c in counts.items() if c >= 0.5 * len(units)}
+        common = {r for r, c in counts.items() if c >= 0.8 * len(units)}
         runs = {k: rs - common for k, rs in runs.items()}
     reached, frontier = set(seeds), set(seeds)
     for _ in range(MAX_BRIDGES):
@@ -205,7 +205,7 @@ def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
 def about(standing: Standing, question: str, units: list[Unit]) -> bool:
     """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
     unit, sentence = standing.unit, standing.sentence
-    own = f"{unit.title} {sentence}"
+    own = f"{unit.title}. {sentence}"
     every = question_names(question)
     names = distinguishing(every, units)
     if names:
@@ -247,7 +247,7 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     passages read apart: not "institute" in an institute's documents), or gives a life in
     parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
-    for year in _YEAR.findall(question):
+    for year in _YEAR.findall(re.sub(r"\([^()]*\)", "", question)):  # not a name's "(Died 1304)"
         if year not in f"{unit.title} {unit.text}":
             return False
     if kind not in ("date", "year"):

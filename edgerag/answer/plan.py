@@ -28,11 +28,12 @@ MIN_READ_TOKENS = 120
 """The least evidence a read gets, whatever the time budget: a few sentences. Below it a read
 is not worth its call; a budget too short for it is said in the plan, and read all the same."""
 TIME_STEP_TOKENS = 50
-"""The time budget cuts evidence in steps of this many tokens. The speeds it is planned with are
-medians of recent calls and drift by a few percent from call to call; without a step, each
-drift changed a read's evidence by a sentence, so a question asked again got a new prompt,
-missed the LLM cache and could get another answer (two benchmark runs of unchanged code
-differed by up to 3 answers in 100). A step holds the read still through such drift."""
+"""The time budget cuts evidence in steps of this many tokens. The speeds it is planned with (at
+rest: the median of recent calls alone on the cores, llm/speeds.py) drift by a few percent from
+call to call; without a step, each drift changed a read's evidence by a sentence, so a question
+asked again got a new prompt, missed the LLM cache and could get another answer (two benchmark
+runs of unchanged code differed by up to 3 answers in 100). A step holds the read still through
+such drift."""
 TYPICAL_PROMPT_EXTRA = 200
 """Prompt tokens of a read beside its evidence (instruction, question, passage marks; about 150–250)."""
 LARGE_READER_PARAMS = 1_000_000_000

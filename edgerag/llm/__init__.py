@@ -7,8 +7,11 @@
                  in llama.cpp becomes a message (``python -m edgerag.llm.probe``)
     local.py     `LocalLLM`: prompts, tokens, greedy completion, `ChoiceTrie`
     metered.py   `MeteredLLM`: every call through the index's cache and ledger
-    speeds.py    this machine's measured prompt and generation speeds per model (issue #41)
+    sharing.py   whether a call had the cores to itself (``/proc/stat`` against this process's CPU time)
+    speeds.py    this machine's prompt and generation speeds at rest per model, which a call
+                 that shared the cores never lowers (issues #41, #57)
 
-Imports point down this list's dependencies: models and cpu know nothing of llama.cpp's
-Python binding; probe loads it in a child; local uses probe; metered wraps local.
+Imports point down this list's dependencies: models, cpu and sharing know nothing of llama.cpp's
+Python binding; probe loads it in a child; local uses probe; metered wraps local; speeds reads
+sharing's verdicts.
 """

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from . import sharing
 from .models import ModelError, check_gguf, model_sha256
 from .probe import load_llama, proven_repack
 
@@ -68,6 +69,9 @@ class Completion:
     seconds: float
     finish_reason: str
     cached: bool = False
+    others_cores: float | None = None
+    """Cores other processes kept busy during the call (sharing.py; None: not known): a call that
+    shared the cores is no sample of this machine's speed at rest (speeds.py)."""
 
     def account(self) -> dict[str, int]:
         """Its tokens as an answer counts them: fresh ``input``/``output`` (none when the cache
@@ -158,28 +162,46 @@ class LocalLLM:
         return machine_key(self.sha256, self.n_threads, self.n_gpu_layers)
 
     def speeds(self):
-        """This model's measured `speeds.Speeds` here with these threads: the median of its
-        recent calls, else a probe's figures. The first time, a probe measures them (a child
-        process, as at a first load: `SPEED_PROBE_PROMPT` prompt tokens, 16 out, a few seconds once per machine
-        and thread count); None when probes are off (``EDGERAG_PROBE=off``) or it fails."""
+        """This model's `speeds.Speeds` at rest here with these threads: a probe's figures, raised
+        by its calls alone on the cores (a call that shared them never lowers them). The first
+        time, a probe measures them (a child process, as at a first load: `SPEED_PROBE_PROMPT`
+        prompt tokens, 16 out, a few seconds once per machine and thread count); None when probes
+        are off (``EDGERAG_PROBE=off``) or it fails."""
         from . import speeds
-        from .probe import probe, probes_off
+        from .probe import probes_off
 
         got = speeds.load(self.speed_key)
         if got is None and not probes_off():
-            repack = proven_repack(str(self.path), self.repack, self.n_gpu_layers, self.n_threads)
-            result = probe(self.path, repack, self.n_gpu_layers, self.n_threads, prompt_tokens=SPEED_PROBE_PROMPT, max_tokens=16)
-            if result.ok:
-                speeds.from_probe(self.speed_key, result.prompt_tokens_per_s, result.generation_tokens_per_s)
-                got = speeds.load(self.speed_key)
+            self.measure_speeds()
+            got = speeds.load(self.speed_key)
         return got
+
+    def measure_speeds(self, reset: bool = False, max_tokens: int = 16):
+        """Probe this model's speeds now (a child process: `SPEED_PROBE_PROMPT` prompt tokens,
+        ``max_tokens`` out) and remember them (speeds.py `from_probe`; ``reset``: replace the
+        rest figure, as ``edgerag doctor`` does). Returns the `probe.ProbeResult` and whether
+        its figures were taken as the rest figure (not when other work used the cores)."""
+        from . import speeds
+        from .probe import probe
+
+        repack = proven_repack(str(self.path), self.repack, self.n_gpu_layers, self.n_threads)
+        result = probe(self.path, repack, self.n_gpu_layers, self.n_threads, prompt_tokens=SPEED_PROBE_PROMPT, max_tokens=max_tokens)
+        taken = result.ok and speeds.from_probe(
+            self.speed_key,
+            result.prompt_tokens_per_s,
+            result.generation_tokens_per_s,
+            others=result.others_cores,
+            threads=self.n_threads,
+            reset=reset,
+        )
+        return result, taken
 
     def record_speed(self, c: Completion) -> None:
         """One fresh call's figures join this machine's speeds (once there are some to join)."""
         from . import speeds
 
         if not c.cached:
-            speeds.record(self.speed_key, c.evaluated_tokens, c.output_tokens, c.seconds)
+            speeds.record(self.speed_key, c.evaluated_tokens, c.output_tokens, c.seconds, others=c.others_cores, threads=self.n_threads)
 
     @cached_property
     def _formatter(self):
@@ -260,7 +282,7 @@ class LocalLLM:
         with self._lock:
             llama = self.llama
             reused = _common_prefix(llama.input_ids[: llama.n_tokens], tokens[:-1])
-            t0 = time.perf_counter()
+            t0, w0 = time.perf_counter(), sharing.watch()
             params = dict(max_tokens=max_tokens, temperature=0.0, top_k=1, top_p=1.0, repeat_penalty=1.0, stop=stop, grammar=grammar)
             if choices:
                 from llama_cpp import LogitsProcessorList
@@ -288,13 +310,15 @@ class LocalLLM:
                             finish = "halted"
                             break
                 n_out = max(0, llama.n_tokens - len(tokens))
+            seconds, others = time.perf_counter() - t0, sharing.others_cores(w0, sharing.watch())
         return Completion(
             text=text,
             prompt_tokens=len(tokens),
             evaluated_tokens=len(tokens) - reused,
             output_tokens=n_out,
-            seconds=time.perf_counter() - t0,
+            seconds=seconds,
             finish_reason=finish,
+            others_cores=others,
         )
 
 

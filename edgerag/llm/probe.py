@@ -36,6 +36,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from . import sharing
 from .cpu import cpu_flags, cpu_model, llama_features, repack_decision
 from .models import ModelError, cache_dir, model_sha256
 
@@ -65,6 +66,9 @@ class ProbeResult:
     prompt_tokens_per_s: float = 0.0
     generation_tokens: int = 0
     generation_tokens_per_s: float = 0.0
+    others_cores: float | None = None
+    """Cores other processes kept busy while it was timed (sharing.py; None: not known): its
+    speeds are this machine's at rest only where they did not share the cores."""
     text: str = ""
     signal: str | None = None
     """The signal that killed the child (``SIGSEGV``, ``SIGILL``, ``SIGKILL`` …), if one did."""
@@ -84,8 +88,14 @@ class ProbeResult:
     def summary(self) -> str:
         how = "weights repacked" if self.repack else "weights not repacked"
         if self.ok:
+            busy = (
+                f", other work kept {self.others_cores:.1f} cores busy"
+                if self.others_cores and self.others_cores >= sharing.SPARE_CORES
+                else ""
+            )
             return (
                 f"runs ({how}): prompt {self.prompt_tokens_per_s:.0f} tokens/s, generation {self.generation_tokens_per_s:.1f} tokens/s"
+                + busy
                 + (" (remembered)" if self.cached else "")
             )
         return f"{self.signal or f'exit {self.exit_code}'} ({how})" + (f": {self.error}" if self.error else "")
@@ -318,12 +328,12 @@ def _run_child(args: argparse.Namespace) -> dict:
         pass
     llama.reset()
     tokens = (words * (args.prompt_tokens // len(words) + 1))[: args.prompt_tokens]
-    t0 = time.perf_counter()
+    t0, w0 = time.perf_counter(), sharing.watch()
     first, text = None, ""
     for chunk in llama.create_completion(tokens, max_tokens=args.max_tokens, temperature=0.0, top_k=1, stream=True):
         first = first or time.perf_counter()
         text += chunk["choices"][0]["text"]
-    end = time.perf_counter()
+    end, others = time.perf_counter(), sharing.others_cores(w0, sharing.watch())
     first = first or end
     n_out = max(0, llama.n_tokens - len(tokens))
     return {
@@ -333,6 +343,7 @@ def _run_child(args: argparse.Namespace) -> dict:
         "prompt_tokens_per_s": len(tokens) / max(first - t0, 1e-9),
         "generation_tokens": n_out,
         "generation_tokens_per_s": (n_out - 1) / max(end - first, 1e-9) if n_out > 1 else 0.0,
+        "others_cores": others,
         "text": text,
     }
 

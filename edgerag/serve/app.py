@@ -64,6 +64,7 @@ def create_app(config: ServeConfig):
         queue=ModelQueue(config.queue),
         jobs=Jobs(config.uploads, {n: s.path for n, s in indexes.items()}, config.settings),
     )
+    server.queue.on_busy = server.jobs.model_busy  # an upload's indexing pauses while the model runs (issue #57)
 
     def warm_up(_ticket):
         try:

@@ -12,6 +12,13 @@ A job lives in ``UPLOADS/<id>/``: ``job.json`` (what it is and its state, writte
 ``result.json`` (written by the child, write_job.py). A job the server did not see finish (the
 server was killed, or stopped) is queued again when it starts: indexing resumes where its
 committed batches ended, a deletion is made again.
+
+An upload's indexing does not share the cores with an answer (issue #57): llama.cpp runs a
+thread a core and waits for the slowest, so an embedding batch beside it slows an answer several
+times over. While the model runs a call (model_queue.py calls `Jobs.model_busy`), the file
+`MODEL_BUSY` exists in the jobs' folder, and the child pauses at its next batch boundary until it
+is gone (write_job.py `yield_to_model`); the child also runs at a lower CPU priority, so a batch
+under way when an answer starts takes what the answer leaves.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ingest import SUPPORTED_SUFFIXES
-from .write_job import LOCKED_EXIT
+from .write_job import LOCKED_EXIT, MODEL_BUSY
 
 log = logging.getLogger("edgerag.serve")
 
@@ -89,6 +96,7 @@ class Jobs:
         self._cond = threading.Condition()
         self._child: subprocess.Popen | None = None
         self._closed = False
+        self.model_busy(False)  # a flag a killed server left behind
         self.resumed = self._load()
         self._thread = threading.Thread(target=self._work, name="edgerag-writer", daemon=True)
         self._thread.start()
@@ -173,6 +181,18 @@ class Jobs:
                 self._cond.wait(min(1.0, max(0.0, end - time.monotonic())))
         return self.get(job_id)
 
+    def model_busy(self, busy: bool) -> None:
+        """The server's model runs a call (True) or is done (False): the running child pauses
+        between batches while it runs (model_queue.py's ``on_busy``)."""
+        flag = self.root / MODEL_BUSY
+        try:
+            if busy:
+                flag.touch()
+            else:
+                flag.unlink(missing_ok=True)
+        except OSError:  # a full or read-only disk: the child goes on at its lower priority
+            pass
+
     def busy(self) -> bool:
         with self._cond:
             return self._child is not None or bool(self._queue)
@@ -189,6 +209,7 @@ class Jobs:
                 child.wait(10)
             except subprocess.TimeoutExpired:
                 child.kill()
+        self.model_busy(False)
 
     # ---- running ---------------------------------------------------------------------------
     def _work(self) -> None:

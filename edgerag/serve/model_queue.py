@@ -96,6 +96,10 @@ class ModelQueue:
         """Tasks answered by their fallback rather than hold a question up."""
         self._seconds: dict[str, deque[float]] = {"question": deque(maxlen=20), "task": deque(maxlen=20)}
         self._closed = False
+        # issue #57 (the upload's yield, owned by serve/jobs.py): called with True before each model
+        # call and False after it; serve/app.py sets it to `Jobs.model_busy`, which pauses an
+        # upload's indexing between batches while the model runs.
+        self.on_busy: Callable[[bool], None] | None = None
         self._thread = threading.Thread(target=self._work, name="edgerag-model", daemon=True)
         self._thread.start()
 
@@ -237,6 +241,8 @@ class ModelQueue:
                 self.running = ticket
             t0 = time.monotonic()
             in_code, outcome = False, None
+            if self.on_busy is not None:  # issue #57: uploads pause (see __init__)
+                self.on_busy(True)
             try:
                 with interruptible(ticket.stopped):
                     outcome = (True, ticket.fn(ticket))
@@ -250,6 +256,8 @@ class ModelQueue:
                 else:
                     outcome = (False, e)
             finally:
+                if self.on_busy is not None:  # issue #57: uploads go on
+                    self.on_busy(False)
                 with self._cond:  # the line is free before the caller hears: its next request finds it so
                     self.running = None
                     self.served += 1

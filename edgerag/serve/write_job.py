@@ -5,6 +5,10 @@ writer lock, writes its progress to ``progress.json`` at every committed step an
 to ``result.json``, and exits 0 (done), `LOCKED_EXIT` (another process writes the index) or 1.
 It ends itself when the server that started it is gone, so no orphan writes on: what it had
 committed stays, and the server resumes the job when it starts again.
+
+It yields the cores to the server's model (issue #57): while the file `MODEL_BUSY` exists in the
+jobs' folder (the model runs a call: jobs.py), it waits before loading the embedder and at every
+committed step (`yield_to_model`), its ``progress.json`` saying so; and it runs at `NICE`.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import offline  # noqa: F401
@@ -23,6 +28,13 @@ from ..store import IndexLockedError
 LOCKED_EXIT = 75
 """The exit status that says another process holds the index's writer lock (jobs.py waits, then tries again)."""
 PARENT_POLL_S = 0.5
+MODEL_BUSY = "model-busy"
+"""The file, in the jobs' folder, that exists while the server's model runs a call (jobs.py `Jobs.model_busy`)."""
+YIELD_POLL_S = 0.1
+PAUSED = "paused while the model answers"
+"""``progress.json``'s ``paused`` while the job yields."""
+NICE = 10
+"""The child's CPU priority increment: a batch under way when an answer starts takes what the answer leaves."""
 
 
 def _write(path: Path, obj) -> None:
@@ -39,13 +51,39 @@ def _watch_parent() -> None:
             os._exit(1)  # the server is gone: stop between LMDB commits' pages, LMDB keeps the last commit
 
 
+def yield_to_model(flag: Path, paused: Callable[[bool], None] | None = None) -> float:
+    """Wait while ``flag`` exists (the server's model runs a call); ``paused(True)`` before
+    waiting and ``paused(False)`` after. Returns the seconds waited."""
+    if not flag.exists():
+        return 0.0
+    t0 = time.monotonic()
+    if paused is not None:
+        paused(True)
+    while flag.exists():
+        time.sleep(YIELD_POLL_S)
+    if paused is not None:
+        paused(False)
+    return time.monotonic() - t0
+
+
 def main(folder: Path) -> int:
     threading.Thread(target=_watch_parent, daemon=True).start()
+    if hasattr(os, "nice"):
+        os.nice(NICE)
     job = json.loads((folder / "job.json").read_text())
+    flag = folder.parent / MODEL_BUSY
+
+    def paused(state: dict) -> Callable[[bool], None]:
+        return lambda now: _write(folder / "progress.json", state | ({"paused": PAUSED} if now else {}) | {"at": time.time()})
+
+    yield_to_model(flag, paused({"desc": "starting", "n": 0, "total": None, "unit": "", "done": False}))
     from ..api import EdgeRAG
 
     def progress(p: Progress) -> None:
-        _write(folder / "progress.json", {"desc": p.desc, "n": p.n, "total": p.total, "unit": p.unit, "done": p.done, "at": time.time()})
+        state = {"desc": p.desc, "n": p.n, "total": p.total, "unit": p.unit, "done": p.done, "at": time.time()}
+        _write(folder / "progress.json", state)
+        if not p.done:  # between committed steps: the model's answer first
+            yield_to_model(flag, paused(state))
 
     try:
         rag = EdgeRAG(job["path"], **(job.get("settings") or {}))
