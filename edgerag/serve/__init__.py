@@ -29,6 +29,8 @@ chat clients already speak (docs/serve.md).
     jobs.py            uploads and deletions as jobs, one at a time, kept on disk, resumed on restart
     write_job.py       the child process that runs one job under the index's writer lock
     errors.py          failures as a status and a message, in each dialect's shape
+    web/               the web page at ``/``: ask, why, documents, tokens, the key's login
+                       (its own map in web/__init__.py)
 
 Imports point one way: the routes use answering, events, jobs and indexes; nothing here is
 imported by the rest of edgerag. FastAPI and uvicorn come with the ``server`` extra

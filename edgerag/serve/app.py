@@ -47,7 +47,7 @@ def create_app(config: ServeConfig):
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from .. import __version__
-    from . import ollama_routes, openai_routes, own_routes, passage_page
+    from . import ollama_routes, openai_routes, own_routes, passage_page, web
     from .errors import openai_body
 
     try:
@@ -121,6 +121,7 @@ def create_app(config: ServeConfig):
     app.include_router(own_routes.router)
     app.include_router(passage_page.router)
     app.add_middleware(Guard, api_key=config.api_key, max_body_bytes=config.max_body_bytes, max_upload_bytes=config.max_upload_bytes)
+    web.mount(app)  # the page at / (serve/web/): after the Guard, so that its login is checked first
     if config.access_log:  # outermost: the Guard's 401 and 413 are logged too
         access_log.enable()
         app.add_middleware(access_log.AccessLog)
@@ -137,7 +138,7 @@ def run(config: ServeConfig) -> None:
     print(
         f"edgerag: serving {names} on {base}\n"
         f"  OpenAI base URL  {base}/v1        Ollama base URL  {base}\n"
-        f"  health {base}/health   routes {base}/docs" + ("   (API key required)" if config.api_key else ""),
+        f"  web page {base}/   health {base}/health   routes {base}/docs" + ("   (API key required)" if config.api_key else ""),
         flush=True,
     )
     uvicorn.run(app, host=config.host, port=config.port, log_level="info", timeout_graceful_shutdown=5, access_log=False)
