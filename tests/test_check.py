@@ -42,6 +42,7 @@ def sample_units() -> list[Unit]:
     ("question", "kind"),
     [
         ("What position did Ana Ruiz take up in 2021?", "role"),
+        ("What is Gareth Pryce's job at the institute?", "role"),
         ("In what year did Ana Ruiz join the institute?", "year"),
         ("When was James Charles Mathew born?", "date"),
         ("How many staff worked at York?", "number"),

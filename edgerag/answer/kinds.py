@@ -45,7 +45,11 @@ _NUMBER = re.compile(
     re.I,
 )
 ROLE_NOUNS = "position|role|job|post|title|rank|office|function|responsibility|occupation|profession|appointment|capacity"
-_ROLE = re.compile(rf"\b(?:what|which) (?:(?:new|senior|current|first|last|former|official) )?(?:{ROLE_NOUNS})s?\b", re.I)
+_ROLE = re.compile(
+    rf"\b(?:what|which) (?:(?:new|senior|current|first|last|former|official) )?(?:{ROLE_NOUNS})s?\b|"
+    rf"^\s*what (?:is|was) (?:(?:[\w.-]+ ){{0,3}}[\w.-]+['’]s|the) (?:(?:new|current|official) )?(?:job|role|position|post|title)\b",
+    re.I,
+)
 _PLACE = re.compile(
     r"^\s*where\b|\b(?:in|at|from|to|on) (?:what|which) (?:city|town|village|country|state|province|region|county|room|building|"
     r"site|campus|floor|office|location|place|street|address|lab|laboratory)\b|"
