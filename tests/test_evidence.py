@@ -7,6 +7,7 @@ import pytest
 
 from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
+from edgerag.answer.check import NOT_IN_DOCUMENTS
 from edgerag.answer.evidence import evidence_units
 from edgerag.answer.plan import EVIDENCE_INSTRUCTION, ReadPlan, build_messages
 from edgerag.answer.read import answer_question
@@ -119,8 +120,11 @@ def test_an_answer_copied_from_the_instruction_is_not_an_answer(index_copy):
     # end to end with a scripted model that copies the example: the user is told, not misled
     rag = EdgeRAG(index_copy, Settings(progress=False))
     llm = MeteredLLM(ScriptedLLM(["Springfield"]), rag.index.tables)
-    ans = answer_question(llm, plan.question, Context(query=plan.question, method="bridge-ppr", budget=500, units=units), plan=plan)
-    assert ans.text == DO_NOT_KNOW and ans.short == ""
+    ctx = Context(query=plan.question, method="bridge-ppr", budget=500, units=units)
+    ans = answer_question(llm, plan.question, ctx, plan=plan)
+    assert ans.abstained and ans.text == NOT_IN_DOCUMENTS and ans.short == "" and ans.citations == []
+    unchecked = answer_question(MeteredLLM(ScriptedLLM(["Springfield"]), rag.index.tables), plan.question, ctx, plan=plan, check=False)
+    assert unchecked.text == DO_NOT_KNOW and unchecked.short == ""
 
 
 @pytest.mark.model

@@ -118,6 +118,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     first_last = [want[0], want[-1]] if surname and len(want) >= 2 else []
     for run in capitalised_runs(text):
         got = _words(run)
+        if not got:  # a run of connectors alone ("The")
+            continue
         if got == want or (short and got == short) or (first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2):
             return True
     return False

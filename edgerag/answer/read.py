@@ -156,7 +156,8 @@ def answer_question(
             rule(why, trimmed)
             full, short_text = short_text, trimmed
     checked, closest = None, []
-    if check and plan.mode != "long":
+    an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
+    if check and plan.mode != "long" and not an_option:  # an option the question offers is its answer (issue #49)
         sources = [u.chunk_id for u in units]
 
         def reread(options: list[str]):
