@@ -107,7 +107,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     address aside: "Dr Ana Ruiz"), not a longer name holding it ("Charles Mathew" is not named
     by "James Charles Mathew"); with ``surname``, a run that is the name's last word alone
     ("Ruiz"), or its first and last with up to two words between ("Alfred Antony Francis Gell"
-    for "Alfred Gell"). A name with no capital
+    for "Alfred Gell"); a run that starts with the name ("IT Policy"); a one-word name wherever
+    it stands. A name with no capital
     (a quoted title) is named where its words stand."""
     want = _words(name)
     if not want:
@@ -120,8 +121,13 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
         got = _words(run)
         if not got:  # a run of connectors alone ("The")
             continue
-        if got == want or (short and got == short) or (first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2):
+        if got == want or got[: len(want)] == want or (short and got == short):  # "IT" in "IT Policy"
             return True
+        if first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2:
+            return True
+    word = _clean_name(name)
+    if len(want) == 1 and word:  # one word, as written: "Institute" in "The Institute's auditors", not "it" for "IT"
+        return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
     return False
 
 
