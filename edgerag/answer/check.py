@@ -25,7 +25,9 @@ answer the model wrote goes through these typed steps, in order; the first that 
 6. ``subject`` (binding.py `bound_value`): in a list of values for several subjects, the value of
    the question's subject replaces another item's.
 
-A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
+A chain question's reads (chain.py, each step and the question left) are not checked: a step's
+answer feeds the next hop, and a checked first step that dropped "K-17 valve" ended a chain the
+real model answers right (tests/test_chain.py). A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
 names holds, else "no" or not in the documents. A comparison, a table's column or a
 lifespan decided in code is held by construction. An abstained answer cites nothing as its source:
 the sentences it read closest to the question are its ``closest``.

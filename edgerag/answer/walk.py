@@ -81,7 +81,8 @@ def step_reader(reader: Reader, context: Context, plan: ReadPlan):
 
     def read(q: str, ctx: Context, on_text=None) -> Answer:
         step_plan = reader.plan(q, ctx, mode="short", seconds=share)
-        return answer_question(reader.llm, q, ctx, plan=step_plan, max_tokens=reader.max_tokens, on_text=on_text, check=reader.check)
+        # a step's answer feeds the next hop, and the question's last read is checked: a step is not
+        return answer_question(reader.llm, q, ctx, plan=step_plan, max_tokens=reader.max_tokens, on_text=on_text, check=False)
 
     return retrieve, read
 
