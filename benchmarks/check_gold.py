@@ -6,6 +6,12 @@ with their own evidence, here the whole question's). Prints a table per split an
 
     .venv/bin/python benchmarks/check_gold.py                 # the three dev splits, 100 questions each
     .venv/bin/python benchmarks/check_gold.py --limit 30 --splits 2wikimultihopqa
+    .venv/bin/python benchmarks/check_gold.py --office benchmarks/results/office_1_5b_unchecked.json
+
+``--office RESULTS``: the office benchmark's questions (benchmarks/office.py, its index built),
+each through the check twice, without the model: its gold answer (kept?) and the answer an
+unchecked run replied (RESULTS: a wrong one dropped or mended, a right one kept?), over the
+evidence the plan reads; the same code, office questions for the dev splits' gold.
 """
 
 from __future__ import annotations
@@ -34,7 +40,10 @@ def main() -> int:
     ap.add_argument("--splits", default=",".join(SPLITS))
     ap.add_argument("--limit", type=int, default=100)
     ap.add_argument("--out", default="benchmarks/results/check_gold.json")
+    ap.add_argument("--office", metavar="RESULTS", help="check the office benchmark's gold and RESULTS' unchecked answers instead")
     args = ap.parse_args()
+    if args.office:
+        return check_office(Path(args.office))
     runs = []
     for split in args.splits.split(","):
         dataset = load_dataset(Path(args.data) / split / "dev", limit=args.limit)
@@ -78,6 +87,44 @@ def main() -> int:
         by = ", ".join(f"{k} {v}" for k, v in sorted(r["by_step"].items())) or "–"
         print(f"| {r['split']} | {r['questions']} | {r['read']} | {r['checked']} | {r['lost']} | {by} |")
     write_result(Path(args.out), {"benchmark": "check_gold", "limit": args.limit, "runs": runs})
+    return 0
+
+
+def check_office(results: Path) -> int:
+    """The office questions' gold and unchecked answers through the check (the module doc)."""
+    import json
+
+    from office import load_questions, score_row
+
+    replied = {r["id"]: r for r in json.loads(results.read_text())["rows"]}
+    rag = EdgeRAG(".edgerag/bench/office", Settings(progress=False))
+    tally = Counter()
+    for q in load_questions():
+        r = replied.get(q["id"])
+        asked = r["asked"] if r else q["question"]
+        ctx = rag.retrieve(asked)
+        plan = rag.plan_answer(asked, ctx)
+        decided = plan.decision or decide_in_code(asked, ctx.units, rag.passages_named)
+        if decided is not None:
+            answer = getattr(decided, "answer", "")
+            row = score_row({"short": answer, "text": answer, "abstained": "" if answer else "flag"}, q)
+            tally[f"in code → {row['verdict']}"] += 1
+            if row["verdict"] != "right":
+                print(f"{q['id']} in code {answer!r} → {row['verdict']}: {getattr(decided, 'reason', '')[:120]}\n    {asked}")
+            continue
+        question = plan.hop.question if plan.hop is not None else asked
+        for who, short in (("gold", (q["answers"] or [""])[0]), ("reply", r["short"] if r else "")):
+            if not short:
+                continue
+            checked = check_answer(short, short, question, plan.units)
+            row = score_row({"short": checked.short, "text": checked.short, "abstained": "flag" if checked.abstained else ""}, q)
+            was = "right" if who == "gold" else r["verdict"]
+            tally[f"{who} {was} → {row['verdict']} ({checked.step or 'kept'})"] += 1
+            if row["verdict"] == "wrong" or (was == "right" and row["verdict"] != "right"):
+                print(f"{q['id']} {who} {short!r} → {row['verdict']} {checked.short!r}: {checked.step} — {checked.why}\n    {question}")
+    rag.close()
+    for k, v in sorted(tally.items()):
+        print(f"{k}: {v}")
     return 0
 
 

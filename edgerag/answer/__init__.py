@@ -4,9 +4,11 @@ One module per step of the path:
 
     question + context
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
-        in_code.py   what code decides before a read (``answer_hops``): a fact, else a comparison
+        in_code.py   what code decides before a read (``answer_hops``): a fact, a table's column or
+                     row (text/tables.py, text/lookup.py), a listed number, else a comparison
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
+        listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides
@@ -31,6 +33,7 @@ One module per step of the path:
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject and say what was asked; a list's value bound to its item
         sides.py     a "yes" kept only where each side the question names holds
+        polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

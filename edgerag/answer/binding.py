@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..text.keywords import keywords
 from ..text.linkkeys import capitalised_runs
@@ -35,7 +36,9 @@ _QUESTION_WORDS = frozenset(
 _QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _NUM = re.compile(r"\d[\d,.]*\d|\d")
-_ITEM_SPLIT = re.compile(r";|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
+_MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
+"""An answer that is a number and its unit ("3 hours", "14 characters")."""
+_ITEM_SPLIT = re.compile(r";|:|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
 _GENERIC = frozenset(
     """many much number year years date day days month months time name names person people staff member members total amount
     price cost costs value long old first last new current main""".split()
@@ -65,6 +68,13 @@ def _holds(text: str, answer: str) -> bool:
     if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
         present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
         return all(n in present for n in numbers)
+    measure = _MEASURE.fullmatch(answer.strip())
+    if measure:  # "3 hours" in "a 3-hour induction", "7 days" in "7 calendar days"
+        unit = lemma(measure["unit"])
+        return (
+            re.search(rf"(?<![\d.,]){re.escape(measure['n'])}(?:\s*-\s*|\s+)(?:[a-z]+\s+){{0,2}}{re.escape(unit)}s?\b", text, re.I)
+            is not None
+        )
     return False
 
 
@@ -109,7 +119,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     ("Ruiz"), or its first and last with up to two words between ("Alfred Antony Francis Gell"
     for "Alfred Gell"); a run that starts with the name ("IT Policy"); a one-word name wherever
     it stands. A name with no capital
-    (a quoted title) is named where its words stand."""
+    (a quoted title) is named where its words stand. An acronym ("IT", "NERC") is named by a run
+    its initials begin ("Information Technology and Security Policy")."""
     want = _words(name)
     if not want:
         return False
@@ -126,14 +137,28 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
         if first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2:
             return True
     word = _clean_name(name)
+    if _ACRONYM.fullmatch(word) and any(_initials(run).startswith(word) for run in capitalised_runs(text)):
+        return True  # "IT" for "Information Technology and Security Policy"
     if len(want) == 1 and word:  # one word, as written: "Institute" in "The Institute's auditors", not "it" for "IT"
         return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
     return False
 
 
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_KIND_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
+_CONNECTING = frozenset("and of for the in on to &".split())
+
+
+def _initials(run: str) -> str:
+    """The initials of a capitalised run's words, connectors aside ("Information Technology and Security" → "ITS")."""
+    return "".join(w[0] for w in run.split() if w.lower() not in _CONNECTING and w[:1].isupper())
+
+
 def subject_words(question: str) -> set[str]:
-    """The question's content words that say what it is about (not what kind of answer it wants)."""
-    return {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and len(w) > 2}
+    """The question's content words that say what it is about, not what kind of answer it wants
+    (nor the noun after "which" / "what": "Which *firm* audits the accounts?")."""
+    kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)}
+    return {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and len(w) > 2 and w not in kind_noun}
 
 
 def lemma(word: str) -> str:
@@ -155,7 +180,8 @@ def _shares_subject(words: set[str], text: str) -> bool:
     """Whether ``text`` holds half the question's subject words (by their lemmas), two at most."""
     if not words:
         return True
-    held = _stems(words) & _stems(keywords(text))
+    theirs = _stems(keywords(text))
+    held = {w for w in _stems(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
     return len(held) >= max(1, min(2, (len(_stems(words)) + 1) // 2))
 
 
@@ -222,15 +248,41 @@ def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
     return reached - seeds
 
 
+def house_name(name: str, question: str) -> bool:
+    """A one-word name the question writes after "the" ("the Institute's income", "the IT
+    policy"): the organisation a user's documents all belong to, or a word of a title, said of
+    the passage by the question's other words, not a subject of its own."""
+    return len(name.split()) == 1 and re.search(rf"\bthe\s+{re.escape(name)}\b", question) is not None
+
+
+def heads(unit: Unit) -> str:
+    """What a passage is headed by: its title, its section's path, its first line when that is
+    a heading ("Information Technology and Security Policy"), not a sentence, and its file's
+    name ("it_policy.pdf")."""
+    first = unit.text.split("\n", 1)[0].strip()
+    first = first if len(first.split()) <= 14 and not first.endswith(".") else ""
+    stem = re.sub(r"[_\W]+", " ", Path(unit.provenance.get("file") or "x").stem)  # "it_policy.pdf" → "it policy"
+    return f"{unit.title}. {unit.provenance.get('section') or ''}. {first}. {stem}"
+
+
+def before(sentence: str, text: str) -> str:
+    """The sentence before ``sentence`` in ``text`` (a list item's lead: "Full-time staff receive
+    27 days of annual leave." before "After five years … this rises to 30 days."), or ""."""
+    said = split_sentences(text)
+    at = next((i for i, s in enumerate(said) if s == sentence), 0)
+    return said[at - 1] if at > 0 else ""
+
+
 def about(standing: Standing, question: str, units: list[Unit]) -> bool:
     """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
     unit, sentence = standing.unit, standing.sentence
     own = f"{unit.title}. {sentence}"
     every = question_names(question)
     names = distinguishing(every, units)
+    if any(names_in(n, own) or names_in(n, heads(unit)) for n in names):
+        return True  # the sentence names the subject, or is in the subject's own passage (its headings say so)
+    names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
     if names:
-        if any(names_in(n, own) for n in names):
-            return True
         if any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
             return True  # a short passage about the subject: its sentences are about it
         seeds = {u.chunk_id for u in units if any(names_in(n, u.title) or names_in(n, u.text) for n in names)}
@@ -240,7 +292,7 @@ def about(standing: Standing, question: str, units: list[Unit]) -> bool:
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
     words = telling(words, units)
-    return _shares_subject(words, f"{own} {unit.provenance.get('section') or ''}")
+    return _shares_subject(words, f"{own} {heads(unit)} {before(sentence, unit.text)}")
 
 
 _IRREGULAR = {
@@ -261,16 +313,17 @@ def _verb_stem(word: str) -> str:
 
 def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
-    year the question names is in what was read ("How many staff in 2022?" is not answered by
-    2023's figure); a date or year answers only where the sentence says what
+    year the question names is in what was read, and in the sentence where it names years ("How
+    many staff in 2022?" is not answered by 2023's figure); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
     passages read apart: not "institute" in an institute's documents), or gives a life in
     parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
     read = " ".join(f"{u.title} {u.text}" for u in units)
+    said_years = set(_YEAR.findall(sentence))
     for year in _YEAR.findall(re.sub(r"\([^()]*\)", "", question)):  # not a name's "(Died 1304)"
-        if year not in read:
-            return False
+        if year not in read or (said_years and year not in said_years and year not in heads(unit)):
+            return False  # 2025's figure for "How many staff in 2023?"
     if kind not in ("date", "year"):
         return True
     names = " ".join(question_names(question)).lower()
@@ -284,11 +337,17 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     return bool(asked & said)
 
 
+def list_items(sentence: str) -> list[str]:
+    """The items of a sentence that lists ("… 2024: 68 at Durham, 31 at Kendal and 26 at
+    Hexham"): its parts between colons, semicolons, commas (not a thousands comma) and "and"."""
+    return [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
+
+
 def bound_value(answer: str, sentence: str, question: str) -> str | None:
     """The value bound to the question's subject in a sentence that lists values for several
     subjects (the module doc), when it is not ``answer``; None when the sentence lists no such
     values, names the subject in no single item, or already binds ``answer`` to it."""
-    items = [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
+    items = list_items(sentence)
     if len(items) < 2 or not _digits(answer):
         return None
     with_value = [it for it in items if _digits(it)]

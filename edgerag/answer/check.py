@@ -28,7 +28,8 @@ answer the model wrote goes through these typed steps, in order; the first that 
 A chain question's reads (chain.py, each step and the question left) are not checked: a step's
 answer feeds the next hop, and a checked first step that dropped "K-17 valve" ended a chain the
 real model answers right (tests/test_chain.py). A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
-names holds, else "no" or not in the documents. A comparison, a table's column or a
+names holds, else "no" or not in the documents; then against its sentence (``polarity``,
+polarity.py): a "yes" whose sentence says "not", "only" or "except" of what was asked is a "no". A comparison, a table's column or a
 lifespan decided in code is held by construction. An abstained answer cites nothing as its source:
 the sentences it read closest to the question are its ``closest``.
 """
@@ -46,6 +47,7 @@ from ..types import Unit
 from .binding import Standing, about, bound_value, bridge_question, lemma, says_what_was_asked, stands_on, subject_words
 from .candidates import candidates
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
+from .polarity import says_no
 from .sides import each_side
 
 NOT_IN_DOCUMENTS = "The documents do not say."
@@ -149,6 +151,9 @@ def check_answer(
             return dropped("sides", held[1], asked, units)
         if held is not None and held[0] != "yes":
             step, why, short = "sides", held[1], held[0]
+        no = says_no(asked, units) if short.lower() == "yes" else None
+        if no is not None:
+            step, why, short = "polarity", no[1], "no"
         return Check(short, step=step, why=why, reread=completion)
     standing = stands_on(short, units)
     if not standing:

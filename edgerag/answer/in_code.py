@@ -5,7 +5,13 @@
 2. a column of a table read as rows (text/tables.py, issue #56 item 5): "Who leads the project
    with the largest budget?", "Which project ends first?", "Is the centrifuge cheaper than the
    freezer?", over the table rows of the passages read;
-3. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
+3. a row of a table the question names (text/lookup.py, issue #56 items 2, 4 and 5): "Who
+   funds the Eel Passage project?", "Who approves a trip costing £1,800?" (the row whose range
+   holds the amount), "Is Peat Pipe Flow funded by the Leverhulme Trust?" (no: its funder is
+   another);
+4. a number listed for the question's subject (listed.py, item 4): "How many staff were at
+   Hexham at the end of 2024?" over "… 68 at Durham, 31 at Kendal, 26 at Hexham …" is 26;
+5. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
    missing sides the model reads as steps.
 
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
@@ -16,16 +22,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..text.tables import table_answer
+from ..text.lookup import row_lookup, speaks_of
+from ..text.tables import TableDecision, table_answer
 from ..types import Unit
 from .compare import Decision, Pending, decide
 from .facts import decide_fact
+from .kinds import asked_kind, fits
+from .listed import listed_value
 
 
 def table_fact(question: str, units: list[Unit]) -> Decision | None:
     """A superlative or comparison over a table's column decided in code (text/tables.py): the
     row it stands on is read first, the rows compared with it after."""
     d = table_answer(question, [(u.chunk_id, u.text) for u in units])
+    passage = " ".join(u.text for u in units if d is not None and u.chunk_id in d.sources)
+    if d is None or not speaks_of(question, " ".join(d.rows), passage):
+        return None  # "the *first* 10,000 business miles" asks nothing of a table of grants
+    return _read(d, units)
+
+
+def row_fact(question: str, units: list[Unit]) -> Decision | None:
+    """A row of a table the question names, its column read in code (text/lookup.py); the
+    answer must be of the kind asked (kinds.py)."""
+    d = row_lookup(question, [(u.chunk_id, u.text) for u in units])
+    kind = asked_kind(question)
+    if d is None or (d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind)):
+        return None
+    return _read(d, units)
+
+
+def _read(d: TableDecision | None, units: list[Unit]) -> Decision | None:
     if d is None:
         return None
     by_id = {u.chunk_id: u for u in units}
@@ -35,4 +61,10 @@ def table_fact(question: str, units: list[Unit]) -> Decision | None:
 
 def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
     """The first decision code makes for ``question`` over ``units`` (the module doc), or None."""
-    return decide_fact(question, units, lookup) or table_fact(question, units) or decide(question, units, lookup)
+    return (
+        decide_fact(question, units, lookup)
+        or table_fact(question, units)
+        or row_fact(question, units)
+        or listed_value(question, units)
+        or decide(question, units, lookup)
+    )

@@ -6,7 +6,7 @@
 =============  ======================================================  =========================
 kind           asked as                                                a reply of the kind
 =============  ======================================================  =========================
-``yes-no``     "Is …?", "Are both …?", "Did …?"                        yes or no
+``yes-no``     "Is …?", "Are both …?", "Did …?" (not "Did A or B …?")  yes or no
 ``year``       "In what year …?", "Which year …?"                      holds a year
 ``date``       "When …?", "On what date …?"                            holds a year or a date
 ``number``     "How many …?", "How much …?", "What is the price …?"    holds a number
@@ -78,6 +78,9 @@ ROLE_WORDS = frozenset(
 _DIGIT = re.compile(r"\d")
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million".split())
 _YEARISH = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b", re.I)
+"""A date without its year ("11 November", "March 3rd"): a date the document's year completes."""
 
 
 def asked_kind(question: str) -> str:
@@ -98,7 +101,7 @@ def asked_kind(question: str) -> str:
     if _PERSON.search(q):
         return "person"
     if _YES_NO.match(q):
-        return "yes-no"
+        return "other" if re.search(r"\w \bor\b \w", q) else "yes-no"  # "Did A or B …?" asks which
     return "other"
 
 
@@ -112,7 +115,7 @@ def _is_number(text: str) -> bool:
 
 
 def _is_date(text: str) -> bool:
-    return bool(_YEARISH.search(text)) or bool(dates(text))
+    return bool(_YEARISH.search(text)) or bool(dates(text)) or bool(_DAY_MONTH.search(text))
 
 
 def fits(reply: str, kind: str) -> bool:

@@ -4,6 +4,8 @@ tokens.py     token counting for ℓ and λ
 sentences.py  sentence splitting, offline (nltk's Punkt); a table row is one sentence
 rows.py       a table row as one line with its header ("Caption — Price: 12,400 EUR; Room: B-2")
 tables.py     a column's superlative or a comparison of rows, decided in code (`table_answer`)
+lookup.py     a row the question names (by its words, or the range holding its amount), its
+              column read in code, and yes/no over rows (`row_lookup`)
 cells.py      a table cell's value: a number with its unit or currency, or a date
 chunking.py   documents → chunks (ℓ) → sub-chunks (⌈ℓ/2^τ⌉) and sentences
 keywords.py   keyword tokens: words less English stop words (KET-RAG §5.1)

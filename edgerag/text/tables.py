@@ -368,6 +368,7 @@ def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: s
     row = table.rows[win]
     others = [i for i in usable if i != win]
     yes_no = words[:1] and words[0] in ("is", "are", "was", "were", "does", "do", "did", "has", "have") and len(by_name) >= 2
+    yes_no = yes_no and "or" not in words  # "Did Whitby or Hexham process more?" asks which
     if yes_no:
         subject = min(by_name, key=lambda i: question.lower().find(table.rows[i].cells.get(first, "").lower()))
         answer, returned = ("yes" if subject == win else "no"), ""

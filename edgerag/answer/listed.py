@@ -1,0 +1,126 @@
+"""A number listed for the question's subject, decided in code before any read (issue #56,
+item 4: "In '40 at A, 25 at B', B's number is 25").
+
+"How many staff were employed at Hexham at the end of 2024?" over "The Institute employed 142
+people at the end of 2024: 68 at Durham, 31 at Kendal, 26 at Hexham and 17 at Whitby." is 26:
+the sentence lists values for several subjects, one item names the question's subject, and that
+item holds one number. A small model reads the first number, or the total; code reads the item.
+
+A sentence decides only when all of these hold, else the model reads as before:
+
+* the question asks "how many" or "how much" and names its subject: a name of its own
+  (binding.py `question_names`, not the organisation every passage names), or, for "how much",
+  its telling words ("donations and legacies");
+* the sentence splits into at least two items holding a number (binding.py `list_items`), and
+  exactly one item names the subject, with exactly one number in it;
+* a year the question names is the sentence's (or, where the sentence names none, its
+  passage's headings': "Annual Report 2024 › Finances"), and the sentence (or the one before
+  it, for "… 47 of them") speaks of what "how many" counts
+  ("papers": "Staff published 118 peer-reviewed papers. Durham contributed 47 of them, …"),
+  people words standing for each other ("staff", "people", "employed"), in the unit counted
+  ("days of leave" is not "26 weeks");
+* every sentence read that decides so gives the same value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.keywords import keywords
+from ..text.sentences import split_sentences
+from ..types import Unit
+from .binding import before, distinguishing, heads, lemma, list_items, names_in, question_names, subject_words, telling
+from .compare import Decision
+from .kinds import asked_kind
+
+_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+_VALUE = re.compile(
+    r"(?:[£$€]\s?)?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m|k)\b)?(?:\s?(?:%|per\s?cent\b))?"
+    r"(?:\s?(?:hours?|days?|weeks?|months?|years?|kg|km|m|mw|w|gbp|eur|usd)\b)?",
+    re.I,
+)
+
+
+def _values(text: str) -> list[str]:
+    return [m.group().strip() for m in _VALUE.finditer(text) if not _YEAR.fullmatch(m.group().strip())]
+
+
+def _stems(text: str) -> set[str]:
+    return {lemma(w) for w in keywords(text)}
+
+
+_HOW = re.compile(r"\bhow (many|much)\b(?P<rest>(?:\s+[\w-]+){0,6})", re.I)
+_SKIP = frozenset("of the a an our its their his her these those".split())
+_PEOPLE = frozenset("people staff employee person worker member headcount employ".split())
+_UNITS = frozenset("hour day week month year".split())
+_THEM = re.compile(r"\b(?:of|among) (?:them|these|those)\b", re.I)
+
+
+def counted(question: str) -> set[str] | None:
+    """What "how many" counts, as lemmas ("How many of the 2024 peer-reviewed papers …" → paper,
+    peer-reviewed), people words standing for each other; empty for "how much"; None when the
+    question asks neither."""
+    m = _HOW.search(question)
+    if m is None:
+        return None
+    if m.group(1).lower() == "much":
+        return set()
+    words = [w for w in m["rest"].lower().split() if w not in _SKIP and not _YEAR.fullmatch(w)][:3]
+    out = {lemma(w) for w in words}
+    return out | _PEOPLE if out & _PEOPLE else out
+
+
+def _says_counted(count: set[str], text: str, value: str) -> bool:
+    """Whether ``text`` speaks of what is counted, and ``value``'s unit is the one counted ("days", not "26 weeks")."""
+    if not count:
+        return True
+    units = {lemma(w) for w in re.findall(r"[a-z]+", value.lower())} & _UNITS
+    if units and not units & count:
+        return False  # "3,000 hours" counts no samples
+    return bool(count & _stems(text))
+
+
+def _others(items: list[str], i: int) -> set[str]:
+    return set().union(*(_stems(o) for j, o in enumerate(items) if j != i))
+
+
+def listed_value(question: str, units: list[Unit]) -> Decision | None:
+    """The value listed for the question's subject (the module doc), or None."""
+    count = counted(question)
+    if count is None or asked_kind(question) != "number":
+        return None
+    names = distinguishing(question_names(question), units)
+    if not names and count:
+        return None  # "how many" of no named subject: too little to bind a list item to
+    words = telling(subject_words(question), units)
+    name_words = {lemma(w) for n in names for w in keywords(n)}
+    years = set(_YEAR.findall(question))
+    rest = {lemma(w) for w in words if not w.isdigit()} - name_words
+    found: dict[str, tuple[int, Unit, str, str]] = {}
+    for u in units:
+        for sentence in split_sentences(u.text):
+            items = list_items(sentence)
+            if len([it for it in items if _values(it)]) < 2:
+                continue
+            if names:
+                naming = [it for it in items if any(names_in(n, it) for n in names)]
+            else:  # no name: the item holding most telling words, a word no other item holds among them ("legacies £0.7 million")
+                held = {i: len(_stems(it) & rest) for i, it in enumerate(items) if _values(it)}
+                top = max(held.values(), default=0)
+                naming = [items[i] for i, n in held.items() if n == top and n and _stems(items[i]) & rest - _others(items, i)]
+            if len(naming) != 1 or len(_values(naming[0])) != 1:
+                continue
+            said_years = set(_YEAR.findall(sentence))
+            lead = before(sentence, u.text) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
+            if years and not (years <= said_years or (not said_years and years <= set(_YEAR.findall(f"{heads(u)} {lead}")))):
+                continue
+            if not _says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
+                continue  # the subject's item in a list of something else
+            score = len(_stems(naming[0]) & rest) if not names else 0
+            found.setdefault(_values(naming[0])[0], (score, u, sentence, naming[0]))
+    best = max((f[0] for f in found.values()), default=0)
+    found = {v: f for v, f in found.items() if f[0] == best}  # the item holding most of the question's words
+    if len(found) != 1:
+        return None
+    value, (_, unit, sentence, item) = next(iter(found.items()))
+    return Decision(answer=value, units=[unit], reason=f"'{item.strip()}' in the list of '{sentence[:120]}'", kind="listed")

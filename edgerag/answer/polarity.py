@@ -1,0 +1,56 @@
+"""A "yes" the sentence it rests on says no to (issue #56, item 2: yes only when the evidence
+shows it).
+
+A small model answers "yes" to "Does the Institute reimburse alcohol?" having read "Alcohol is
+not reimbursed", and to "Can I travel first class on a three-hour journey?" having read "first
+class is allowed only for a journey of more than four hours": it matches the words and misses
+the negation. `says_no` finds the sentence read that speaks most of what the question asks (its
+telling words, binding.py), and where that sentence negates or restricts it ("not", "never",
+"only", "except", "exclude", "apologies" in a list of those present) and the question does
+not, the answer is "no".
+
+It only turns a "yes" into a "no", never the other way: a question the sentence answers with
+conditions is a no to the question as asked, and a "no" the model gave is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.keywords import keywords
+from ..text.sentences import split_sentences
+from ..types import Unit
+from .binding import lemma, subject_words, telling
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|can't|mustn't|won't|isn't|aren't|doesn't|don't|nor|neither|none|without|only|except|exclud\w*|"
+    r"forbidden|prohibited|banned|apologies|absent)\b|n't\b",
+    re.I,
+)
+MIN_SHARED = 2
+"""Telling words of the question a sentence must hold to be the one it rests on."""
+
+
+def _key(word: str) -> str:
+    return lemma(word).rstrip("e")  # "reimburse" and "reimbursed"
+
+
+def says_no(question: str, units: list[Unit]) -> tuple[str, str] | None:
+    """(the sentence, why) when the sentence read that speaks most of ``question`` negates or
+    restricts it and the question does not (the module doc); None otherwise."""
+    if _NEGATION.search(question):
+        return None
+    want = {_key(w) for w in telling(subject_words(question), units)}
+    if len(want) < MIN_SHARED:
+        return None
+    best: tuple[int, str] | None = None
+    for u in units:
+        for s in split_sentences(u.text):
+            own = {_key(w) for w in keywords(s)}
+            shared = len(want & own)
+            if shared >= MIN_SHARED and 2 * shared >= min(len(want), len(own)) and (best is None or shared > best[0]):
+                best = (shared, s)  # half the question's words, or half a short sentence's ("All prices exclude VAT.")
+    if best is None:
+        return None
+    m = _NEGATION.search(best[1])
+    return (best[1], f"the sentence read that speaks most of it says '{m.group()}': {best[1][:160]}") if m else None

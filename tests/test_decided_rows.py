@@ -1,0 +1,209 @@
+"""What code decides from a table's rows and a sentence's list before any read, and the checks
+that turn a small model's "yes" or a year's figure away (issue #56, items 2, 4 and 5):
+text/lookup.py (a row the question names, a range holding its amount, yes/no over rows),
+answer/listed.py (a number listed for the question's subject), answer/polarity.py, and the
+binding rules added with them. Written documents of a school and a clinic (not the office
+benchmark's), real sentence splitting and row parsing; no model (the model's side runs in
+tests/test_trust.py and benchmarks/office.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag.answer.binding import Standing, about, names_in, says_what_was_asked, stands_on
+from edgerag.answer.check import check_answer
+from edgerag.answer.in_code import decide_in_code
+from edgerag.answer.kinds import asked_kind, fits
+from edgerag.answer.listed import counted, listed_value
+from edgerag.answer.polarity import says_no
+from edgerag.text.lookup import row_lookup
+from edgerag.text.rows import row_line
+
+from .helpers import passage
+
+ROOMS = ["Room", "Building", "Seats", "Projector", "Booked through"]
+ROOM_ROWS = [
+    ["Lecture Hall A", "Main Building", "220", "yes", "Estates Office"],
+    ["Seminar Room 3", "Library Wing", "24", "no", "Library Desk"],
+    ["Chemistry Lab 2", "Science Block", "30", "yes", "Science Technicians"],
+]
+FEES = ["Course", "Fee per term", "Leader", "Day"]
+FEE_ROWS = [
+    ["Beginners' Spanish", "£180", "Marta Ibarra", "Monday"],
+    ["Watercolour painting (materials included)", "£240", "Owen Price", "Thursday"],
+    ["Creative writing", "£150", "Marta Ibarra", "Tuesday"],
+]
+SIGNING = ["Amount of the invoice", "Signed off by"]
+SIGNING_ROWS = [["up to £250", "the course leader"], ["over £250 and up to £3,000", "the bursar"], ["over £3,000", "the head teacher"]]
+
+
+def _table(key: str, caption: str, headers: list[str], rows: list[list[str]], before: str = "") -> tuple[str, str]:
+    text = "\n".join([before, *(row_line(headers, r, caption) for r in rows)]).strip()
+    return key, text
+
+
+@pytest.fixture
+def tables() -> list[tuple[str, str]]:
+    return [
+        _table("rooms", "Teaching rooms 2026", ROOMS, ROOM_ROWS, "Rooms are booked a term ahead."),
+        _table("fees", "Evening classes", FEES, FEE_ROWS, "Fees are paid at enrolment."),
+        _table("sign", "Invoices", SIGNING, SIGNING_ROWS, "Every invoice for the school is signed off before payment."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How many seats does Seminar Room 3 have?", "24"),
+        ("Which building is Chemistry Lab 2 in?", "Science Block"),
+        ("Who leads the watercolour painting class?", "Owen Price"),  # the cell's parenthesis aside
+        ("What is the fee per term for creative writing?", "£150"),
+        ("On which day is the Beginners' Spanish class?", "Monday"),
+        ("Who signs off an invoice of £1,200?", "the bursar"),  # the range holding the amount
+        ("Who has to sign off an invoice for £3,400?", "the head teacher"),
+        ("Who signs off a £90 invoice?", "the course leader"),
+    ],
+)
+def test_a_row_the_question_names_is_read_in_code(tables, question, answer):
+    d = row_lookup(question, tables)
+    assert d is not None and d.answer == answer, d
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Does Seminar Room 3 have a projector?", "no"),
+        ("Is Lecture Hall A booked through the Library Desk?", "no"),  # another row's value of that column
+        ("Is Seminar Room 3 booked through the Library Desk?", "yes"),
+        ("Are both Lecture Hall A and Chemistry Lab 2 booked through the Estates Office?", "no"),
+        ("Do Beginners' Spanish and Creative writing have the same leader?", "yes"),
+    ],
+)
+def test_yes_or_no_over_the_rows_named(tables, question, answer):
+    d = row_lookup(question, tables)
+    assert d is not None and d.answer == answer, d
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many seats does the new sports hall have?",  # a row never named
+        "When was Lecture Hall A last refurbished?",  # no column says it
+        "How many seats did Seminar Room 3 have before 2020?",  # another time than the table's
+        "How many seats does Seminar Room 3 have in the 2019 timetable?",  # another year than its caption's
+        "Who leads the class that Owen Price took over?",  # asked through another thing
+        "Which room has the most seats?",  # a superlative: text/tables.py decides it
+    ],
+)
+def test_nothing_is_decided_where_the_table_does_not_say(tables, question):
+    assert row_lookup(question, tables) is None
+
+
+def test_a_row_decision_must_be_of_the_kind_asked(tables):
+    units = [passage(k, "School", t) for k, t in tables]
+    decided = decide_in_code("How many seats does Seminar Room 3 have?", units)
+    assert decided is not None and decided.answer == "24" and decided.kind == "table"
+    assert decide_in_code("When is Lecture Hall A booked through the Estates Office?", units) is None  # no date in the row
+
+
+CLINIC = passage(
+    "c1",
+    "Annual review 2025",
+    "The clinic saw 9,120 patients in 2025: 4,010 at Ashford, 2,870 at Burley and 2,240 at Colne. "
+    "Income was £3.1 million: NHS contracts £2.6 million, private patients £0.4 million and grants £0.1 million.",
+)
+CLINIC_2024 = passage(
+    "c0", "Annual review 2024", "The clinic saw 8,400 patients in 2024: 3,900 at Ashford, 2,600 at Burley and 1,900 at Colne."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How many patients were seen at Burley in 2025?", "2,870"),
+        ("How many patients did the clinic see at Colne in 2024?", "1,900"),
+        ("How much came from private patients in 2025?", "£0.4 million"),
+    ],
+)
+def test_a_number_listed_for_the_subject_is_read_in_code(question, answer):
+    d = listed_value(question, [CLINIC, CLINIC_2024])
+    assert d is not None and d.answer == answer, d
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many patients were seen at Burley in 2023?",  # no list for that year
+        "How many doctors worked at Burley in 2025?",  # the list counts patients
+        "How many patients were seen at Denton in 2025?",  # no item names it
+        "How long is the wait at Burley?",  # not a count
+    ],
+)
+def test_no_listed_number_where_the_list_does_not_bind_it(question):
+    assert listed_value(question, [CLINIC, CLINIC_2024]) is None
+
+
+def test_what_how_many_counts():
+    assert counted("How many of the 2024 peer-reviewed papers came from York?") == {"peer-review", "paper", "come"}
+    assert "people" in counted("How many staff worked at York?")
+    assert counted("How much did the roof cost?") == set()
+    assert counted("Who leads the project?") is None
+
+
+POLICY = passage(
+    "pol",
+    "Expenses policy",
+    "Taxis are reimbursed only after 22:00 or when carrying equipment. Alcohol is never reimbursed. "
+    "Staff may claim a meal allowance of £15 on a full day away.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "no"),
+    [
+        ("Does the school reimburse alcohol?", True),
+        ("Are taxis reimbursed at 18:00?", True),  # "only after 22:00"
+        ("May staff claim a meal allowance on a full day away?", False),
+        ("Is alcohol never reimbursed?", False),  # the question says the negation itself
+    ],
+)
+def test_a_yes_whose_sentence_says_no(question, no):
+    assert (says_no(question, [POLICY]) is not None) is no
+
+
+def test_the_check_turns_a_yes_to_no_and_keeps_a_held_yes():
+    assert check_answer("yes", "yes", "Does the school reimburse alcohol?", [POLICY]).short == "no"
+    kept = check_answer("yes", "yes", "May staff claim a meal allowance on a full day away?", [POLICY])
+    assert kept.short == "yes" and not kept.abstained
+
+
+def test_the_kind_of_a_choice_and_of_a_date_without_its_year():
+    assert asked_kind("Did Ashford or Colne see more patients?") == "other"  # a choice, not yes/no
+    assert asked_kind("Did Ashford see more patients than Colne?") == "yes-no"
+    assert fits("11 November", "date") and fits("March 3rd", "date") and not fits("Ashford", "date")
+
+
+def test_an_answer_stands_on_its_number_and_unit_written_otherwise():
+    hour = passage("m", "Manual", "Training is a 3-hour induction. Sick leave may be self-certified for 7 calendar days.")
+    assert stands_on("3 hours", [hour]) and stands_on("7 days", [hour])
+    assert not stands_on("13 hours", [hour])
+
+
+def test_an_acronym_names_its_words():
+    assert names_in("IT", "Information Technology and Security Policy")
+    assert names_in("NHS", "the National Health Service contracts")
+    assert not names_in("IT", "Internal Audit Charter")
+
+
+def test_a_passage_is_about_what_its_file_is_named_for():
+    unit = passage("it", "Acme Ltd", "Passwords must be at least 14 characters long.")
+    unit.provenance["file"] = "/docs/it_policy.pdf"
+    sentence = Standing(unit, "Passwords must be at least 14 characters long.")
+    other = passage("x", "Acme Ltd", "Meeting rooms hold 14 people.")
+    assert about(sentence, "What is the minimum length of a password under the IT policy?", [unit, other])
+
+
+def test_a_figure_for_another_year_does_not_say_what_was_asked():
+    s = Standing(CLINIC, CLINIC.text.split(". ")[0] + ".")
+    assert says_what_was_asked(s, "How many patients did the clinic see in 2025?", "number", [CLINIC, CLINIC_2024])
+    assert not says_what_was_asked(s, "How many patients did the clinic see in 2024?", "number", [CLINIC, CLINIC_2024])
