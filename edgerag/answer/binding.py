@@ -28,6 +28,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
 from ..text.sentences import split_sentences
 from ..types import Unit
+from .kinds import ROLE_WORDS
 
 _TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady".split())
 _QUESTION_WORDS = frozenset(
@@ -118,7 +119,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     by "James Charles Mathew"); with ``surname``, a run that is the name's last word alone
     ("Ruiz"), or its first and last with up to two words between ("Alfred Antony Francis Gell"
     for "Alfred Gell"); a run that starts with the name ("IT Policy"); a one-word name wherever
-    it stands. A name with no capital
+    it stands; a role of an organisation by the role alone ("Director" for "Director of the
+    Brackenridge Institute"). A name with no capital
     (a quoted title) is named where its words stand. An acronym ("IT", "NERC") is named by a run
     its initials begin ("Information Technology and Security Policy")."""
     want = _words(name)
@@ -126,13 +128,15 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
         return False
     if not any(w[:1].isupper() for w in name.split()):
         return f" {' '.join(want)} " in f" {normalize(text)} "
-    short = [want[-1]] if surname and len(want) >= 2 and len(want[-1]) >= 4 else []
+    person = not any(w in ROLE_WORDS or w in ("of", "for") for w in want)  # "Ruiz" names Ana Ruiz; "Research" no Deputy Head of Research
+    role = want[: want.index("of")] if "of" in want and any(w in ROLE_WORDS for w in want[: want.index("of")]) else []  # "Director" of X
+    short = [want[-1]] if surname and person and len(want) >= 2 and len(want[-1]) >= 4 else []
     first_last = [want[0], want[-1]] if surname and len(want) >= 2 else []
     for run in capitalised_runs(text):
         got = _words(run)
         if not got:  # a run of connectors alone ("The")
             continue
-        if got == want or got[: len(want)] == want or (short and got == short):  # "IT" in "IT Policy"
+        if got == want or got[: len(want)] == want or (short and got == short) or (role and got == role):  # "IT" in "IT Policy"
             return True
         if first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2:
             return True
@@ -313,21 +317,25 @@ def _verb_stem(word: str) -> str:
 
 def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
-    year the question names is in what was read, and in the sentence where it names years ("How
-    many staff in 2022?" is not answered by 2023's figure); a date or year answers only where the sentence says what
+    year the question names is the sentence's, or, where the sentence names none, its passage's
+    ("How many staff in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
     passages read apart: not "institute" in an institute's documents), or gives a life in
     parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
-    read = " ".join(f"{u.title} {u.text}" for u in units)
     said_years = set(_YEAR.findall(sentence))
+    around = f"{heads(unit)} {unit.text}"
     for year in _YEAR.findall(re.sub(r"\([^()]*\)", "", question)):  # not a name's "(Died 1304)"
-        if year not in read or (said_years and year not in said_years and year not in heads(unit)):
-            return False  # 2025's figure for "How many staff in 2023?"
+        if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
+            return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
     if kind not in ("date", "year"):
         return True
-    names = " ".join(question_names(question)).lower()
-    words = {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and not w.isdigit()}
+    names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who
+    words = {
+        w
+        for w in keywords(question)
+        if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and w not in _TITLES and not w.isdigit()
+    }
     asked = {_verb_stem(w) for w in telling(words, units)}
     if not asked or len(asked) > 3:  # a long question's words are its bridges' too, not one event's
         return True

@@ -21,7 +21,8 @@ answer the model wrote goes through these typed steps, in order; the first that 
 5. ``asked`` (binding.py `says_what_was_asked`), for the same questions: the sentence says what was asked, not only something
    of the same subject: a year the question names is in it or its passage; a date answers only
    where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
-   thing's year as what it is; none → not in the documents.
+   thing's year as what it is; a count speaks of what "how many" counts (listed.py
+   `counted`: not the staff list for "How many doctoral students …?"); none → not in the documents.
 6. ``subject`` (binding.py `bound_value`): in a list of values for several subjects, the value of
    the question's subject replaces another item's.
 
@@ -44,9 +45,10 @@ from ..llm.local import Completion
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import Standing, about, bound_value, bridge_question, lemma, says_what_was_asked, stands_on, subject_words
+from .binding import Standing, about, before, bound_value, bridge_question, heads, lemma, says_what_was_asked, stands_on, subject_words
 from .candidates import candidates
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
+from .listed import counted, says_counted
 from .polarity import says_no
 from .sides import each_side
 
@@ -163,7 +165,13 @@ def check_answer(
         bound = [s for s in standing if about(s, asked, units)]
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
-        said = [s for s in bound if says_what_was_asked(s, asked, kind, units)]
+        count = counted(asked) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
+        said = [
+            s
+            for s in bound
+            if says_what_was_asked(s, asked, kind, units)
+            and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
+        ]
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
         bound = said

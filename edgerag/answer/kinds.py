@@ -9,7 +9,8 @@ kind           asked as                                                a reply o
 ``yes-no``     "Is …?", "Are both …?", "Did …?" (not "Did A or B …?")  yes or no
 ``year``       "In what year …?", "Which year …?"                      holds a year
 ``date``       "When …?", "On what date …?"                            holds a year or a date
-``number``     "How many …?", "How much …?", "What is the price …?"    holds a number
+``number``     "How many …?", "How much …?", "What is the price …?",   holds a number
+               "What was X's total income …?"
 ``role``       "What position / role / job / title did X …?"           a role, not a bare name
 ``place``      "Where …?", "In which city / country / room …?"         no number, no date
 ``person``     "Who …?", "Whom …?", "Which person …?"                  no number, no date
@@ -39,8 +40,9 @@ _DATE = re.compile(
 )
 _NUMBER = re.compile(
     r"^\s*how (?:many|much|long|old|far|tall|big|high|large|heavy|often)\b|"
-    r"\b(?:what|which) (?:is|was|are|were) (?:the )?(?:total |annual |maximum |minimum |daily |monthly )?"
-    r"(?:price|cost|budget|number|amount|sum|salary|fee|rate|population|capacity|limit|threshold|value|count|headcount|age)\b|"
+    r"\b(?:what|which) (?:is|was|are|were) (?:the )?(?:[\w'’-]+ ){0,3}"
+    r"(?:price|cost|budget|number|amount|sum|salary|fee|rate|population|capacity|limit|threshold|value|count|headcount|age|"
+    r"income|revenue|turnover|expenditure|spending|profit|surplus|deficit)\b|"
     r"\b(?:what|which) (?:price|amount|percentage|share|number|sum)\b",
     re.I,
 )

@@ -29,7 +29,7 @@ import re
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import before, distinguishing, heads, lemma, list_items, names_in, question_names, subject_words, telling
+from .binding import before, distinguishing, heads, house_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .compare import Decision
 from .kinds import asked_kind
 
@@ -50,7 +50,11 @@ def _stems(text: str) -> set[str]:
 
 
 _HOW = re.compile(r"\bhow (many|much)\b(?P<rest>(?:\s+[\w-]+){0,6})", re.I)
+_AMOUNT_NOUN = re.compile(
+    r"^\s*what (?:is|was|were|are) (?:the )?(?:[\w'’-]+ ){0,3}(income|revenue|turnover|expenditure|spending|profit|surplus|deficit)\b", re.I
+)
 _SKIP = frozenset("of the a an our its their his her these those".split())
+_VERBS = frozenset("did does do were was are is have has had will would can could may must should came come".split())
 _PEOPLE = frozenset("people staff employee person worker member headcount employ".split())
 _UNITS = frozenset("hour day week month year".split())
 _THEM = re.compile(r"\b(?:of|among) (?:them|these|those)\b", re.I)
@@ -58,19 +62,26 @@ _THEM = re.compile(r"\b(?:of|among) (?:them|these|those)\b", re.I)
 
 def counted(question: str) -> set[str] | None:
     """What "how many" counts, as lemmas ("How many of the 2024 peer-reviewed papers …" → paper,
-    peer-reviewed), people words standing for each other; empty for "how much"; None when the
-    question asks neither."""
+    peer-review), people words standing for each other; empty for "how much"; the amount a
+    "What was the … income?" names; None when the question asks neither."""
     m = _HOW.search(question)
-    if m is None:
-        return None
+    if m is None:  # "What was the investment income in 2025?": the amount named
+        amount = _AMOUNT_NOUN.search(question)
+        return {lemma(amount.group(1))} if amount else None
     if m.group(1).lower() == "much":
         return set()
-    words = [w for w in m["rest"].lower().split() if w not in _SKIP and not _YEAR.fullmatch(w)][:3]
+    words = []
+    for w in m["rest"].lower().split():
+        if w in _VERBS:
+            break  # "How many doctoral students *did* the Institute have": what is counted ends at its verb
+        if w not in _SKIP and not _YEAR.fullmatch(w):
+            words.append(w)
+    words = words[:3]
     out = {lemma(w) for w in words}
     return out | _PEOPLE if out & _PEOPLE else out
 
 
-def _says_counted(count: set[str], text: str, value: str) -> bool:
+def says_counted(count: set[str], text: str, value: str) -> bool:
     """Whether ``text`` speaks of what is counted, and ``value``'s unit is the one counted ("days", not "26 weeks")."""
     if not count:
         return True
@@ -89,8 +100,10 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     count = counted(question)
     if count is None or asked_kind(question) != "number":
         return None
-    names = distinguishing(question_names(question), units)
-    if not names and count:
+    amount = _HOW.search(question) is None or "much" in _HOW.search(question).group(1).lower()
+    every = distinguishing(question_names(question), units)
+    names = [n for n in every if not house_name(n, question)] or ([] if amount else every)  # "the Institute's income"
+    if not names and not amount:
         return None  # "how many" of no named subject: too little to bind a list item to
     words = telling(subject_words(question), units)
     name_words = {lemma(w) for n in names for w in keywords(n)}
@@ -114,7 +127,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             lead = before(sentence, u.text) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
             if years and not (years <= said_years or (not said_years and years <= set(_YEAR.findall(f"{heads(u)} {lead}")))):
                 continue
-            if not _says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
+            if not says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
                 continue  # the subject's item in a list of something else
             score = len(_stems(naming[0]) & rest) if not names else 0
             found.setdefault(_values(naming[0])[0], (score, u, sentence, naming[0]))
