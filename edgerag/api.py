@@ -22,7 +22,7 @@ from .answer import Answer, ReadPlan, plan_answer
 from .answer.budget import typical_answer_seconds
 from .answer.evidence import evidence_units
 from .answer.hops import resolve as resolve_hops
-from .answer.in_code import decide_in_code
+from .answer.in_code import decide_from_read, decide_in_code
 from .answer.plan import whole_read_budget
 from .answer.steps import next_bridge
 from .answer.walk import Reader, answer_planned
@@ -241,7 +241,8 @@ class EdgeRAG:
         """What `answer` will have the model read: units kept and left out (answer budget,
         window, time budget), prompt tokens, the expected seconds, and whether a chain
         question is answered hop by hop (its first step). No model call. ``steps=False`` reads
-        the question whole (each step of a chain is read so); ``seconds`` replaces the time
+        the question whole (each step of a chain is read so), a table's row or a listed number
+        still decided in code (in_code.py `decide_from_read`); ``seconds`` replaces the time
         budget ``settings.answer_seconds`` (a chain step's share of it). A question read whole
         in one read may take `whole_budget` tokens, time permitting."""
         s = self.settings
@@ -252,6 +253,8 @@ class EdgeRAG:
         if s.answer_hops and steps:
             compare = partial(decide_in_code, question, lookup=self.passages_named)
             hops = partial(resolve_hops, question, lookup=self.passages_named)
+        elif s.answer_hops:  # a step read whole: what its passages decide in code, no step of its own
+            compare = partial(decide_from_read, question)
         if s.answer_chain and steps:
             chain = partial(next_bridge, lookup=self.passages_named)
         return plan_answer(

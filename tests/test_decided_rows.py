@@ -62,6 +62,8 @@ def tables() -> list[tuple[str, str]]:
         ("Who signs off an invoice of £1,200?", "the bursar"),  # the range holding the amount
         ("Who has to sign off an invoice for £3,400?", "the head teacher"),
         ("Who signs off a £90 invoice?", "the course leader"),
+        ("Which room is booked through the Library Desk?", "Seminar Room 3"),  # asked by another column: the row's name
+        ("Which room has 220 seats?", "Lecture Hall A"),  # a number given with its header's word
     ],
 )
 def test_a_row_the_question_names_is_read_in_code(tables, question, answer):
@@ -208,3 +210,36 @@ def test_a_figure_for_another_year_does_not_say_what_was_asked():
     s = Standing(CLINIC, CLINIC.text.split(". ")[0] + ".")
     assert says_what_was_asked(s, "How many patients did the clinic see in 2025?", "number", [CLINIC, CLINIC_2024])
     assert not says_what_was_asked(s, "How many patients did the clinic see in 2024?", "number", [CLINIC, CLINIC_2024])
+
+
+def test_a_chain_step_is_decided_from_its_rows_without_lookups(tables):
+    from edgerag.answer.in_code import decide_from_read
+
+    units = [passage(k, "School", t) for k, t in tables]
+    d = decide_from_read("Which building is Chemistry Lab 2 in?", units)
+    assert d is not None and d.answer == "Science Block"
+    assert decide_from_read("Which building is the new sports hall in?", units) is None
+
+
+def test_the_sentence_naming_whom_it_asks_of_decides_a_yes():
+    minutes = passage(
+        "m",
+        "Minutes of the governors' meeting, 4 May 2026",
+        "Present: the head teacher, the bursar and five governors of the board. Apologies: Mr Tom Reyes.",
+    )
+    assert says_no("Was Tom Reyes present at the governors' meeting of 4 May 2026?", [minutes]) is not None
+
+
+def test_a_relation_asked_of_x_where_it_holds_is_one_hop():
+    from edgerag.answer.steps import next_bridge
+
+    assert next_bridge("What is Ana Ruiz's job at the Institute?", []) is None  # not "then asked: What is <job> at …?"
+    assert next_bridge("Where was the director of Big Stone Gap born?", [passage("b", "Big Stone Gap", "A film.")]) is not None
+
+
+def test_the_questions_own_subject_is_no_answer():
+    from edgerag.answer.check import is_the_subject
+
+    assert is_the_subject("Greenfield School Trust", "Which firm audits the Trust's accounts?", "org")
+    assert not is_the_subject("Hartley & Rowe LLP", "Which firm audits the Trust's accounts?", "org")
+    assert not is_the_subject("Tarn Carbon", "Which ends later, Tarn Carbon or Peat Pipe Flow?", "other")

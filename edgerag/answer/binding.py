@@ -30,7 +30,7 @@ from ..text.sentences import split_sentences
 from ..types import Unit
 from .kinds import ROLE_WORDS
 
-_TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady".split())
+TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady".split())
 _QUESTION_WORDS = frozenset(
     "who whom whose what which when where why how is are was were do does did has have had can could will would should must may".split()
 )
@@ -92,7 +92,7 @@ def stands_on(answer: str, units: list[Unit]) -> list[Standing]:
 
 
 def _clean_name(run: str) -> str:
-    words = [w for w in run.split() if w.lower() not in _TITLES]
+    words = [w for w in run.split() if w.lower() not in TITLES]
     return _POSSESSIVE.sub("", " ".join(words)).strip()
 
 
@@ -309,6 +309,9 @@ _IRREGULAR = {
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+_WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the end of|by the end of|as of)\s+YEAR\b", re.I)
+"""A year that dates the fact asked ("income in 2024", "at the end of 2023"), not one that tells
+a thing apart ("the driver born in 1990", "released in 1977")."""
 
 
 def _verb_stem(word: str) -> str:
@@ -317,15 +320,22 @@ def _verb_stem(word: str) -> str:
 
 def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
-    year the question names is the sentence's, or, where the sentence names none, its passage's
-    ("How many staff in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
+    year the question names is in what was read, and a year that dates the fact asked ("in
+    2022") is the sentence's, or, where the sentence names none, its passage's ("How many staff
+    in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
     passages read apart: not "institute" in an institute's documents), or gives a life in
     parentheses or a thing's year as what it is ("… is a 1997 album")."""
     unit, sentence = standing.unit, standing.sentence
+    read = " ".join(f"{u.title} {u.text}" for u in units)
     said_years = set(_YEAR.findall(sentence))
     around = f"{heads(unit)} {unit.text}"
-    for year in _YEAR.findall(re.sub(r"\([^()]*\)", "", question)):  # not a name's "(Died 1304)"
+    plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
+    for year in _YEAR.findall(plain):
+        if year not in read:
+            return False
+        if not _WHEN_OF_FACT.search(plain.replace(year, "YEAR", 1)):
+            continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
         if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
             return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
     if kind not in ("date", "year"):
@@ -334,7 +344,7 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     words = {
         w
         for w in keywords(question)
-        if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and w not in _TITLES and not w.isdigit()
+        if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and w not in TITLES and not w.isdigit()
     }
     asked = {_verb_stem(w) for w in telling(words, units)}
     if not asked or len(asked) > 3:  # a long question's words are its bridges' too, not one event's

@@ -8,7 +8,8 @@ answer the model wrote goes through these typed steps, in order; the first that 
 
 1. ``said``: the model said it does not know, or wrote nothing → not in the documents.
 2. ``kind`` (kinds.py): a reply of the wrong kind ("Who …?" answered with a year, "What
-   position …?" with a name) is read again, the output held to the answers of the right kind
+   position …?" with a name), or the question's own subject ("Which firm audits the
+   Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
    the evidence holds (closed choices, as comparisons are read); none → not in the documents.
 3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
    documents (the model made it up, or took it from the question).
@@ -23,7 +24,7 @@ answer the model wrote goes through these typed steps, in order; the first that 
    where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
    thing's year as what it is; a count speaks of what "how many" counts (listed.py
    `counted`: not the staff list for "How many doctoral students …?"); none → not in the documents.
-6. ``subject`` (binding.py `bound_value`): in a list of values for several subjects, the value of
+6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
 A chain question's reads (chain.py, each step and the question left) are not checked: a step's
@@ -43,9 +44,23 @@ from dataclasses import dataclass, field
 
 from ..llm.local import Completion
 from ..text.keywords import keywords
+from ..text.linkkeys import capitalised_runs
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import Standing, about, before, bound_value, bridge_question, heads, lemma, says_what_was_asked, stands_on, subject_words
+from .binding import (
+    Standing,
+    about,
+    before,
+    bound_value,
+    bridge_question,
+    heads,
+    lemma,
+    names_in,
+    question_names,
+    says_what_was_asked,
+    stands_on,
+    subject_words,
+)
 from .candidates import candidates
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
 from .listed import counted, says_counted
@@ -106,7 +121,17 @@ def right_kind(kind: str, units: list[Unit], asked: str) -> list[str]:
     else:
         found = [c for c in candidates(texts, asked) if c.lower() not in ("yes", "no")]
     asked_key = asked.lower()
-    return [c for c in of_kind(found, kind) if c.lower() not in asked_key]
+    return [c for c in of_kind(found, kind) if c.lower() not in asked_key and not is_the_subject(c, asked, kind)]
+
+
+def is_the_subject(short: str, asked: str, kind: str) -> bool:
+    """Whether a name answered is the question's own subject ("Which firm audits the Institute's
+    accounts?" → "Brackenridge Institute for Freshwater Science"): a name the question names,
+    and no other name beside it, where the question offers no choice between names."""
+    if kind not in ("person", "org", "place") or re.search(r"\bor\b", asked):
+        return False  # "Which ends later, A or B?" answers with a name it asks of
+    runs = capitalised_runs(short)
+    return len(runs) == 1 and any(names_in(n, runs[0], surname=False) for n in question_names(asked))
 
 
 def closest_sentences(question: str, units: list[Unit], k: int = 2) -> list[Standing]:
@@ -138,7 +163,7 @@ def check_answer(
     kind = asked_kind(asked)
     step = why = ""
     completion = None
-    if kind != "yes-no" and not fits(short, kind):
+    if kind != "yes-no" and (not fits(short, kind) or is_the_subject(short, asked, kind)):
         options = right_kind(kind, units, asked)
         completion = reread(options) if options and reread is not None else None
         again = completion.text.strip() if completion is not None else ""
@@ -175,7 +200,7 @@ def check_answer(
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
         bound = said
-    value = bound_value(short, bound[0].sentence, asked)
+    value = bound_value(short, bound[0].sentence, asked) if kind == "number" else None
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion)

@@ -59,6 +59,13 @@ def _read(d: TableDecision | None, units: list[Unit]) -> Decision | None:
     return Decision(answer=d.answer, units=read, reason=d.why, kind="table")
 
 
+def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
+    """What code decides from the passages read alone, with no lookup and no step of its own: a
+    table's column or row, a listed number (items 2 to 4 above). A chain's step is decided so
+    ("Which laboratory does the eDNA fish survey?" → the price list's row), never re-planned."""
+    return table_fact(question, units) or row_fact(question, units) or listed_value(question, units)
+
+
 def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
     """The first decision code makes for ``question`` over ``units`` (the module doc), or None."""
     return (

@@ -5,7 +5,7 @@ A small model answers "yes" to "Does the Institute reimburse alcohol?" having re
 not reimbursed", and to "Can I travel first class on a three-hour journey?" having read "first
 class is allowed only for a journey of more than four hours": it matches the words and misses
 the negation. `says_no` finds the sentence read that speaks most of what the question asks (its
-telling words, binding.py), and where that sentence negates or restricts it ("not", "never",
+telling words, binding.py; the names it asks of count twice), and where that sentence negates or restricts it ("not", "never",
 "only", "except", "exclude", "apologies" in a list of those present) and the question does
 not, the answer is "no".
 
@@ -20,7 +20,7 @@ import re
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import lemma, subject_words, telling
+from .binding import TITLES, lemma, question_names, subject_words, telling
 
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|mustn't|won't|isn't|aren't|doesn't|don't|nor|neither|none|without|only|except|exclud\w*|"
@@ -40,16 +40,18 @@ def says_no(question: str, units: list[Unit]) -> tuple[str, str] | None:
     restricts it and the question does not (the module doc); None otherwise."""
     if _NEGATION.search(question):
         return None
-    want = {_key(w) for w in telling(subject_words(question), units)}
+    want = {_key(w) for w in telling(subject_words(question), units) if w not in TITLES}
     if len(want) < MIN_SHARED:
         return None
+    named = {_key(w) for n in question_names(question) for w in keywords(n)} & want
     best: tuple[int, str] | None = None
     for u in units:
         for s in split_sentences(u.text):
             own = {_key(w) for w in keywords(s)}
             shared = len(want & own)
-            if shared >= MIN_SHARED and 2 * shared >= min(len(want), len(own)) and (best is None or shared > best[0]):
-                best = (shared, s)  # half the question's words, or half a short sentence's ("All prices exclude VAT.")
+            score = shared + len(named & own)  # the sentence naming whom it asks of first ("Apologies: Prof. Catherine Doyle")
+            if shared >= MIN_SHARED and 2 * shared >= min(len(want), len(own)) and (best is None or score > best[0]):
+                best = (score, s)  # half the question's words, or half a short sentence's ("All prices exclude VAT.")
     if best is None:
         return None
     m = _NEGATION.search(best[1])

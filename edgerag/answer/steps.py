@@ -386,10 +386,16 @@ def _has_anchor(clause: str, known: list[str]) -> bool:
     return bool(re.search(r"(?:^|\s)[\"“]|(?:^|\s)[A-Z]", clause))
 
 
+_PLACE_TAIL = re.compile(r"\s*(?:(?:at|in|within|with)\s+(?:the\s+)?[A-Z][^?,]*)?\s*[?.!]?\s*")
+"""Where the relation holds, after it ("at the Institute"): no thing of its own to look up."""
+
+
 def is_whole_question(question: str, b: Bridge) -> bool:
     """True when ``b`` is all ``question`` asks ("Who is the spouse of X?"): no step to take."""
     if re.match(r"['’\"”]?\s*,?\s*and\s+(?:who|which|what|whose|that)\b", question[b.end :]):
         return _only_wh(question[: b.start])  # "Who was the writer of X and who died in 2007?"
+    if b.kind in ("of", "possessive") and _PLACE_TAIL.fullmatch(question[b.end :]):
+        return _only_wh(question[: b.start])  # "What is Gareth Pryce's job at the Institute?": the relation asked itself
     return _only_wh(question[: b.start] + " " + question[b.end :])
 
 

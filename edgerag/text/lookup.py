@@ -12,15 +12,17 @@ text/tables.py decides a column's superlative (issue #56, items 2, 4 and 5):
 `row_lookup` reads:
 
 1. **The row**, named by the question: a cell of text whose words (its parenthesis aside, or
-   with it) the question holds, at least two thirds of them ("trace metals by ICP-MS" names
+   with it) the question holds, at least two thirds of them, or a number the question gives
+   beside its header's word ("the station that *opened* in *2011*") ("trace metals by ICP-MS" names
    "Trace metals by ICP-MS (24 elements)", "the Grey Heron survey boat with skipper" names
    "Survey boat with skipper (Grey Heron)"), the row naming most words winning, none tied; or a
    cell that is a range of amounts ("over £500 and up to £2,500") holding the amount the
    question names.
 2. **The column**, by the header words the question uses (a word sharing its first four
    letters with the header's: "funds" → Funder), else the words of the row's own cell ("written
-   quotations" → "three written quotations"), else the kind asked: "who" → a lead / owner /
-   approver column, "where" → a site / room / laboratory, "when" → a date. A tie decides nothing.
+   quotations" → "three written quotations"), the kind asked breaking a tie ("who" → a lead /
+   owner / approver column, "where" → a site / room / laboratory); "Which …?" asked by another
+   column gets the row's name. A tie decides nothing.
 3. **A year** the question names must be the table's, where its caption names one ("in the
    2026-27 price list" is not the 2025 list's).
 
@@ -101,6 +103,9 @@ def _named_rows(table: _Table, qwords: list[str], several: bool = False) -> tupl
     scored: dict[int, tuple[float, str]] = {}
     for i, row in enumerate(table.rows):
         for h, v in row.cells.items():
+            if not _content(v) and v.strip() in qwords and _holds_words(_content(h), qwords):
+                scored.setdefault(i, (1.0, h))  # a value the question gives with its header: "the station that *opened* in *2011*"
+                continue
             for text in (v, _PAREN.sub("", v), v.split(":")[0]):
                 words = _content(text)
                 if not words:
@@ -179,6 +184,13 @@ def _column(table: _Table, qwords: list[str], row: int, skip: set[str]) -> str:
     if not scores or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return ""
     return scores[0][2]
+
+
+def _named_column(table: _Table, qwords: list[str], by: str) -> str:
+    """The row's name (its first column) for "Which <thing> …?" asked by another column ("Which
+    field station opened in 2011?" → the Site); "" otherwise."""
+    first = table.headers[0]
+    return first if qwords[:1] in (["which"], ["what"]) and by != first else ""
 
 
 def _other_year(table: _Table, question: str) -> bool:
@@ -292,7 +304,7 @@ def row_lookup(question: str, units_texts: Sequence[tuple[str, str]]) -> TableDe
         rows, by = _named_rows(table, qwords)
         if len(rows) != 1:
             continue
-        header = _column(table, qwords, rows[0], {by})
+        header = _column(table, qwords, rows[0], {by}) or _named_column(table, qwords, by)
         value = table.rows[rows[0]].cells.get(header, "") if header else ""
         said = set(_content(value)) - _TITLES
         if value and not (said and said <= set(qwords)):  # not a name the question already says
