@@ -234,6 +234,7 @@ def test_a_relation_asked_of_x_where_it_holds_is_one_hop():
     from edgerag.answer.steps import next_bridge
 
     assert next_bridge("What is Ana Ruiz's job at the Institute?", []) is None  # not "then asked: What is <job> at …?"
+    assert next_bridge("Which firm audits the Trust's accounts?", []) is None  # "the Trust's": no thing of its own to look up
     assert next_bridge("Where was the director of Big Stone Gap born?", [passage("b", "Big Stone Gap", "A film.")]) is not None
 
 
@@ -243,3 +244,30 @@ def test_the_questions_own_subject_is_no_answer():
     assert is_the_subject("Greenfield School Trust", "Which firm audits the Trust's accounts?", "org")
     assert not is_the_subject("Hartley & Rowe LLP", "Which firm audits the Trust's accounts?", "org")
     assert not is_the_subject("Tarn Carbon", "Which ends later, Tarn Carbon or Peat Pipe Flow?", "other")
+
+
+def test_a_long_answer_about_a_name_nothing_read_names_is_not_written(index_copy):
+    from edgerag import EdgeRAG, Settings
+    from edgerag.answer.check import NOT_IN_DOCUMENTS
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    manual = passage("man", "Pump manual", "Error code E-12 means the inlet is blocked. Error code E-31 means the filter is full.")
+    rag = EdgeRAG(index_copy, Settings(progress=False))
+
+    def ask(question: str, replies: list[str]):
+        plan = ReadPlan(
+            question, "long", [manual], 0, 500, 0, build_messages(question, [manual], "long", "evidence"), 200, None, None, "evidence"
+        )
+        context = Context(query=question, method="bridge-ppr", budget=500, units=[manual])
+        return answer_question(MeteredLLM(ScriptedLLM(replies), rag.index.tables), question, context, plan=plan)
+
+    ans = ask("What does error code E-45 on the pump mean?", [])  # no reply scripted: a model call would fail
+    assert ans.abstained and ans.text == NOT_IN_DOCUMENTS and ans.citations == [] and "E-45" in ans.reason
+    ans = ask("What does error code E-31 on the pump mean?", ["Error code E-31 means the filter is full [1]."])
+    assert not ans.abstained and "filter is full" in ans.text
+    rag.close()

@@ -39,7 +39,7 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _NUM = re.compile(r"\d[\d,.]*\d|\d")
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
-_ITEM_SPLIT = re.compile(r";|:|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
+_ITEM_SPLIT = re.compile(r";|:|\s[—–]\s|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
 _GENERIC = frozenset(
     """many much number year years date day days month months time name names person people staff member members total amount
     price cost costs value long old first last new current main""".split()
@@ -287,8 +287,8 @@ def about(standing: Standing, question: str, units: list[Unit]) -> bool:
         return True  # the sentence names the subject, or is in the subject's own passage (its headings say so)
     names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
     if names:
-        if any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
-            return True  # a short passage about the subject: its sentences are about it
+        if unit.kind != "evidence" and any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
+            return True  # a short passage about the subject: its sentences are about it (not a few sentences cut from a longer one)
         seeds = {u.chunk_id for u in units if any(names_in(n, u.title) or names_in(n, u.text) for n in names)}
         if unit.chunk_id in seeds:  # the subject's passage names it elsewhere: a sentence of another's story,
             return bridge_question(question)  # unless the question asks through another thing
@@ -357,7 +357,7 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
 
 def list_items(sentence: str) -> list[str]:
     """The items of a sentence that lists ("… 2024: 68 at Durham, 31 at Kendal and 26 at
-    Hexham"): its parts between colons, semicolons, commas (not a thousands comma) and "and"."""
+    Hexham"): its parts between colons, semicolons, spaced dashes, commas (not a thousands comma) and "and"."""
     return [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
 
 

@@ -27,6 +27,9 @@ answer the model wrote goes through these typed steps, in order; the first that 
 6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
+A long answer (a summary, an explanation) is held to one step only, before the model writes it
+(``unnamed``): each name the question gives is named by something read.
+
 A chain question's reads (chain.py, each step and the question left) are not checked: a step's
 answer feeds the next hop, and a checked first step that dropped "K-17 valve" ended a chain the
 real model answers right (tests/test_chain.py). A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
@@ -150,6 +153,16 @@ def closest_sentences(question: str, units: list[Unit], k: int = 2) -> list[Stan
 def dropped(step: str, why: str, question: str, units: list[Unit], closest: list[Standing] | None = None, reread=None) -> Check:
     """An abstention: nothing kept, the closest sentences read named."""
     return Check("", abstained=True, step=step, why=why, closest=closest or closest_sentences(question, units), reread=reread)
+
+
+def unnamed(asked: str, units: list[Unit]) -> Check | None:
+    """A long answer's check, before the model writes it: a name the question gives ("error
+    code E-45", "Tarn Otter") that nothing read names is asked of something the documents do not
+    hold; None when every name is read (a long answer's sentences are its own, not checked)."""
+    missing = [n for n in question_names(asked) if not any(names_in(n, u.text) or names_in(n, u.title) for u in units)]
+    if not missing:
+        return None
+    return dropped("about", f"nothing read names {' or '.join(missing)}", asked, units)
 
 
 def check_answer(

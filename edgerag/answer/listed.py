@@ -13,8 +13,8 @@ A sentence decides only when all of these hold, else the model reads as before:
   its telling words ("donations and legacies");
 * the sentence splits into at least two items holding a number (binding.py `list_items`), and
   exactly one item names the subject, with exactly one number in it;
-* a year the question names is the sentence's (or, where the sentence names none, its
-  passage's headings': "Annual Report 2024 › Finances"), and the sentence (or the one before
+* a year the question names is the sentence's or its passage's headings' ("Annual Report
+  2024 › Finances"), and the sentence (or the one before
   it, for "… 47 of them") speaks of what "how many" counts
   ("papers": "Staff published 118 peer-reviewed papers. Durham contributed 47 of them, …"),
   people words standing for each other ("staff", "people", "employed"), in the unit counted
@@ -91,6 +91,12 @@ def says_counted(count: set[str], text: str, value: str) -> bool:
     return bool(count & _stems(text))
 
 
+def _counted_before(sentence: str) -> str:
+    """What the sentence before "… 47 of them" counts: the words after its numbers ("Staff
+    published 118 *peer-reviewed papers*."), not its subject."""
+    return " ".join(m.group(1) for m in re.finditer(r"\d[\d,.]*\s+((?:[\w-]+\s+){0,2}[\w-]+)", sentence))
+
+
 def _others(items: list[str], i: int) -> set[str]:
     return set().union(*(_stems(o) for j, o in enumerate(items) if j != i))
 
@@ -124,8 +130,9 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             if len(naming) != 1 or len(_values(naming[0])) != 1:
                 continue
             said_years = set(_YEAR.findall(sentence))
-            lead = before(sentence, u.text) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
-            if years and not (years <= said_years or (not said_years and years <= set(_YEAR.findall(f"{heads(u)} {lead}")))):
+            lead = _counted_before(before(sentence, u.text)) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
+            headed = set(_YEAR.findall(f"{heads(u)} {lead}"))  # "Annual Report 2024 › …", whatever year it compares with
+            if years and not (years <= said_years or years <= headed):
                 continue
             if not says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
                 continue  # the subject's item in a list of something else

@@ -13,7 +13,7 @@ from typing import Any
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .candidates import closed_choices
-from .check import NOT_IN_DOCUMENTS, check_answer
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -103,6 +103,9 @@ def answer_question(
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
     if plan.decision is not None:
         return decided(plan, used, t0, on_text)
+    missing = unnamed(question, units) if check and plan.mode == "long" else None
+    if missing is not None:  # "What does error code E-45 mean?" where nothing read names E-45: no model call
+        return not_said(plan, used, t0, missing, on_text)
     held = check and plan.mode != "long"  # a short answer is shown once checked: never a guess, then its retraction
     c = llm.chat(
         plan.messages,
@@ -203,6 +206,27 @@ def stood(s, units: list[Unit], how: str) -> Citation:
     """A sentence read (check.py `Standing`) as a citation of its passage, ``how`` it is named."""
     n = next((i for i, u in enumerate(units, 1) if u.chunk_id == s.unit.chunk_id), 0)
     return replace(citation(n, s.unit, how, s.sentence), sentence=s.sentence)
+
+
+def not_said(plan: ReadPlan, used: Context, t0: float, checked: Check, on_text: Callable[[str], None] | None = None) -> Answer:
+    """The documents do not say, decided before any model call (check.py `unnamed`)."""
+    if on_text is not None:
+        on_text(NOT_IN_DOCUMENTS)
+    return Answer(
+        question=plan.question,
+        text=NOT_IN_DOCUMENTS,
+        short="",
+        citations=[],
+        context=used,
+        dropped_units=plan.left_out,
+        tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
+        seconds=time.perf_counter() - t0,
+        mode=plan.mode,
+        reason=checked.why,
+        rules=[{"rule": checked.step, "before": "", "after": ""}],
+        abstained=True,
+        closest=[stood(s, used.units, "closest") for s in checked.closest],
+    )
 
 
 def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:

@@ -204,7 +204,7 @@ def _ends_a_name(after: str) -> bool:
 
 def _anchor_before(question: str, end: int, units: list[Unit], lookup, known: list[str]) -> tuple[int, int] | None:
     """(start, end) of the anchor that ends at ``end`` (before "'s"): an earlier answer, a
-    passage's title, or the capitalised run."""
+    passage's title, or the capitalised run (not one word after "the": "the Institute's")."""
     before = question[:end]
     for k in known:
         if k and before.lower().endswith(k.lower()):
@@ -224,6 +224,8 @@ def _anchor_before(question: str, end: int, units: list[Unit], lookup, known: li
         start = s
     while start < end and question[start:end].split()[0].lower() in ("of", "de", "the", "and", "&"):
         start += len(question[start:end].split()[0]) + 1
+    if len(question[start:end].split()) == 1 and re.search(r"\bthe\s+$", question[:start], re.I):
+        return None  # "the Institute's accounts", "the Director's own travel": a common noun capitalised, no passage of its own
     return (start, end) if start < end and question[start].isupper() else None
 
 

@@ -190,7 +190,7 @@ def _named_column(table: _Table, qwords: list[str], by: str) -> str:
     """The row's name (its first column) for "Which <thing> …?" asked by another column ("Which
     field station opened in 2011?" → the Site); "" otherwise."""
     first = table.headers[0]
-    return first if qwords[:1] in (["which"], ["what"]) and by != first else ""
+    return first if qwords[:1] == ["which"] and by != first else ""
 
 
 def _other_year(table: _Table, question: str) -> bool:
@@ -230,8 +230,10 @@ def _yes_no(question: str, qwords: list[str], table: _Table) -> TableDecision | 
     names = _named(table, question, set())
     first = table.headers[0]
     rows, by = sorted(names.get(first, set())), first
-    if len(rows) < 2:
-        rows, by = _named_rows(table, qwords, several=True)
+    if len(rows) < 2:  # the rows named by most of a cell's words ("RIVERSENSE" for "RIVERSENSE: low-cost …")
+        more, column = _named_rows(table, qwords, several=True)
+        if not rows or (len(more) > len(rows) and column == first):
+            rows, by = more, column
         if not rows:
             return None
     both = len(rows) >= 2
