@@ -104,6 +104,35 @@ def test_only_a_question_that_refers_back_is_rewritten():
     assert not refers_back("where was he born?", [])  # nothing to refer to
 
 
+def test_an_elliptical_follow_up_is_asked_again_in_full_without_the_model():
+    from edgerag.serve.chat import Turn, elliptical, standalone
+
+    from .helpers import ScriptedLLM
+
+    history = [Turn("user", "How many beds did the clinic have at Ashford in 2025?"), Turn("assistant", "40")]
+    assert elliptical("And at Burley?", history) == "How many beds did the clinic have at Burley in 2025?"
+    assert elliptical("What about Colne?", history) == "How many beds did the clinic have at Colne in 2025?"
+    assert elliptical("And what does it cost?", history) is None  # no name: the model rewrites it
+    rw = standalone(ScriptedLLM([]), "And at Burley?", history, "bridge-ppr")  # a model call would fail: none scripted
+    assert rw.question == "How many beds did the clinic have at Burley in 2025?" and rw.changed
+
+
+def test_a_rewrite_that_repeats_an_earlier_question_is_refused(index_copy):
+    from edgerag import EdgeRAG, Settings
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.serve.chat import Turn, standalone
+
+    from .helpers import ScriptedLLM
+
+    rag = EdgeRAG(index_copy, Settings(progress=False))
+    index = rag.index
+    history = [Turn("user", "Who is the clinic's safety officer?"), Turn("assistant", "Dr Ann Lee")]
+    llm = MeteredLLM(ScriptedLLM(["Who is the clinic's safety officer?"]), index.tables)
+    rw = standalone(llm, "Within how many hours must incidents be reported to her?", history, "bridge-ppr")
+    assert not rw.changed and "repeated an earlier question" in rw.note
+    rag.close()
+
+
 def test_open_webui_housekeeping_is_not_a_question_about_the_documents():
     req = from_openai({"messages": [{"role": "user", "content": "### Task:\nGenerate a concise title for the chat."}]})
     assert req.client_task

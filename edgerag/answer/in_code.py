@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ..text.lookup import row_lookup, speaks_of
 from ..text.tables import TableDecision, table_answer
 from ..types import Unit
+from .binding import heads
 from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
@@ -44,7 +45,7 @@ def table_fact(question: str, units: list[Unit]) -> Decision | None:
 def row_fact(question: str, units: list[Unit]) -> Decision | None:
     """A row of a table the question names, its column read in code (text/lookup.py); the
     answer must be of the kind asked (kinds.py)."""
-    d = row_lookup(question, [(u.chunk_id, u.text) for u in units])
+    d = row_lookup(question, [(u.chunk_id, f"{heads(u)}\n{u.text}") for u in units])  # "Priya Raman's grant": her CV's headings
     kind = asked_kind(question)
     if d is None or (d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind)):
         return None

@@ -65,7 +65,8 @@ MODIFIERS = frozenset(
 """Words that may come before a possessive's noun ("Big Eye's main director")."""
 _RELATIVE = r"which|that|who|whom|whose|where|when|(?:in|at|on|from|of|to|by|for|with|near|under|into|through) which"
 _PARTICIPLE = (
-    r"[a-z]+ing|located|based|founded|named|known|made|owned|produced|released|published|built|created|written|directed|run|held|born"
+    r"[a-z]+ing|located|based|founded|named|known|made|owned|produced|released|published|built|created|written|directed|run|held|born|"
+    r"led|headed|managed|chaired|funded|coordinated|supervised|kept|used|approved"
 )
 _RELATIVE_WORDS = frozenset("which that who whom whose where when".split()) | {
     f"{p} which" for p in "in at on from of to by for with near under into through".split()
@@ -169,6 +170,9 @@ def _anchor_after(question: str, at: int, units: list[Unit], lookup, known: list
             runs = capitalised_runs(rest)
             if runs and rest.startswith(runs[0]) and _ends_a_name(rest[len(runs[0]) :]):
                 return start, start + len(runs[0])
+            kind = _CLASS_NOUN.match(rest[len(runs[0]) :]) if runs and rest.startswith(runs[0]) else None
+            if kind:  # "the Drinking Water Nitrate Trends project", "the IT policy": a name and the class it names
+                return start, start + len(runs[0]) + kind.end()
     return None
 
 
@@ -193,6 +197,13 @@ def _titled_span(question: str, start: int, ends: list[int], units: list[Unit], 
             if find_passage(name, pool, None) is not None:
                 return end
     return None
+
+
+_CLASS_NOUN = re.compile(
+    r"\s+(?:project|programme|program|policy|department|station|committee|team|unit|manual|report|laboratory|lab|office|"
+    r"company|school|university|college|trust|fund|river|lake|band|album|film|song|book|series|festival|prize|award)\b"
+)
+"""A common noun after a name that says what the name is ("the Tarn Carbon *project*"): part of the anchor."""
 
 
 def _ends_a_name(after: str) -> bool:
@@ -385,7 +396,7 @@ def _bridges(question: str, units: list[Unit], lookup, known: list[str]) -> list
 def _has_anchor(clause: str, known: list[str]) -> bool:
     if any(k and k.lower() in clause.lower() for k in known):
         return True
-    return bool(re.search(r"(?:^|\s)[\"“]|(?:^|\s)[A-Z]", clause))
+    return bool(re.search(r"(?:^|\s)[\"“]|(?:^|\s)[A-Z]|(?:^|\s)[a-z]+[A-Z]", clause))  # "eDNA", "iPhone" too
 
 
 _PLACE_TAIL = re.compile(r"\s*(?:(?:at|in|within|with)\s+(?:the\s+)?[A-Z][^?,]*)?\s*[?.!]?\s*")

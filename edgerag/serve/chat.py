@@ -277,17 +277,55 @@ def rewrite_messages(question: str, history: list[Turn]) -> list[dict[str, str]]
     ]
 
 
+_ELLIPSIS = re.compile(
+    r"^\s*(?i:and|what about|how about|and what about)\s+(?:(?P<prep>(?i:at|in|for|of|on|from|by|with))\s+)?(?:(?i:the)\s+)?"
+    r"(?P<name>[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|and\s+)?[A-Z][\w'’-]*){0,4})\s*\??\s*$"
+)
+
+
+def elliptical(question: str, history: list[Turn]) -> str | None:
+    """An elliptical follow-up asked again in full, in code: "And at Kendal?" after "How many
+    staff did the Institute have at Whitby at the end of 2024?" is that question with Kendal for
+    Whitby (the name after the same preposition, else its last name that is not its first word);
+    None when the follow-up is no such ellipsis or the earlier question has no name to swap."""
+    m = _ELLIPSIS.match(question)
+    earlier = next((t.text for t in reversed(history) if t.role == "user"), "")
+    if m is None or not earlier:
+        return None
+    name, prep = m["name"].strip(), m["prep"]
+    spans = [r for r in _NAME.finditer(earlier) if r.start() > 0]
+    if prep:
+        spans = [r for r in spans if re.search(rf"\b{prep}\s+(?:the\s+)?$", earlier[: r.start()], re.I)] or spans
+    if not spans:
+        return None
+    old = spans[-1]
+    return f"{earlier[: old.start()]}{name}{earlier[old.end() :]}"
+
+
+_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w'’-]*)*")
+
+
 def standalone(llm: MeteredLLM, question: str, history: list[Turn], method: str) -> Rewrite:
     """The question as it can be asked alone: rewritten by the model when it refers back, else as
     it is. A rewrite that is empty, runs on, or is no question is refused, and the original kept."""
     if not refers_back(question, history):
         return Rewrite(question, question)
+    swapped = elliptical(question, history)
+    if swapped is not None:  # "And at Kendal?" after "How many staff … at Whitby …?": no model call
+        return Rewrite(swapped, question, note="the earlier question with its name swapped")
     c = llm.chat(rewrite_messages(question, history), stage="rewrite", method=method, max_tokens=REWRITE_MAX_TOKENS)
     tokens = c.account()
     text = c.text.strip().splitlines()[0].strip() if c.text.strip() else ""
     text = re.sub(r"^(rewritten( question)?|question)\s*:\s*", "", text, flags=re.IGNORECASE).strip().strip('"').strip()
     words, asked = len(text.split()), len(question.split())
-    if not text or words > 3 * asked + 12 or text.lower() == question.lower():
-        why = "the model gave no rewrite" if not text or text.lower() == question.lower() else "the model's rewrite ran on"
+    earlier = {" ".join(t.text.lower().split()) for t in history if t.role == "user"}
+    if not text or words > 3 * asked + 12 or text.lower() == question.lower() or " ".join(text.lower().split()) in earlier:
+        why = (
+            "the model gave no rewrite"
+            if not text or text.lower() == question.lower()
+            else "the model repeated an earlier question"
+            if " ".join(text.lower().split()) in earlier
+            else "the model's rewrite ran on"
+        )
         return Rewrite(question, question, tokens, note=f"{why}; asked as written")
     return Rewrite(text, question, tokens)

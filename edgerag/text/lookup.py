@@ -55,7 +55,9 @@ MIN_NAMED = 2 / 3
 """The share of a cell's content words the question must hold to name its row."""
 
 
-_ASKING = frozenset("many much long old does do did can could may must should would will need needed get gets both either same".split())
+_ASKING = frozenset(
+    "many much long old does do did can could may must should would will need needed get gets both either same from into about per".split()
+)
 _RELATIVE = frozenset("whose that which who whom where".split())
 
 
@@ -180,6 +182,9 @@ def _column(table: _Table, qwords: list[str], row: int, skip: set[str]) -> str:
             kind = 1
         if header or in_cell >= 2 or (in_cell and kind):  # a cell's words alone: two of them ("three *written quotations*")
             scores.append((2 * header + in_cell + kind, -n, h))
+    if not scores and want == "number":  # "How much was X's grant?": the row's one amount, whatever its header
+        amounts = [h for h in table.headers if h not in skip and _is_amount(table.rows[row].cells.get(h, ""))]
+        return amounts[0] if len(amounts) == 1 else ""
     scores.sort(reverse=True)
     if not scores or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return ""
@@ -191,6 +196,11 @@ def _named_column(table: _Table, qwords: list[str], by: str) -> str:
     field station opened in 2011?" → the Site); "" otherwise."""
     first = table.headers[0]
     return first if qwords[:1] == ["which"] and by != first else ""
+
+
+def _is_amount(cell: str) -> bool:
+    """A cell holding a number that is no year nor a span of years ("£165,000", "14", not "2021–2023")."""
+    return number(cell) is not None and not re.fullmatch(r"\s*(?:(?:19|20)\d{2}\s*[-–—to ]*\s*)+", cell)
 
 
 def _other_year(table: _Table, question: str) -> bool:
@@ -210,7 +220,8 @@ def speaks_of(question: str, table_text: str, passage: str) -> bool:
     """Whether a table (``table_text``: its row lines, caption and headers in each) speaks of
     everything the question does, its superlatives aside (each word alike to one of the
     table's): one word more its passage holds ("for an
-    internal *project*"), and light words (`_LIGHT`), but not "the new *boathouse* at Hexham" of
+    internal *project*"), names its passage holds ("Priya Raman's grant" of her CV's table), and
+    light words (`_LIGHT`), but not "the new *boathouse* at Hexham" of
     the sites table, nor a time other than the table's ("head *before* X")."""
     asked = [w for w in _content(question) if w not in _CUES]
     if _ANOTHER_TIME & set(asked):
@@ -222,6 +233,8 @@ def speaks_of(question: str, table_text: str, passage: str) -> bool:
         return any(_close(w, h) for h in held) or bool(_VERB_STEMS.get(_stem(w), set()) & {_stem(h) for h in held})
 
     beyond = [w for w in asked if not said(w, in_table) and w not in _LIGHT]
+    named = {w for w in _words(" ".join(re.findall(r"\b[A-Z][\w'’-]*", question[1:])))}  # the question's names
+    beyond = [w for w in beyond if not (w in named and said(w, in_passage))]  # "Priya Raman's grant": her CV's table
     return not beyond or (len(beyond) == 1 and said(beyond[0], in_passage))
 
 
