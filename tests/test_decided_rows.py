@@ -271,3 +271,14 @@ def test_a_long_answer_about_a_name_nothing_read_names_is_not_written(index_copy
     ans = ask("What does error code E-31 on the pump mean?", ["Error code E-31 means the filter is full [1]."])
     assert not ans.abstained and "filter is full" in ans.text
     rag.close()
+
+
+def test_an_undated_table_does_not_answer_for_a_year():
+    staff = _table("org", "Staff by site", ["Site", "Staff"], [["Leeds", "40"], ["York", "25"]], "Updated 12 January 2026.")
+    assert row_lookup("How many staff are at York?", [staff]).answer == "25"
+    assert row_lookup("How many staff were at York at the end of 2024?", [staff]) is None
+
+
+def test_a_salary_is_not_read_from_a_budget():
+    minutes = passage("m", "Minutes", "The Finance Director presented the budget for 2026, with income of £10.0 million.")
+    assert check_answer("£10.0 million", "£10.0 million", "What is the Director's salary?", [minutes]).abstained

@@ -309,7 +309,7 @@ _IRREGULAR = {
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
-_WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the end of|by the end of|as of)\s+YEAR\b", re.I)
+_WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the end of|by the end of|as of)\s+(?:the\s+)?YEAR\b", re.I)
 """A year that dates the fact asked ("income in 2024", "at the end of 2023"), not one that tells
 a thing apart ("the driver born in 1990", "released in 1977")."""
 

@@ -51,7 +51,9 @@ def _stems(text: str) -> set[str]:
 
 _HOW = re.compile(r"\bhow (many|much)\b(?P<rest>(?:\s+[\w-]+){0,6})", re.I)
 _AMOUNT_NOUN = re.compile(
-    r"^\s*what (?:is|was|were|are) (?:the )?(?:[\w'’-]+ ){0,3}(income|revenue|turnover|expenditure|spending|profit|surplus|deficit)\b", re.I
+    r"^\s*what (?:is|was|were|are) (?:the )?(?:[\w'’-]+ ){0,3}(income|revenue|turnover|expenditure|spending|profit|surplus|deficit|"
+    r"salary|salaries|wage|wages)\b",
+    re.I,
 )
 _SKIP = frozenset("of the a an our its their his her these those".split())
 _VERBS = frozenset("did does do were was are is have has had will would can could may must should came come".split())

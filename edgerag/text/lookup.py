@@ -24,7 +24,8 @@ text/tables.py decides a column's superlative (issue #56, items 2, 4 and 5):
    owner / approver column, "where" → a site / room / laboratory); "Which …?" asked by another
    column gets the row's name. A tie decides nothing.
 3. **A year** the question names must be the table's, where its caption names one ("in the
-   2026-27 price list" is not the 2025 list's).
+   2026-27 price list" is not the 2025 list's), and its passage's at least (an org chart
+   updated in 2026 says nothing of "the end of 2024").
 
 A yes/no question is read the same way: the rows named, and a value the question names from
 another row's cell of the same column ("the Leverhulme Trust", "Kendal"), or "the same
@@ -203,11 +204,12 @@ def _is_amount(cell: str) -> bool:
     return number(cell) is not None and not re.fullmatch(r"\s*(?:(?:19|20)\d{2}\s*[-–—to ]*\s*)+", cell)
 
 
-def _other_year(table: _Table, question: str) -> bool:
-    """Whether the question names a year the table's caption does not, where the caption names one (item 3)."""
+def _other_year(table: _Table, question: str, passage: str) -> bool:
+    """Whether the question names a year the table's caption does not, where the caption names
+    one, or that its passage never names (an undated org chart for "at the end of 2024"; item 3)."""
     asked = set(_YEAR.findall(question))
     captions = {y for r in table.rows for y in _YEAR.findall(r.caption)}
-    return bool(asked and captions and not asked & captions)
+    return bool(asked and ((captions and not asked & captions) or not asked <= set(_YEAR.findall(passage))))
 
 
 _TITLES = frozenset("dr prof mr mrs ms miss dame sir".split())
@@ -297,7 +299,7 @@ def row_lookup(question: str, units_texts: Sequence[tuple[str, str]]) -> TableDe
     texts = dict(units_texts)
     found, by_range = [], []
     for table in _tables(units_texts):
-        if _other_year(table, question):
+        if _other_year(table, question, " ".join(texts.get(k, "") for k in set(table.keys))):
             continue
         rows, by = _range_row(table, question)
         if rows:  # a rule with thresholds: the table whose headers the question's words are most alike
