@@ -248,7 +248,8 @@ class Rewrite:
     original: str
     tokens: dict[str, int] = field(default_factory=dict)
     note: str = ""
-    """Why the original was kept, when a rewrite was tried and refused."""
+    """Why the original was kept, when a rewrite was tried and refused; or how code rewrote it
+    (an elliptical follow-up, `elliptical`)."""
 
     @property
     def changed(self) -> bool:
