@@ -249,12 +249,11 @@ class EdgeRAG:
         evidence = None
         if s.answer_reader == "evidence":
             evidence = partial(evidence_units, self.index, self.embedder)
-        compare = hops = chain = None
+        compare = partial(decide_from_read, question) if s.answer_hops else None  # a step: what its passages decide
+        hops = chain = None
         if s.answer_hops and steps:
             compare = partial(decide_in_code, question, lookup=self.passages_named)
             hops = partial(resolve_hops, question, lookup=self.passages_named)
-        elif s.answer_hops:  # a step read whole: what its passages decide in code, no step of its own
-            compare = partial(decide_from_read, question)
         if s.answer_chain and steps:
             chain = partial(next_bridge, lookup=self.passages_named)
         return plan_answer(

@@ -210,39 +210,32 @@ def stood(s, units: list[Unit], how: str) -> Citation:
 
 def not_said(plan: ReadPlan, used: Context, t0: float, checked: Check, on_text: Callable[[str], None] | None = None) -> Answer:
     """The documents do not say, decided before any model call (check.py `unnamed`)."""
-    if on_text is not None:
-        on_text(NOT_IN_DOCUMENTS)
-    return Answer(
-        question=plan.question,
-        text=NOT_IN_DOCUMENTS,
-        short="",
-        citations=[],
-        context=used,
-        dropped_units=plan.left_out,
-        tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
-        seconds=time.perf_counter() - t0,
-        mode=plan.mode,
-        reason=checked.why,
-        rules=[{"rule": checked.step, "before": "", "after": ""}],
-        abstained=True,
-        closest=[stood(s, used.units, "closest") for s in checked.closest],
-    )
+    closest = [stood(s, used.units, "closest") for s in checked.closest]
+    rules = [{"rule": checked.step, "before": "", "after": ""}]
+    return _without_model(plan, used, t0, NOT_IN_DOCUMENTS, "", [], checked.why, on_text, rules=rules, abstained=True, closest=closest)
 
 
 def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], None] | None = None) -> Answer:
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
+    cited = [citation(n, u, "cited") for n, u in enumerate(plan.units, 1)]
+    return _without_model(plan, used, t0, d.answer, d.answer, cited, d.reason, on_text)
+
+
+def _without_model(plan, used, t0, text, short, citations, reason, on_text, **more) -> Answer:
+    """An answer no model call wrote (decided in code, or not said), streamed whole."""
     if on_text is not None:
-        on_text(d.answer)
+        on_text(text)
     return Answer(
         question=plan.question,
-        text=d.answer,
-        short=d.answer,
-        citations=[citation(n, u, "cited") for n, u in enumerate(plan.units, 1)],
+        text=text,
+        short=short,
+        citations=citations,
         context=used,
         dropped_units=plan.left_out,
         tokens={"input": 0, "output": 0, "evaluated": 0, "cached_input": 0, "cached_output": 0},
         seconds=time.perf_counter() - t0,
         mode=plan.mode,
-        reason=d.reason,
+        reason=reason,
+        **more,
     )
