@@ -35,8 +35,11 @@ $(ANSWER): $(STAMP)
 demo: $(STAMP) $(ANSWER)
 	$(BIN)/edgerag demo
 
+# A test that hangs stops the run after tests/conftest.py's TEST_LIMIT_S; what it was doing is printed.
+HANG := .pytest-hang.txt
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q || { grep -qs '^Thread\|^Current thread' $(HANG) && head -1 $(HANG) && \
+	  grep -E '^(Thread|Current thread)|/(tests|edgerag|tui)/' $(HANG) | head -60; exit 1; }
 
 test-fast: lint
 	$(BIN)/python -m pytest -q -m "not model and not slow"

@@ -6,6 +6,7 @@ planted-fact documents in tests/data.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import shutil
@@ -109,6 +110,25 @@ def _markers_tell_the_truth(request, monkeypatch):
     if missing:
         what = {"model": "runs the real GGUF", "slow": "starts another process"}
         pytest.fail("; ".join(f"this test {what[m]}: mark it @pytest.mark.{m}" for m in missing), pytrace=False)
+
+
+TEST_LIMIT_S = float(os.environ.get("EDGERAG_TEST_LIMIT_S", "900"))
+"""The longest one test may run before the run is stopped (tests/test_kill.py, the longest, takes
+about 140 s on 2 cores). A test that hangs in C code (a lock, a regex holding the interpreter)
+cannot be failed and passed over, so the watchdog is C's own thread (`faulthandler`): the run
+ends then, with every thread's stack written to `HANG_FILE` under the test's name, which `make
+test` prints (our code's frames) when the run fails, instead of running on to CI's time limit."""
+HANG_FILE = REPO / ".pytest-hang.txt"
+
+
+@pytest.fixture(autouse=True)
+def _watchdog(request):
+    with open(HANG_FILE, "w", encoding="utf-8") as f:
+        f.write(f"{request.node.nodeid} ran over {TEST_LIMIT_S:.0f} s: stopped; its threads' stacks, most recent call first:\n")
+        f.flush()
+        faulthandler.dump_traceback_later(TEST_LIMIT_S, exit=True, file=f)
+        yield
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
