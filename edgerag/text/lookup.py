@@ -134,7 +134,7 @@ def _amount(text: str) -> float | None:
 
 def _in_range(cell: str, value: float) -> bool | None:
     """Whether ``value`` lies in the range ``cell`` writes ("over £500 and up to £2,500"); None when it writes no range."""
-    m = _RANGE.match(cell.strip())
+    m = _RANGE.match(" ".join(cell.split()))  # one space a gap: the pattern's optional spaces backtrack on long runs
     if m is None or not (m["lo_word"] or m["hi_word"] or m["more"]):
         return None
     lo = _amount(m["lo"]) if m["lo"] else None
@@ -201,7 +201,7 @@ def _named_column(table: _Table, qwords: list[str], by: str) -> str:
 
 def _is_amount(cell: str) -> bool:
     """A cell holding a number that is no year nor a span of years ("£165,000", "14", not "2021–2023")."""
-    return number(cell) is not None and not re.fullmatch(r"\s*(?:(?:19|20)\d{2}\s*[-–—to ]*\s*)+", cell)
+    return number(cell) is not None and not re.fullmatch(r"\s*(?:(?:19|20)\d{2}[-–—to\s]*+)+", cell)  # possessive: linear
 
 
 def _other_year(table: _Table, question: str, passage: str) -> bool:
