@@ -20,7 +20,7 @@ the index already has (indexing.py embeds every sentence):
 3. **Fill** with the next best sentences up to the budget (tokens).
 
 The kept sentences are grouped by passage, in the passage's own order, under its title
-("Title: s1 s2"), passages in context order. Each group is a `Unit` of kind ``evidence`` that
+("Title: s1 s2", a table row on a line of its own), passages in context order. Each group is a `Unit` of kind ``evidence`` that
 carries its passage's ids and provenance, so citations and page labels work as for passages.
 """
 
@@ -36,6 +36,7 @@ from ..provenance import describe
 from ..store import Index
 from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
+from ..text.rows import parse_row
 from ..types import Unit
 
 RANK_WEIGHT = 0.3
@@ -145,12 +146,25 @@ def evidence_units(
                 u,
                 kind="evidence",
                 id=f"{u.chunk_id}#evidence",
-                text=head + " ".join(lines),
+                text=head + _joined(lines),
                 tokens=sum(sents[i][1] for i in picked),
                 meta={**u.meta, "of": u.id, "sentences": len(picked), "linked_by": keys_here},
                 provenance=_narrowed(u.provenance, len(head), lines, [sents[i][2] for i in picked]),
             )
         )
+    return out
+
+
+def _joined(lines: list[str]) -> str:
+    """The sentences picked, one space apart, a table row on a line of its own (text/rows.py):
+    "… End: 31 March 2027 Current research projects — Project: …" would read as one sentence,
+    its neighbours' dates dating it (the check, binding.py). One character either way, so the
+    offsets `_narrowed` counts hold."""
+    out, last_row = "", False
+    for n, line in enumerate(lines):
+        row = parse_row(line) is not None
+        out += ("" if n == 0 else "\n" if row or last_row else " ") + line
+        last_row = row
     return out
 
 
