@@ -9,6 +9,8 @@ One module per step of the path:
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")
+        attendance.py  whether a person was at a meeting, by the minutes' "Present:" and
+                     "Apologies:" lists
         compare.py     a comparison decided in code (dates, numbers with units, places,
                        categories, yes/no): each side looked up, read in code or by the model
                        as a step, then compared: the answer cites both sides

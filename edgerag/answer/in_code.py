@@ -11,6 +11,8 @@
    another);
 4. a number listed for the question's subject (listed.py, item 4): "How many staff were at
    Hexham at the end of 2024?" over "… 68 at Durham, 31 at Kendal, 26 at Hexham …" is 26;
+   whether a person was at a meeting, by the minutes' "Present:" and "Apologies:" lists
+   (attendance.py, item 2);
 5. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
    missing sides the model reads as steps.
 
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from ..text.lookup import row_lookup, speaks_of
 from ..text.tables import TableDecision, table_answer
 from ..types import Unit
+from .attendance import attended
 from .binding import heads
 from .compare import Decision, Pending, decide
 from .facts import decide_fact
@@ -62,9 +65,9 @@ def _read(d: TableDecision | None, units: list[Unit]) -> Decision | None:
 
 def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
     """What code decides from the passages read alone, with no lookup and no step of its own: a
-    table's column or row, a listed number (items 2 to 4 above). A chain's step is decided so
+    table's column or row, a listed number, a meeting's attendance (items 2 to 4 above). A chain's step is decided so
     ("Which laboratory does the eDNA fish survey?" → the price list's row), never re-planned."""
-    return table_fact(question, units) or row_fact(question, units) or listed_value(question, units)
+    return table_fact(question, units) or row_fact(question, units) or listed_value(question, units) or attended(question, units)
 
 
 def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
@@ -74,5 +77,6 @@ def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], lis
         or table_fact(question, units)
         or row_fact(question, units)
         or listed_value(question, units)
+        or attended(question, units)
         or decide(question, units, lookup)
     )
