@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from edgerag.answer.binding import Standing, about, names_in, says_what_was_asked, stands_on
+from edgerag.answer.binding import Standing, about, names_in, says_what_was_asked, stands_on, unread_qualifier
 from edgerag.answer.check import check_answer
+from edgerag.answer.evidence import _joined
 from edgerag.answer.in_code import decide_in_code
 from edgerag.answer.kinds import asked_kind, fits
 from edgerag.answer.listed import counted, listed_value
 from edgerag.answer.polarity import says_no
 from edgerag.text.lookup import row_lookup
 from edgerag.text.rows import row_line
+from edgerag.text.sentences import split_sentences
 
 from .helpers import passage
 
@@ -282,3 +284,92 @@ def test_an_undated_table_does_not_answer_for_a_year():
 def test_a_salary_is_not_read_from_a_budget():
     minutes = passage("m", "Minutes", "The Finance Director presented the budget for 2026, with income of £10.0 million.")
     assert check_answer("£10.0 million", "£10.0 million", "What is the Director's salary?", [minutes]).abstained
+
+
+# ---- this session's rules: attendance lists, a year's range, a row alone, a qualifier, a role ----
+MINUTES = (
+    "Minutes of the parish council, 4 February 2026. Present: Cllr Ada Moss (Chair), Cllr Ben Ortiz, Cllr Carla Nunn. "
+    "In attendance: Dev Patel (Clerk). Apologies: Cllr Edna Quist. The council agreed the precept."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Was Cllr Edna Quist present at the meeting of 4 February 2026?", "no"),
+        ("Did Edna Quist attend the parish council meeting?", "no"),
+        ("Was Edna Quist absent from the meeting?", "yes"),
+        ("Was Ben Ortiz present at the meeting?", "yes"),
+        ("Did Dev Patel attend the meeting?", "yes"),  # "In attendance" is present
+    ],
+)
+def test_whether_a_person_was_at_a_meeting_is_read_from_the_minutes_lists(question, answer):
+    minutes = passage("min", "Parish council minutes", MINUTES)
+    d = decide_in_code(question, [minutes])
+    assert d is not None and d.answer == answer and d.units == [minutes]
+
+
+def test_attendance_decides_nothing_where_no_list_names_them_or_lists_disagree():
+    minutes = passage("min", "Parish council minutes", MINUTES)
+    assert decide_in_code("Was Fay Rowe present at the meeting?", [minutes]) is None  # the model reads it
+    other = passage("min2", "Parish council minutes, March", "Present: Cllr Edna Quist, Cllr Ada Moss.")
+    assert decide_in_code("Was Edna Quist present at the meeting?", [minutes, other]) is None  # two meetings' lists
+
+
+def test_a_years_range_the_question_names_must_be_read():
+    prices = passage("p", "Lab price list", "Prices valid from 1 April 2025 to 31 March 2026. A titration costs £12 a sample.")
+    row = Standing(prices, split_sentences(prices.text)[1])
+    assert says_what_was_asked(row, "What does a titration cost in the 2025-26 price list?", "number", [prices])  # both years
+    assert says_what_was_asked(row, "What does a titration cost in the 2025/2026 price list?", "number", [prices])
+    assert not says_what_was_asked(row, "What does a titration cost in the 2026-27 price list?", "number", [prices])
+
+
+def test_evidence_rows_stand_on_lines_of_their_own():
+    rows = [
+        row_line(["Project", "Budget", "Start"], r, "Projects") for r in (["Kestrel", "£90,000", "2023"], ["Osprey", "£40,000", "2025"])
+    ]
+    text = _joined(["Budgets are in pounds.", *rows, "Figures as at 2026."])
+    assert split_sentences(text) == ["Budgets are in pounds.", *rows, "Figures as at 2026."]
+    projects = passage("p", "Projects", text)
+    # Kestrel's row names no 2025 (Osprey's does): its budget is no spend "by the end of 2025"
+    assert check_answer("£90,000", "£90,000", "How much had Kestrel spent by the end of 2025?", [projects]).abstained
+
+
+def test_a_qualifier_nothing_read_holds_is_not_answered_by_the_thing_it_qualifies():
+    spec = passage("s", "Microscope specification", "Objectives: 10x (dry, 0.25 NA) and 40x (dry, 0.65 NA).")
+    said = split_sentences(spec.text)[0]
+    assert unread_qualifier("What is the numerical aperture of the oil objectives?", said, [spec]) == "oil objectives"
+    assert unread_qualifier("What is the numerical aperture of the dry objectives?", said, [spec]) is None
+    assert check_answer("0.65 NA", "0.65 NA", "What is the NA of the microscope's oil objective?", [spec]).abstained
+
+
+def test_a_person_asked_by_a_role_stands_where_the_role_is_named():
+    cv = passage("cv", "CV: Dr Ian Holt", "Dr Ian Holt: Head of Geography, Hallam Academy, Sheffield.")
+    staff = passage("st", "Staff list", "Principal: Mrs Joan Ede (Hallam Academy). Bursar: Tom Fenn.")
+    asked = "Who is the Principal of Hallam Academy?"
+    assert check_answer("Dr Ian Holt", "Dr Ian Holt", asked, [cv, staff]).abstained
+    assert check_answer("Joan Ede", "Joan Ede", asked, [cv, staff]).short == "Joan Ede"
+
+
+def test_an_acronym_after_of_the_anchors_a_step_and_a_lead_is_a_person():
+    from edgerag.answer.steps import next_bridge
+
+    b = next_bridge("Who does the owner of the HR policy report to?", [])
+    assert b is not None and b.anchor == "HR policy" and b.question == "Who is the owner of the HR policy?"
+    b = next_bridge("Where did the lead of the Kestrel project study?", [])
+    assert b is not None and b.question == "Who is the lead of the Kestrel project?"
+
+
+def test_table_cells_of_many_years_and_long_gaps_are_read_in_linear_time():
+    from edgerag.text.lookup import _in_range, _is_amount
+
+    assert _is_amount("2000 " * 40 + "n/a")  # exponential backtracking before: this would not return
+    assert not _is_amount("2019 to 2020")
+    assert _in_range("over £500" + " " * 3000 + "x", 600) is None  # no range written
+    assert _in_range("over   £500  and up to £2,500", 1200)
+
+
+def test_a_description_the_passage_does_not_repeat_is_no_qualifier():
+    bio = passage("b", "Ralph Hefferline", "He was a professor at Columbia University in New York City.")
+    asked = "Ralph Hefferline was a psychology professor at a university in what city?"
+    assert check_answer("New York City", "New York City", asked, [bio]).short == "New York City"

@@ -10,6 +10,10 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
   names nothing must share half its telling words (two at most) with the sentence or its heading.
+* `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
+  ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
+  do not name (figures only: "a psychology professor at a university in what city?" is a
+  description the passage need not repeat).
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
   York and 12 at Hull"), the value in the list item that names the question's subject.
 
@@ -30,7 +34,7 @@ from ..text.sentences import split_sentences
 from ..types import Unit
 from .kinds import ROLE_WORDS
 
-TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady".split())
+TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady cllr councillor rev revd hon".split())
 _QUESTION_WORDS = frozenset(
     "who whom whose what which when where why how is are was were do does did has have had can could will would should must may".split()
 )
@@ -314,13 +318,39 @@ _WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the e
 a thing apart ("the driver born in 1990", "released in 1977")."""
 
 
+_ASKED_ROLE = re.compile(r"\b(?:the|a|an|its|their|his|her)\s+(?:[\w-]+\s+){0,2}?(?P<role>[A-Za-z-]+)\s+(?:of|for|at)\b")
+
+
+def _says_role(question: str, text: str) -> bool:
+    """Whether ``text`` names the role a person question asks by ("Who is *the Director* of X?"),
+    by its word ("Director", "directors"); True where the question asks by no role noun."""
+    roles = [m["role"] for m in _ASKED_ROLE.finditer(question) if m["role"].lower() in ROLE_WORDS]
+    if not roles:
+        return True
+    said = _stems(keywords(text))
+    return any(lemma(r) in said for r in roles)
+
+
+_YEAR_RANGE = re.compile(r"\b((?:19|20)\d{2})\s*[-–—/]\s*((?:19|20)?\d{2})\b")
+"""A financial or academic year ("2025-26", "2025–2026", "2025/26")."""
+
+
+def _says_range(first: str, last: str, text: str) -> bool:
+    """Whether ``text`` names the years ``first``–``last``: as a range, written any way above, or
+    both years ("from 1 April 2025 to 31 March 2026" is the 2025-26 price list)."""
+    end = last[-2:]
+    if re.search(rf"\b{first}\s*(?:[-–—/]|to)\s*(?:{first[:2]})?{end}\b", text):
+        return True
+    return {first, f"{first[:2]}{end}"} <= set(_YEAR.findall(text))
+
+
 def _verb_stem(word: str) -> str:
     return lemma(word)[:4]
 
 
 def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
-    year the question names is in what was read, and a year that dates the fact asked ("in
+    year (or a year's range, "2026-27") the question names is in what was read, and a year that dates the fact asked ("in
     2022") is the sentence's, or, where the sentence names none, its passage's ("How many staff
     in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
@@ -331,6 +361,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     said_years = set(_YEAR.findall(sentence))
     around = f"{heads(unit)} {unit.text}"
     plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
+    if any(not _says_range(first, last, read) for first, last in _YEAR_RANGE.findall(plain)):
+        return False  # "the 2026-27 price list" where only 2025-26's was read
     for year in _YEAR.findall(plain):
         if year not in read:
             return False
@@ -338,6 +370,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
             continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
         if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
             return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
+    if kind == "person" and not _says_role(question, f"{heads(unit)} {before(sentence, unit.text)} {sentence}"):
+        return False  # "Who is the Director of X?" is not answered by "Dr Priya Raman: Head of Catchment Science, X"
     if kind not in ("date", "year"):
         return True
     names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who
@@ -353,6 +387,26 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
         return True
     said = {_verb_stem(w) for w in keywords(f"{sentence} {unit.title}")}
     return bool(asked & said)
+
+
+_PAIR_WORDS = re.compile(r"(?<![\w'’-])([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-])")
+
+
+def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
+    """The question's words "q n" where ``sentence`` speaks of the noun n and nothing read holds
+    the word q before it: "the flow cytometer's *violet* laser" over "Lasers: 488 nm (blue, 50 mW)
+    and 640 nm (red, 40 mW)" asks of a laser the documents do not name. A word of a name
+    (capitalised) is the ``about`` step's; a question or kind word is no qualifier."""
+    stops = set(keywords(question))
+    said = _stems(keywords(sentence))
+    read = " ".join(f"{u.title} {u.text}" for u in units).lower()
+    for m in _PAIR_WORDS.finditer(question):
+        q, n = m.group(1), m.group(2)
+        if q not in stops or q in _GENERIC or q in _QUESTION_WORDS or lemma(n) not in said:
+            continue
+        if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
+            return f"{q} {n}"
+    return None
 
 
 def list_items(sentence: str) -> list[str]:

@@ -23,7 +23,11 @@ answer the model wrote goes through these typed steps, in order; the first that 
    of the same subject: a year the question names is in it or its passage; a date answers only
    where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
    thing's year as what it is; a count speaks of what "how many" counts (listed.py
-   `counted`: not the staff list for "How many doctoral students …?"); none → not in the documents.
+   `counted`: not the staff list for "How many doctoral students …?"); a year's range ("the 2026-27
+   price list") is read as a range or both its years; a person asked by a role ("Who is the
+   Director of X?") stands where the role is named, not on a CV's "Head of Catchment Science, X";
+   a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
+   a blue and a red one) is read somewhere (binding.py `unread_qualifier`); none → not in the documents.
 6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
@@ -63,6 +67,7 @@ from .binding import (
     says_what_was_asked,
     stands_on,
     subject_words,
+    unread_qualifier,
 )
 from .candidates import candidates
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
@@ -203,12 +208,14 @@ def check_answer(
         bound = [s for s in standing if about(s, asked, units)]
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
+        figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (binding.py `unread_qualifier`)
         count = counted(asked) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
         said = [
             s
             for s in bound
             if says_what_was_asked(s, asked, kind, units)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
+            and not (figure and unread_qualifier(asked, s.sentence, units))  # "the violet laser": a blue and a red one read
         ]
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])

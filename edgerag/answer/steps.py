@@ -55,7 +55,7 @@ PERSON_HEADS = frozenset(
         "leader king queen ruler owner manager coach player creator designer architect inventor editor narrator "
         "host child son daughter brother sister parent parents governor mayor senator minister chairman "
         "captain winner star partner successor predecessor emperor pope bishop general commander sibling "
-        "husband wife spouse voice cofounder co-founder head ceo".split()
+        "husband wife spouse voice cofounder co-founder head ceo lead chair director secretary treasurer supervisor".split()
     )
 )
 """Nouns whose step is asked with "Who" ("Who is the performer of Hello Love?")."""
@@ -146,6 +146,9 @@ def _is(head: str) -> str:
     return "are" if last.endswith("s") and not last.endswith("ss") and last not in PERSON_HEADS - {"people", "parents"} else "is"
 
 
+_ACRONYM_START = re.compile(r"[A-Z]{2,6}(?![\w'’-])")
+
+
 def _anchor_after(question: str, at: int, units: list[Unit], lookup, known: list[str]) -> tuple[int, int] | None:
     """(start, end) of the anchor that starts at ``at``, or a few descriptive words after it: a
     quoted title, a passage's title (longest first), an earlier answer, or a capitalised run."""
@@ -167,7 +170,7 @@ def _anchor_after(question: str, at: int, units: list[Unit], lookup, known: list
             if found is not None:
                 return start, found
         if rest[:1].isupper() and not any(question[w[0] : w[1]].lower() in ("a", "an") for w in words[:skip]):
-            runs = capitalised_runs(rest)
+            runs = capitalised_runs(rest) or [m.group() for m in [_ACRONYM_START.match(rest)] if m]  # "IT" is no pronoun here
             if runs and rest.startswith(runs[0]) and _ends_a_name(rest[len(runs[0]) :]):
                 return start, start + len(runs[0])
             kind = _CLASS_NOUN.match(rest[len(runs[0]) :]) if runs and rest.startswith(runs[0]) else None
@@ -399,7 +402,7 @@ def _has_anchor(clause: str, known: list[str]) -> bool:
     return bool(re.search(r"(?:^|\s)[\"“]|(?:^|\s)[A-Z]|(?:^|\s)[a-z]+[A-Z]", clause))  # "eDNA", "iPhone" too
 
 
-_PLACE_TAIL = re.compile(r"\s*(?:(?:at|in|within|with)\s+(?:the\s+)?[A-Z][^?,]*)?\s*[?.!]?\s*")
+_PLACE_TAIL = re.compile(r"\s*(?:(?:at|in|within|with)\s+(?:the\s+)?[A-Z][^?,]*+)?\s*[?.!]?\s*")  # possessive: linear
 """Where the relation holds, after it ("at the Institute"): no thing of its own to look up."""
 
 
