@@ -206,6 +206,8 @@ def sources_of(page, shots: Path, tag: str) -> list[str]:
     names = block.locator("button[id^='source-']")
     chips += [names.nth(i).inner_text().strip().replace("\n", " ") for i in range(names.count())]
     page.screenshot(path=str(shots / f"{tag}-sources.png"), full_page=True)
+    page.keyboard.press("Escape")  # a source opened as a dialog (Open WebUI 0.12) covers what is clicked next
+    page.wait_for_timeout(500)
     return chips
 
 
