@@ -349,6 +349,9 @@ def test_a_person_asked_by_a_role_stands_where_the_role_is_named():
     asked = "Who is the Principal of Hallam Academy?"
     assert check_answer("Dr Ian Holt", "Dr Ian Holt", asked, [cv, staff]).abstained
     assert check_answer("Joan Ede", "Joan Ede", asked, [cv, staff]).short == "Joan Ede"
+    board = passage("bd", "Governors' meeting", "Present: Ann Lowe (Chair), Raj Singh, Mrs Joan Ede (Principal of Hallam Academy).")
+    assert check_answer("Raj Singh", "Raj Singh", asked, [board]).abstained  # the role is another item's
+    assert check_answer("Joan Ede", "Joan Ede", asked, [board]).short == "Joan Ede"
 
 
 def test_an_acronym_after_of_the_anchors_a_step_and_a_lead_is_a_person():

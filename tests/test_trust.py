@@ -57,3 +57,29 @@ def test_an_answer_of_the_kind_asked(office):
     ans = office.query("What position did Ana Ruiz take up in 2021?")
     assert ans.abstained or "head of facilities" in ans.short.lower(), (ans.short, ans.rules)
     assert ans.short.lower() not in ("ana ruiz", "dr ana ruiz")
+
+
+def test_minutes_lists_decide_attendance_and_a_role_is_not_read_from_a_cv(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "minutes-2025-05.md").write_text(
+        "# Minutes of the board meeting, 12 May 2025\n\nPresent: Rosa Kemp (Chair), Ian Vale, Dr Hugo Lang (Director).\n\n"
+        "Apologies: Mira Osei.\n\nThe board approved a cleanroom budget of 1.2 million GBP.\n",
+        encoding="utf-8",
+    )
+    (docs / "cv-tom-birch.md").write_text(
+        "# CV: Dr Tom Birch\n\nDr Tom Birch: Head of Analytical Services, Northfield Materials Institute, Leeds.\n\n"
+        "He joined the institute in 2019 from the University of York.\n",
+        encoding="utf-8",
+    )
+    rag = EdgeRAG(tmp_path / "index", Settings(progress=False))
+    try:
+        rag.insert([docs])
+        absent = rag.query("Was Mira Osei present at the board meeting of 12 May 2025?")
+        assert absent.short == "no" and absent.tokens["input"] == 0, (absent.short, absent.reason)  # the list decides, in code
+        assert "Apologies" in absent.reason
+        director = rag.query("Who is the Director of Northfield Materials Institute?")
+        # his CV names another role, and the list names the Director in Dr Hugo Lang's own item: right, or said not held
+        assert director.abstained or "Hugo Lang" in director.short, (director.short, director.rules)
+    finally:
+        rag.close()

@@ -10,6 +10,8 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
   names nothing must share half its telling words (two at most) with the sentence or its heading.
+* `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
+  named, in the answer's own item of a list of people.
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
   do not name (figures only: "a psychology professor at a university in what city?" is a
@@ -318,17 +320,34 @@ _WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the e
 a thing apart ("the driver born in 1990", "released in 1977")."""
 
 
-_ASKED_ROLE = re.compile(r"\b(?:the|a|an|its|their|his|her)\s+(?:[\w-]+\s+){0,2}?(?P<role>[A-Za-z-]+)\s+(?:of|for|at)\b")
+_ASKED_ROLE = re.compile(
+    r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?P<role>[A-Za-z-]+)(?=\s+(?:of|for|at)\b|\s*\??\s*$)",
+    re.I,
+)
+"""The role a person question asks by, where the role holder is the answer ("Who is the Director of X?"), not where the
+role names the subject ("Who does the Head of IT report to?")."""
 
 
-def _says_role(question: str, text: str) -> bool:
-    """Whether ``text`` names the role a person question asks by ("Who is *the Director* of X?"),
-    by its word ("Director", "directors"); True where the question asks by no role noun."""
-    roles = [m["role"] for m in _ASKED_ROLE.finditer(question) if m["role"].lower() in ROLE_WORDS]
+def role_bound(question: str, answer: str, standing: Standing) -> bool:
+    """Whether ``standing`` names the role a person question asks by ("Who is *the Director* of
+    X?") for ``answer``: the role's word is in the sentence, the one before it or its headings
+    (not a CV's "Head of Catchment Science, X"), and, in a sentence listing several people
+    ("Present: A (Chair), B, C (Director)"), in the answer's own item, not another's. True where
+    the question asks by no role noun."""
+    roles = {lemma(m["role"]) for m in [_ASKED_ROLE.match(question)] if m and m["role"].lower() in ROLE_WORDS}
     if not roles:
         return True
-    said = _stems(keywords(text))
-    return any(lemma(r) in said for r in roles)
+    unit, sentence = standing.unit, standing.sentence
+    if not roles & _stems(keywords(f"{heads(unit)} {before(sentence, unit.text)} {sentence}")):
+        return False
+    items = [it for it in _PEOPLE_SPLIT.split(sentence) if it.strip()]
+    naming = [it for it in items if _holds(it, answer)]
+    with_role = [it for it in items if roles & _stems(keywords(it))]
+    return len(items) < 2 or not naming or not with_role or any(it in with_role for it in naming)
+
+
+_PEOPLE_SPLIT = re.compile(r";|,(?!\d{3}\b)")
+"""Where a list of people splits into its items ("A (Chair), B, C (Director)")."""
 
 
 _YEAR_RANGE = re.compile(r"\b((?:19|20)\d{2})\s*[-–—/]\s*((?:19|20)?\d{2})\b")
@@ -370,8 +389,6 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
             continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
         if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
             return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
-    if kind == "person" and not _says_role(question, f"{heads(unit)} {before(sentence, unit.text)} {sentence}"):
-        return False  # "Who is the Director of X?" is not answered by "Dr Priya Raman: Head of Catchment Science, X"
     if kind not in ("date", "year"):
         return True
     names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who

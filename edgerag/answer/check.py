@@ -25,7 +25,8 @@ answer the model wrote goes through these typed steps, in order; the first that 
    thing's year as what it is; a count speaks of what "how many" counts (listed.py
    `counted`: not the staff list for "How many doctoral students …?"); a year's range ("the 2026-27
    price list") is read as a range or both its years; a person asked by a role ("Who is the
-   Director of X?") stands where the role is named, not on a CV's "Head of Catchment Science, X";
+   Director of X?") stands where the role is named, not on a CV's "Head of Catchment Science, X",
+   and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
    a blue and a red one) is read somewhere (binding.py `unread_qualifier`); none → not in the documents.
 6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
@@ -64,6 +65,7 @@ from .binding import (
     lemma,
     names_in,
     question_names,
+    role_bound,
     says_what_was_asked,
     stands_on,
     subject_words,
@@ -216,6 +218,7 @@ def check_answer(
             if says_what_was_asked(s, asked, kind, units)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
             and not (figure and unread_qualifier(asked, s.sentence, units))  # "the violet laser": a blue and a red one read
+            and (kind != "person" or role_bound(asked, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
