@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from edgerag.answer.binding import Standing, about, names_in, says_what_was_asked, stands_on, unread_qualifier
+from edgerag.answer.asked import says_what_was_asked, unread_qualifier
+from edgerag.answer.binding import Standing, about, names_in, stands_on
 from edgerag.answer.check import check_answer
 from edgerag.answer.evidence import _joined
 from edgerag.answer.in_code import decide_in_code

@@ -33,7 +33,9 @@ One module per step of the path:
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
-                     subject and say what was asked; a list's value bound to its item
+                     subject; a list's value bound to its item
+        asked.py     whether they say what was asked: the year (or range) asked, the event a
+                     date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
       citations.py   the passage numbers it cites, verified against the passages

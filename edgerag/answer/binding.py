@@ -10,12 +10,6 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
   names nothing must share half its telling words (two at most) with the sentence or its heading.
-* `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
-  named, in the answer's own item of a list of people.
-* `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
-  ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
-  do not name (figures only: "a psychology professor at a university in what city?" is a
-  description the passage need not repeat).
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
   York and 12 at Hull"), the value in the list item that names the question's subject.
 
@@ -37,7 +31,7 @@ from ..types import Unit
 from .kinds import ROLE_WORDS
 
 TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady cllr councillor rev revd hon".split())
-_QUESTION_WORDS = frozenset(
+QUESTION_WORDS = frozenset(
     "who whom whose what which when where why how is are was were do does did has have had can could will would should must may".split()
 )
 _QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
@@ -46,7 +40,7 @@ _NUM = re.compile(r"\d[\d,.]*\d|\d")
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
 _ITEM_SPLIT = re.compile(r";|:|\s[—–]\s|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
-_GENERIC = frozenset(
+GENERIC = frozenset(
     """many much number year years date day days month months time name names person people staff member members total amount
     price cost costs value long old first last new current main""".split()
 )
@@ -65,7 +59,7 @@ def _digits(text: str) -> list[str]:
     return [re.sub(r"[,\s]", "", m.group()) for m in _NUM.finditer(text)]
 
 
-def _holds(text: str, answer: str) -> bool:
+def holds(text: str, answer: str) -> bool:
     key = normalize(answer)
     if not key:
         return False
@@ -89,10 +83,10 @@ def stands_on(answer: str, units: list[Unit]) -> list[Standing]:
     """The sentences of ``units`` that hold ``answer`` (the module doc), in the units' order."""
     out = []
     for u in units:
-        if not _holds(u.text, answer):
+        if not holds(u.text, answer):
             continue
         for s in split_sentences(u.text):
-            if _holds(s, answer):
+            if holds(s, answer):
                 out.append(Standing(u, s))
     return out
 
@@ -107,10 +101,10 @@ def question_names(question: str) -> list[str]:
     found = [m.group(1).strip() for m in _QUOTED.finditer(question)]
     for run in capitalised_runs(question):
         words = run.split()
-        while words and words[0].lower() in _QUESTION_WORDS:
+        while words and words[0].lower() in QUESTION_WORDS:
             words = words[1:]
         name = _clean_name(" ".join(words))
-        if name and not (len(name.split()) == 1 and name.lower() in _QUESTION_WORDS):
+        if name and not (len(name.split()) == 1 and name.lower() in QUESTION_WORDS):
             found.append(name)
     return sorted(dict.fromkeys(found), key=len, reverse=True)
 
@@ -168,7 +162,7 @@ def subject_words(question: str) -> set[str]:
     """The question's content words that say what it is about, not what kind of answer it wants
     (nor the noun after "which" / "what": "Which *firm* audits the accounts?")."""
     kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)}
-    return {w for w in keywords(question) if w not in _GENERIC and w not in _QUESTION_WORDS and len(w) > 2 and w not in kind_noun}
+    return {w for w in keywords(question) if w not in GENERIC and w not in QUESTION_WORDS and len(w) > 2 and w not in kind_noun}
 
 
 def lemma(word: str) -> str:
@@ -182,7 +176,7 @@ def lemma(word: str) -> str:
     return w
 
 
-def _stems(words) -> set[str]:
+def stems(words) -> set[str]:
     return {lemma(w) for w in words}
 
 
@@ -190,9 +184,9 @@ def _shares_subject(words: set[str], text: str) -> bool:
     """Whether ``text`` holds half the question's subject words (by their lemmas), two at most."""
     if not words:
         return True
-    theirs = _stems(keywords(text))
-    held = {w for w in _stems(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
-    return len(held) >= max(1, min(2, (len(_stems(words)) + 1) // 2))
+    theirs = stems(keywords(text))
+    held = {w for w in stems(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
+    return len(held) >= max(1, min(2, (len(stems(words)) + 1) // 2))
 
 
 def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
@@ -208,7 +202,7 @@ def telling(words: set[str], units: list[Unit]) -> set[str]:
     ("institute", in an institute's own documents) says nothing of what is asked."""
     if len(units) < 3:
         return words
-    held = [_stems(keywords(f"{u.title} {u.text}")) for u in units]
+    held = [stems(keywords(f"{u.title} {u.text}")) for u in units]
     return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
 
 
@@ -312,118 +306,6 @@ _IRREGULAR = {
     "gone": "go", "made": "make", "gave": "give", "given": "give", "came": "come", "spent": "spend", "rose": "rise", "fell": "fall",
     "chose": "choose", "chosen": "choose", "grew": "grow", "knew": "know", "began.": "begin", "joined": "join", "married": "marry",
 }  # fmt: skip
-_LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
-_ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
-_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
-_WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the end of|by the end of|as of)\s+(?:the\s+)?YEAR\b", re.I)
-"""A year that dates the fact asked ("income in 2024", "at the end of 2023"), not one that tells
-a thing apart ("the driver born in 1990", "released in 1977")."""
-
-
-_ASKED_ROLE = re.compile(
-    r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?P<role>[A-Za-z-]+)(?=\s+(?:of|for|at)\b|\s*\??\s*$)",
-    re.I,
-)
-"""The role a person question asks by, where the role holder is the answer ("Who is the Director of X?"), not where the
-role names the subject ("Who does the Head of IT report to?")."""
-
-
-def role_bound(question: str, answer: str, standing: Standing) -> bool:
-    """Whether ``standing`` names the role a person question asks by ("Who is *the Director* of
-    X?") for ``answer``: the role's word is in the sentence, the one before it or its headings
-    (not a CV's "Head of Catchment Science, X"), and, in a sentence listing several people
-    ("Present: A (Chair), B, C (Director)"), in the answer's own item, not another's. True where
-    the question asks by no role noun."""
-    roles = {lemma(m["role"]) for m in [_ASKED_ROLE.match(question)] if m and m["role"].lower() in ROLE_WORDS}
-    if not roles:
-        return True
-    unit, sentence = standing.unit, standing.sentence
-    if not roles & _stems(keywords(f"{heads(unit)} {before(sentence, unit.text)} {sentence}")):
-        return False
-    items = [it for it in _PEOPLE_SPLIT.split(sentence) if it.strip()]
-    naming = [it for it in items if _holds(it, answer)]
-    with_role = [it for it in items if roles & _stems(keywords(it))]
-    return len(items) < 2 or not naming or not with_role or any(it in with_role for it in naming)
-
-
-_PEOPLE_SPLIT = re.compile(r";|,(?!\d{3}\b)")
-"""Where a list of people splits into its items ("A (Chair), B, C (Director)")."""
-
-
-_YEAR_RANGE = re.compile(r"\b((?:19|20)\d{2})\s*[-–—/]\s*((?:19|20)?\d{2})\b")
-"""A financial or academic year ("2025-26", "2025–2026", "2025/26")."""
-
-
-def _says_range(first: str, last: str, text: str) -> bool:
-    """Whether ``text`` names the years ``first``–``last``: as a range, written any way above, or
-    both years ("from 1 April 2025 to 31 March 2026" is the 2025-26 price list)."""
-    end = last[-2:]
-    if re.search(rf"\b{first}\s*(?:[-–—/]|to)\s*(?:{first[:2]})?{end}\b", text):
-        return True
-    return {first, f"{first[:2]}{end}"} <= set(_YEAR.findall(text))
-
-
-def _verb_stem(word: str) -> str:
-    return lemma(word)[:4]
-
-
-def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
-    """Whether the sentence says the thing asked, not only something of the same subject: a
-    year (or a year's range, "2026-27") the question names is in what was read, and a year that dates the fact asked ("in
-    2022") is the sentence's, or, where the sentence names none, its passage's ("How many staff
-    in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
-    happened ("joined", "founded") as the question does (by the question's words that tell the
-    passages read apart: not "institute" in an institute's documents), or gives a life in
-    parentheses or a thing's year as what it is ("… is a 1997 album")."""
-    unit, sentence = standing.unit, standing.sentence
-    read = " ".join(f"{u.title} {u.text}" for u in units)
-    said_years = set(_YEAR.findall(sentence))
-    around = f"{heads(unit)} {unit.text}"
-    plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
-    if any(not _says_range(first, last, read) for first, last in _YEAR_RANGE.findall(plain)):
-        return False  # "the 2026-27 price list" where only 2025-26's was read
-    for year in _YEAR.findall(plain):
-        if year not in read:
-            return False
-        if not _WHEN_OF_FACT.search(plain.replace(year, "YEAR", 1)):
-            continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
-        if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
-            return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
-    if kind not in ("date", "year"):
-        return True
-    names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who
-    words = {
-        w
-        for w in keywords(question)
-        if w not in _GENERIC and w not in _QUESTION_WORDS and w not in names and w not in TITLES and not w.isdigit()
-    }
-    asked = {_verb_stem(w) for w in telling(words, units)}
-    if not asked or len(asked) > 3:  # a long question's words are its bridges' too, not one event's
-        return True
-    if _LIFESPAN.search(sentence) or _ATTRIBUTE_YEAR.search(sentence):
-        return True
-    said = {_verb_stem(w) for w in keywords(f"{sentence} {unit.title}")}
-    return bool(asked & said)
-
-
-_PAIR_WORDS = re.compile(r"(?<![\w'’-])([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-])")
-
-
-def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
-    """The question's words "q n" where ``sentence`` speaks of the noun n and nothing read holds
-    the word q before it: "the flow cytometer's *violet* laser" over "Lasers: 488 nm (blue, 50 mW)
-    and 640 nm (red, 40 mW)" asks of a laser the documents do not name. A word of a name
-    (capitalised) is the ``about`` step's; a question or kind word is no qualifier."""
-    stops = set(keywords(question))
-    said = _stems(keywords(sentence))
-    read = " ".join(f"{u.title} {u.text}" for u in units).lower()
-    for m in _PAIR_WORDS.finditer(question):
-        q, n = m.group(1), m.group(2)
-        if q not in stops or q in _GENERIC or q in _QUESTION_WORDS or lemma(n) not in said:
-            continue
-        if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
-            return f"{q} {n}"
-    return None
 
 
 def list_items(sentence: str) -> list[str]:

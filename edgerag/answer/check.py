@@ -19,7 +19,7 @@ answer the model wrote goes through these typed steps, in order; the first that 
    sentences that hold the answer named as the closest read. A bridge question read whole is
    not held to it: its answer stands where the chain of passages leads (measured on the dev
    splits, benchmarks/check_gold.py).
-5. ``asked`` (binding.py `says_what_was_asked`), for the same questions: the sentence says what was asked, not only something
+5. ``asked`` (asked.py `says_what_was_asked`), for the same questions: the sentence says what was asked, not only something
    of the same subject: a year the question names is in it or its passage; a date answers only
    where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
    thing's year as what it is; a count speaks of what "how many" counts (listed.py
@@ -28,7 +28,7 @@ answer the model wrote goes through these typed steps, in order; the first that 
    Director of X?") stands where the role is named, not on a CV's "Head of Catchment Science, X",
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
-   a blue and a red one) is read somewhere (binding.py `unread_qualifier`); none → not in the documents.
+   a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
 6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
@@ -55,6 +55,7 @@ from ..text.keywords import keywords
 from ..text.linkkeys import capitalised_runs
 from ..text.sentences import split_sentences
 from ..types import Unit
+from .asked import role_bound, says_what_was_asked, unread_qualifier
 from .binding import (
     Standing,
     about,
@@ -65,11 +66,8 @@ from .binding import (
     lemma,
     names_in,
     question_names,
-    role_bound,
-    says_what_was_asked,
     stands_on,
     subject_words,
-    unread_qualifier,
 )
 from .candidates import candidates
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
@@ -210,7 +208,7 @@ def check_answer(
         bound = [s for s in standing if about(s, asked, units)]
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
-        figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (binding.py `unread_qualifier`)
+        figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
         count = counted(asked) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
         said = [
             s

@@ -1,0 +1,137 @@
+"""Whether a sentence an answer stands on says what was asked, not only something of the same
+subject (issue #56, item 4; the check's ``asked`` step, check.py): binding.py finds where an
+answer stands and whether that is about the question's subject; this module asks whether it
+says the thing asked.
+
+* `says_what_was_asked`: a year the question names (or its range, "the 2026-27 price list") is
+  read, and a year that dates the fact asked is the sentence's or its passage's; a date answers
+  only where the sentence says the event asked, a life in parentheses, or a thing's year.
+* `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
+  named, in the answer's own item of a list of people ("A (Chair), B, C (Director)": C).
+* `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
+  ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
+  do not name (figures only: "a psychology professor at a university in what city?" is a
+  description the passage need not repeat).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.keywords import keywords
+from ..types import Unit
+from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
+from .kinds import ROLE_WORDS
+
+_LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
+_ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
+_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+_WHEN_OF_FACT = re.compile(r"(?<!born )(?<!ed )\b(?:in|during|for|by|of|at the end of|by the end of|as of)\s+(?:the\s+)?YEAR\b", re.I)
+"""A year that dates the fact asked ("income in 2024", "at the end of 2023"), not one that tells
+a thing apart ("the driver born in 1990", "released in 1977")."""
+
+
+_ASKED_ROLE = re.compile(
+    r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?P<role>[A-Za-z-]+)(?=\s+(?:of|for|at)\b|\s*\??\s*$)",
+    re.I,
+)
+"""The role a person question asks by, where the role holder is the answer ("Who is the Director of X?"), not where the
+role names the subject ("Who does the Head of IT report to?")."""
+
+
+def role_bound(question: str, answer: str, standing: Standing) -> bool:
+    """Whether ``standing`` names the role a person question asks by ("Who is *the Director* of
+    X?") for ``answer``: the role's word is in the sentence, the one before it or its headings
+    (not a CV's "Head of Catchment Science, X"), and, in a sentence listing several people
+    ("Present: A (Chair), B, C (Director)"), in the answer's own item, not another's. True where
+    the question asks by no role noun."""
+    roles = {lemma(m["role"]) for m in [_ASKED_ROLE.match(question)] if m and m["role"].lower() in ROLE_WORDS}
+    if not roles:
+        return True
+    unit, sentence = standing.unit, standing.sentence
+    if not roles & stems(keywords(f"{heads(unit)} {before(sentence, unit.text)} {sentence}")):
+        return False
+    items = [it for it in _PEOPLE_SPLIT.split(sentence) if it.strip()]
+    naming = [it for it in items if holds(it, answer)]
+    with_role = [it for it in items if roles & stems(keywords(it))]
+    return len(items) < 2 or not naming or not with_role or any(it in with_role for it in naming)
+
+
+_PEOPLE_SPLIT = re.compile(r";|,(?!\d{3}\b)")
+"""Where a list of people splits into its items ("A (Chair), B, C (Director)")."""
+
+
+_YEAR_RANGE = re.compile(r"\b((?:19|20)\d{2})\s*[-–—/]\s*((?:19|20)?\d{2})\b")
+"""A financial or academic year ("2025-26", "2025–2026", "2025/26")."""
+
+
+def _says_range(first: str, last: str, text: str) -> bool:
+    """Whether ``text`` names the years ``first``–``last``: as a range, written any way above, or
+    both years ("from 1 April 2025 to 31 March 2026" is the 2025-26 price list)."""
+    end = last[-2:]
+    if re.search(rf"\b{first}\s*(?:[-–—/]|to)\s*(?:{first[:2]})?{end}\b", text):
+        return True
+    return {first, f"{first[:2]}{end}"} <= set(_YEAR.findall(text))
+
+
+def _verb_stem(word: str) -> str:
+    return lemma(word)[:4]
+
+
+def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
+    """Whether the sentence says the thing asked, not only something of the same subject: a
+    year (or a year's range, "2026-27") the question names is in what was read, and a year that dates the fact asked ("in
+    2022") is the sentence's, or, where the sentence names none, its passage's ("How many staff
+    in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
+    happened ("joined", "founded") as the question does (by the question's words that tell the
+    passages read apart: not "institute" in an institute's documents), or gives a life in
+    parentheses or a thing's year as what it is ("… is a 1997 album")."""
+    unit, sentence = standing.unit, standing.sentence
+    read = " ".join(f"{u.title} {u.text}" for u in units)
+    said_years = set(_YEAR.findall(sentence))
+    around = f"{heads(unit)} {unit.text}"
+    plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
+    if any(not _says_range(first, last, read) for first, last in _YEAR_RANGE.findall(plain)):
+        return False  # "the 2026-27 price list" where only 2025-26's was read
+    for year in _YEAR.findall(plain):
+        if year not in read:
+            return False
+        if not _WHEN_OF_FACT.search(plain.replace(year, "YEAR", 1)):
+            continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
+        if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
+            return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
+    if kind not in ("date", "year"):
+        return True
+    names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who
+    words = {
+        w
+        for w in keywords(question)
+        if w not in GENERIC and w not in QUESTION_WORDS and w not in names and w not in TITLES and not w.isdigit()
+    }
+    asked = {_verb_stem(w) for w in telling(words, units)}
+    if not asked or len(asked) > 3:  # a long question's words are its bridges' too, not one event's
+        return True
+    if _LIFESPAN.search(sentence) or _ATTRIBUTE_YEAR.search(sentence):
+        return True
+    said = {_verb_stem(w) for w in keywords(f"{sentence} {unit.title}")}
+    return bool(asked & said)
+
+
+_PAIR_WORDS = re.compile(r"(?<![\w'’-])([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-])")
+
+
+def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
+    """The question's words "q n" where ``sentence`` speaks of the noun n and nothing read holds
+    the word q before it: "the flow cytometer's *violet* laser" over "Lasers: 488 nm (blue, 50 mW)
+    and 640 nm (red, 40 mW)" asks of a laser the documents do not name. A word of a name
+    (capitalised) is the ``about`` step's; a question or kind word is no qualifier."""
+    stops = set(keywords(question))
+    said = stems(keywords(sentence))
+    read = " ".join(f"{u.title} {u.text}" for u in units).lower()
+    for m in _PAIR_WORDS.finditer(question):
+        q, n = m.group(1), m.group(2)
+        if q not in stops or q in GENERIC or q in QUESTION_WORDS or lemma(n) not in said:
+            continue
+        if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
+            return f"{q} {n}"
+    return None
