@@ -313,6 +313,7 @@ def test_whether_a_person_was_at_a_meeting_is_read_from_the_minutes_lists(questi
 def test_attendance_decides_nothing_where_no_list_names_them_or_lists_disagree():
     minutes = passage("min", "Parish council minutes", MINUTES)
     assert decide_in_code("Was Fay Rowe present at the meeting?", [minutes]) is None  # the model reads it
+    assert decide_in_code("Did Ben Ortiz attend the University of Leeds?", [minutes]) is None  # no meeting asked of
     other = passage("min2", "Parish council minutes, March", "Present: Cllr Edna Quist, Cllr Ada Moss.")
     assert decide_in_code("Was Edna Quist present at the meeting?", [minutes, other]) is None  # two meetings' lists
 

@@ -30,6 +30,8 @@ _LABELS = "|".join(re.escape(w) for w in sorted(_PRESENT + _ABSENT, key=len, rev
 _LABEL = re.compile(rf"(?<![\w-])(?P<label>{_LABELS})\W{{0,3}}:", re.I)
 """A list's label and its colon, markup around it allowed ("**Present:**")."""
 _ASKS = re.compile(r"^\s*(?:was|were|did|has|had)\b.*\b(?P<what>present|attend\w*|absent|apologies)\b", re.I)
+_MEETING = re.compile(r"\b(?:meeting|board|committee|council|session|hearing|assembly|call|panel|review|minutes)s?\b", re.I)
+"""What "attend" must be said of to ask about a meeting ("Did X attend the University of Leeds?" does not)."""
 
 
 def _lists(sentence: str) -> list[tuple[bool, str]]:
@@ -46,7 +48,7 @@ def attended(question: str, units: list[Unit]) -> Decision | None:
     """ "yes" or "no" to whether the person ``question`` names was present (the module doc), with
     the passages whose lists say so; None where no list read names them, or lists disagree."""
     asks = _ASKS.match(question)
-    if asks is None:
+    if asks is None or (asks["what"].lower().startswith("attend") and not _MEETING.search(question)):
         return None
     absent_asked = asks["what"].lower() in ("absent", "apologies")
     people = [n for n in question_names(question) if len(n.split()) >= 2]  # a person's name, not "Board" or "March"
