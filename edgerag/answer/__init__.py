@@ -20,6 +20,7 @@ One module per step of the path:
                        B?", "…, A and B?", "Between A and B, …", "A vs. B: …", "Is A older than B?")
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
+          anchors.py   the name a step hangs on (a title, a quoted name, an acronym, a run)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
         evidence.py    the question's evidence sentences, read instead of whole passages
         candidates.py  the answers a chosen or closed question may take

@@ -24,7 +24,7 @@ or an earlier step's answer):
   anchor before it ("The arena where the Lewiston Maineiacs played their home games | can seat
   how many people?").
 
-A phrase is not a step when it is all the question asks ("Who is the spouse of X?": the
+The anchor itself is found by anchors.py. A phrase is not a step when it is all the question asks ("Who is the spouse of X?": the
 question is already one hop) or when its noun names no thing ("the name of", "the east of",
 "the number of").
 """
@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.linkkeys import capitalised_runs
 from ..types import Unit
-from .relations import RELATIONS, find_passage
+from .anchors import TRIM, anchor_after, anchor_before
+from .relations import RELATIONS
 
 STOP_HEADS = frozenset(
     "name names east west north south part parts rest end start beginning middle top bottom side edge "
@@ -97,18 +97,9 @@ _NAME_RUN = re.compile(
 _PARTICIPLE_WORD = re.compile(r"\b(?:[a-z]+ed|[a-z]+en|born|found|known|held|made|built|run|set|located|situated|stuck)\b")
 _VERB = re.compile(r"\b(?:[a-z]+ed|won|led|became|made|took|gave|held|ran|wrote|sang|left|lost|began|grew|built)\b")
 _WH = re.compile(r"\b(?:who|whom|what|which|when|where|how)\b", re.I)
-_QUOTED = re.compile(r"^[\"“]([^\"”]{2,80})[\"”]")
-_WORD = re.compile(r"\S+")
-_TRIM = " ,.;:?!\"'“”"
 ONE_HOP_WORDS = frozenset("who what which whom where when is was are were the name of called".split())
 """Words a question may keep around a phrase and still be only that phrase ("What is the name of …")."""
-FUNCTION_WORDS = frozenset(
-    "a an the and or but of in on at to for from by with as into about is was are were be been has have had do does did "
-    "can could will would who whom whose which what when where how that this".split()
-)
 ADVERBS = frozenset("last first once still also ever never recently later earlier".split())
-MAX_ANCHOR_WORDS = 10
-MAX_DESCRIPTION_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -144,103 +135,6 @@ def _wh(head: str) -> str:
 def _is(head: str) -> str:
     last = head.split()[-1].lower()
     return "are" if last.endswith("s") and not last.endswith("ss") and last not in PERSON_HEADS - {"people", "parents"} else "is"
-
-
-_ACRONYM_START = re.compile(r"[A-Z]{2,6}(?![\w'’-])")
-
-
-def _anchor_after(question: str, at: int, units: list[Unit], lookup, known: list[str]) -> tuple[int, int] | None:
-    """(start, end) of the anchor that starts at ``at``, or a few descriptive words after it: a
-    quoted title, a passage's title (longest first), an earlier answer, or a capitalised run."""
-    words = [m.span() for m in _WORD.finditer(question, at)]
-    for skip in range(min(MAX_DESCRIPTION_WORDS, max(len(words) - 1, 0)) + 1):
-        start = words[skip][0]
-        if skip and question[words[skip - 1][0]].isupper():
-            break  # the descriptive words are lowercase ("the romantic comedy …")
-        rest = question[start:]
-        q = _QUOTED.match(rest)
-        if q:
-            return start, start + q.end()
-        for k in known:
-            if rest.lower().startswith(k.lower()) and k:
-                return start, start + len(k)
-        tail = words[skip : skip + MAX_ANCHOR_WORDS]
-        if rest[:1].isupper():
-            found = _titled_span(question, start, [w[1] for w in tail], units, lookup)
-            if found is not None:
-                return start, found
-        if rest[:1].isupper() and not any(question[w[0] : w[1]].lower() in ("a", "an") for w in words[:skip]):
-            runs = capitalised_runs(rest) or [m.group() for m in [_ACRONYM_START.match(rest)] if m]  # "IT" is no pronoun here
-            if runs and rest.startswith(runs[0]) and _ends_a_name(rest[len(runs[0]) :]):
-                return start, start + len(runs[0])
-            kind = _CLASS_NOUN.match(rest[len(runs[0]) :]) if runs and rest.startswith(runs[0]) else None
-            if kind:  # "the Drinking Water Nitrate Trends project", "the IT policy": a name and the class it names
-                return start, start + len(runs[0]) + kind.end()
-    return None
-
-
-def _titled_span(question: str, start: int, ends: list[int], units: list[Unit], lookup) -> int | None:
-    """The end of the longest span from ``start`` (to one of ``ends``) that is a passage's
-    title: among ``units``, then among the passages ``lookup`` finds for the longest span (one
-    lookup, not one per span)."""
-    spans = []
-    for end in reversed(ends):
-        while end > start and question[end - 1] in _TRIM:
-            end -= 1
-        name = question[start:end]
-        if name and (name.split()[-1][:1].isupper() or name[-1].isdigit() or name[-1] == ")"):
-            spans.append((end, name))
-    if not spans:
-        return None
-    pools = [units]
-    if lookup is not None:
-        pools.append(lookup(spans[0][1]))
-    for pool in pools:
-        for end, name in spans:
-            if find_passage(name, pool, None) is not None:
-                return end
-    return None
-
-
-_CLASS_NOUN = re.compile(
-    r"\s+(?:project|programme|program|policy|department|station|committee|team|unit|manual|report|laboratory|lab|office|"
-    r"company|school|university|college|trust|fund|river|lake|band|album|film|song|book|series|festival|prize|award)\b"
-)
-"""A common noun after a name that says what the name is ("the Tarn Carbon *project*"): part of the anchor."""
-
-
-def _ends_a_name(after: str) -> bool:
-    """True when what follows a capitalised run shows the run is a name, not an adjective
-    ("Brand | a citizen", "Brother | were formed"; not "American | shipbuilding")."""
-    nxt = after.strip(" ,").split()
-    return not nxt or not nxt[0][:1].isalpha() or nxt[0][:1].isupper() or nxt[0].lower().strip(_TRIM) in FUNCTION_WORDS
-
-
-def _anchor_before(question: str, end: int, units: list[Unit], lookup, known: list[str]) -> tuple[int, int] | None:
-    """(start, end) of the anchor that ends at ``end`` (before "'s"): an earlier answer, a
-    passage's title, or the capitalised run (not one word after "the": "the Institute's")."""
-    before = question[:end]
-    for k in known:
-        if k and before.lower().endswith(k.lower()):
-            return end - len(k), end
-    words = [m.span() for m in _WORD.finditer(before)][-MAX_ANCHOR_WORDS:]
-    pools = [units] + ([lookup(question[words[0][0] : end])] if lookup is not None and words else [])
-    for pool in pools:
-        for n in range(len(words), 0, -1):
-            start = words[-n][0]
-            name = question[start:end].strip(_TRIM)
-            if name[:1].isupper() and find_passage(name, pool, None):
-                return start, end
-    start = end
-    for s, _ in reversed(words):
-        if not question[s].isupper() and question[s:end].split()[0].lower() not in ("of", "de", "the", "and", "&"):
-            break
-        start = s
-    while start < end and question[start:end].split()[0].lower() in ("of", "de", "the", "and", "&"):
-        start += len(question[start:end].split()[0]) + 1
-    if len(question[start:end].split()) == 1 and re.search(r"\bthe\s+$", question[:start], re.I):
-        return None  # "the Institute's accounts", "the Director's own travel": a common noun capitalised, no passage of its own
-    return (start, end) if start < end and question[start].isupper() else None
 
 
 _SUBJECT_START = re.compile(r"^(?:(?:the|a|an|his|her|its|their|he|she|it|they)\b|[A-Z\d\"“])")
@@ -319,7 +213,7 @@ def _clause_end(question: str, start: int, at: int, pron: str) -> int:
         else:
             cut = _after_name(question, at, wh.start(), 0)
             end = cut if cut is not None else at
-    return len(question[:end].rstrip(_TRIM))
+    return len(question[:end].rstrip(TRIM))
 
 
 def _relative_question(head: str, pron: str, clause: str) -> str:
@@ -355,7 +249,7 @@ def _bridges(question: str, units: list[Unit], lookup, known: list[str]) -> list
         head = m.group("head")
         if head.split()[-1].lower() in STOP_HEADS | NAME_HEADS or _WH.search(head):
             continue
-        anchor = _anchor_after(question, m.end(), units, lookup, known)
+        anchor = anchor_after(question, m.end(), units, lookup, known)
         if anchor is None:
             continue
         phrase = question[m.start() : anchor[1]]
@@ -373,7 +267,7 @@ def _bridges(question: str, units: list[Unit], lookup, known: list[str]) -> list
         of = re.match(r" of (?!the\b|a\b|an\b)[a-z]+\b", question[end:])
         if of:  # "Corey Taylor's city of birth"
             head, end = head + of.group(), end + of.end()
-        anchor = _anchor_before(question, m.start(), units, lookup, known)
+        anchor = anchor_before(question, m.start(), units, lookup, known)
         if anchor is None:
             continue
         phrase = question[anchor[0] : end]
@@ -417,7 +311,7 @@ def is_whole_question(question: str, b: Bridge) -> bool:
 
 def _only_wh(rest: str) -> bool:
     rest = rest.lower()
-    return all(w.strip(_TRIM) in ONE_HOP_WORDS or not w.strip(_TRIM) for w in rest.split())
+    return all(w.strip(TRIM) in ONE_HOP_WORDS or not w.strip(TRIM) for w in rest.split())
 
 
 def next_bridge(question: str, units: list[Unit], lookup=None, known: list[str] | None = None) -> Bridge | None:
