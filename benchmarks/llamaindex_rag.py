@@ -11,11 +11,13 @@ Runs in its own venv (never needed by `make test`):
 
 What "by default" is here (LlamaIndex's own defaults, read from the installed package and kept
 in the JSON): `SimpleDirectoryReader` reads the same files edgerag indexes (one TAT-QA page per
-index, the 35 ConditionalQA pages in one), `VectorStoreIndex.from_documents` splits them with
+index, the 35 ConditionalQA pages in one; an .html file as its text, markup and all, since
+LlamaIndex has no default HTML reader), `VectorStoreIndex.from_documents` splits them with
 the default `SentenceSplitter` (1,024-token chunks, 200 overlap), `as_query_engine()` retrieves
 the default top-k chunks and answers in the default "compact" mode with the default QA prompt.
 The model is `LlamaCPP` (llama-index-llms-llama-cpp) at its defaults (temperature 0.1, 256 new
-tokens, a 3,900-token window) on the GGUF that edgerag's ``--model`` resolves to
+tokens, a 3,900-token window), its prompts in the GGUF's own chat template as LlamaIndex's
+llama.cpp guide has users set them (``--raw-prompt``: LlamaCPP's bare default), on the GGUF that edgerag's ``--model`` resolves to
 (edgerag/llm/models.py), with as many threads as edgerag uses; the embedder is
 `HuggingFaceEmbedding` on the sentence-transformers folder edgerag's default embedder ships
 (edgerag/embed/embedder.py `resolve_embedder_path`). ``--top-k`` changes only the top-k.
@@ -64,6 +66,29 @@ def resolve(args) -> tuple[Path, Path]:
 
 def threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def chat_template(gguf: Path):
+    """``messages_to_prompt`` and ``completion_to_prompt`` in the GGUF's own chat template, as
+    llama.cpp applies it (LlamaCPP's default is a bare "user: … assistant:" text, which an
+    instruction-tuned model is not trained on; LlamaIndex's llama.cpp guide has users pass
+    their model's format)."""
+    from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    vocab = Llama(str(gguf), vocab_only=True, verbose=False)
+    token = lambda t: vocab.detokenize([t]).decode("utf-8", "ignore") if t >= 0 else ""  # noqa: E731
+    fmt = Jinja2ChatFormatter(
+        vocab.metadata["tokenizer.chat_template"], eos_token=token(vocab.token_eos()), bos_token=token(vocab.token_bos())
+    )
+
+    def messages_to_prompt(messages) -> str:
+        return fmt(messages=[{"role": m.role.value, "content": m.content or ""} for m in messages]).prompt
+
+    def completion_to_prompt(completion: str) -> str:
+        return fmt(messages=[{"role": "user", "content": completion}]).prompt
+
+    return messages_to_prompt, completion_to_prompt
 
 
 def questions_and_pages(args) -> list[tuple[str, list[Path], list[dict]]]:
@@ -117,6 +142,7 @@ def main() -> int:
     ap.add_argument("--all", action="store_true", help="tatqa: all questions, not the fixed sample")
     ap.add_argument("--no-extra", action="store_true", help="conditionalqa: leave out the unanswerable questions written here")
     ap.add_argument("--top-k", type=int, help="chunks retrieved (default: LlamaIndex's own)")
+    ap.add_argument("--raw-prompt", action="store_true", help="LlamaCPP's bare default prompt, not the GGUF's chat template")
     ap.add_argument("--gguf", help="the GGUF file (default: the one edgerag resolves --model to)")
     ap.add_argument("--embedder", help="the sentence-transformers folder (default: edgerag's default embedder)")
     ap.add_argument("--edgerag-python", default=str(sets.REPO / ".venv" / "bin" / "python"), help="edgerag's venv python, to find both")
@@ -131,7 +157,8 @@ def main() -> int:
     from llama_index.embeddings.huggingface import HuggingFaceEmbedding
     from llama_index.llms.llama_cpp import LlamaCPP
 
-    Settings.llm = LlamaCPP(model_path=str(gguf), model_kwargs={"n_threads": threads()}, verbose=False)
+    formats = {} if args.raw_prompt else dict(zip(("messages_to_prompt", "completion_to_prompt"), chat_template(gguf)))
+    Settings.llm = LlamaCPP(model_path=str(gguf), model_kwargs={"n_threads": threads()}, verbose=False, **formats)
     Settings.embed_model = HuggingFaceEmbedding(model_name=str(embedder), device="cpu")
     splitter = SentenceSplitter()
     out = Path(args.out) if args.out else sets.RESULTS / f"{args.set}_llamaindex_{sets.model_tag(args.model)}.json"
@@ -158,6 +185,7 @@ def main() -> int:
             "max_new_tokens": Settings.llm.max_new_tokens,
             "temperature": Settings.llm.temperature,
             "n_threads": threads(),
+            "prompt": "LlamaCPP's bare default" if args.raw_prompt else "the GGUF's chat template",
         },
         "rows": sets.ordered(kept.values(), every),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},

@@ -98,7 +98,7 @@ def asker(rag):
 def score_row(row: dict, q: dict) -> dict:
     """An answer record (open_sets.py) scored against ``q``."""
     abst = sets.abstention(row)
-    reading = read_prediction(row["short"] or row["text"], q["answers"], q["answer_type"])
+    reading = read_prediction("" if abst else row["short"] or row["text"], q["answers"], q["answer_type"])
     em, f1 = (0.0, 0.0) if abst else tatqa_score(reading.items, reading.scale, q["answers"], q["scale"], q["answer_type"])
     verdict = "abstained" if abst else ("right" if em == 1.0 else "wrong")
     return {
