@@ -37,6 +37,7 @@ import platform
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import conditionalqa
@@ -150,6 +151,7 @@ def main() -> int:
     ap.add_argument("--out", help="answer records JSON (default benchmarks/results/<set>_llamaindex_<model>.json); rows there are kept")
     args = ap.parse_args()
     gguf, embedder = resolve(args)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # both models are local folders and files
 
     from llama_index.core import Settings
     from llama_index.core import constants as li
@@ -177,6 +179,10 @@ def main() -> int:
         "model": gguf.name,
         "answer_model": args.model,
         "embedder": str(embedder),
+        "versions": {
+            p: version(p)
+            for p in ("llama-index-core", "llama-index-llms-llama-cpp", "llama-index-embeddings-huggingface", "llama-cpp-python")
+        },
         "defaults": {
             "chunk_size": splitter.chunk_size,
             "chunk_overlap": splitter.chunk_overlap,
