@@ -159,6 +159,8 @@ _WORD_NUMBERS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 }
+_CITATION = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]")
+"""A citation mark: [1], [1, 2]."""
 _PURE_NUMBER_PARENS = re.compile(r"^\(\s*[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)$")
 
 
@@ -178,8 +180,8 @@ def scale_of(word: str | None) -> str:
 
 def _drop_explanations(text: str) -> str:
     """Parenthesised asides that are not a number in parentheses (a computation, a citation,
-    a row's name) taken off, innermost first: "−8.4 % ((1,054 − 1,151) / 1,151; Services)" → "−8.4 %"."""
-    text = re.sub(r"\[\d+(?:[,\s]+\d+)*\]", " ", text)  # citation marks [1], [1, 2]
+    a row's name) and citation marks taken off, innermost first: "−8.4 % ((1,054 − 1,151) / 1,151; Services)" → "−8.4 %"."""
+    text = _CITATION.sub(" ", text)
     while True:
         changed = re.sub(r"\([^()]*\)", lambda m: m.group(0) if _PURE_NUMBER_PARENS.match(m.group(0)) else " ", text)
         if changed == text:
@@ -213,7 +215,7 @@ def numbers_in(text: str, years: bool = True) -> list[tuple[str, str]]:
 def split_items(text: str) -> list[str]:
     """The items of a list answer: lines, bullets, semicolons, "and", and commas followed by a
     space (a number's thousands comma is not)."""
-    text = _drop_explanations(_plain(text))
+    text = _CITATION.sub(" ", _plain(text))
     parts = re.split(r"\n|;|\s*[•·]\s*|,\s+(?:and\s+)?|\s+and\s+|\s+&\s+", text)
     items = [re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", p).strip(" .:") for p in parts]
     return [i for i in items if i]
@@ -239,4 +241,4 @@ def read_prediction(reply: str, gold: list[str], answer_type: str) -> Reading:
         return Reading([n for n, _ in chosen], scale)
     if answer_type == "multi-span":
         return Reading(split_items(reply), "")
-    return Reading([_drop_explanations(_plain(reply)).strip(" .")], "")
+    return Reading([_CITATION.sub(" ", _plain(reply)).strip(" .")], "")

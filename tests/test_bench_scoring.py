@@ -47,6 +47,8 @@ def tat(reply: str, gold: list[str], scale: str, answer_type: str) -> tuple[floa
         ("690.5 and 1,568.6", ["1,568.6", "690.5"], "", "multi-span", 1.0),  # order-free
         ("Receivables, and cash", ["cash", "Receivables"], "", "multi-span", 1.0),
         ("The modified retrospective method.", ["the modified retrospective method"], "", "span", 1.0),
+        ("Property and equipment (net) [1]", ["Property and equipment (net)"], "", "span", 1.0),  # a text's parentheses stay
+        ("3 (equipment, furniture and leasehold)", ["3"], "", "count", 1.0),  # a number's aside goes
     ],
 )
 def test_tatqa_em_with_scale(reply, gold, scale, answer_type, em):
