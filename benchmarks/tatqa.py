@@ -35,7 +35,7 @@ from pathlib import Path
 
 import open_sets as sets
 from common import write_result
-from tatqa_metric import read_prediction, tatqa_score
+from tatqa_metric import read_prediction, score_reading
 
 TATQA = sets.DATA / "tatqa" / "test"
 SAMPLE_IDS = sets.REPO / "benchmarks" / "tatqa" / "sample_ids.txt"
@@ -99,7 +99,7 @@ def score_row(row: dict, q: dict) -> dict:
     """An answer record (open_sets.py) scored against ``q``."""
     abst = sets.abstention(row)
     reading = read_prediction("" if abst else row["short"] or row["text"], q["answers"], q["answer_type"])
-    em, f1 = (0.0, 0.0) if abst else tatqa_score(reading.items, reading.scale, q["answers"], q["scale"], q["answer_type"])
+    em, f1 = (0.0, 0.0) if abst else score_reading(reading, q["answers"], q["scale"], q["answer_type"])
     verdict = "abstained" if abst else ("right" if em == 1.0 else "wrong")
     return {
         **row,

@@ -13,7 +13,10 @@ out, since the official code always aligns one joined string with one.
 The official script takes a prediction as (answer, scale). A reply in words has no scale field,
 so `read_prediction` reads it as a person would: the number and the word or sign that follows
 it ("1.2 million", "$1.2m", "17.7 %", "(1,204)", "in thousands") when the gold answer is a
-number, or the text (split into its items for a multi-span answer) when it is not.
+number, or the text as written (split into its items for a multi-span answer, every way a
+person could split it, the best scored) when it is not. Two upstream slips are mended, so that a
+number reads as printed: a negative in parentheses with a thousands comma, "(20,597)", and a
+percentage after a parenthesis, "(66)%".
 """
 
 from __future__ import annotations
@@ -70,8 +73,8 @@ def to_number(text: str) -> float | None:
     if num is None:
         return None
     scale = next((scale_to_num(m.group(0)) for m in re.finditer(r"[\d.]+\s?[a-zA-Z]+", text)), 1)
-    negative = -1 if re.search(r"\([\d.\s]+\)", text.strip()) else 1
-    percent = 0.01 if re.search(r"[\d.\s]+%", text.strip()) else 1
+    negative = -1 if re.search(r"\([\d.,\s]+\)", text.strip()) else 1  # upstream: [\d.\s], so "(20,597)" read positive
+    percent = 0.01 if re.search(r"[\d.\s]+\)?%", text.strip()) else 1  # upstream: no ")", so "(66)%" read as -66
     return round(num * scale * negative * percent, 4)
 
 
@@ -170,6 +173,8 @@ class Reading:
 
     items: list[str]
     scale: str
+    others: tuple[list[str], ...] = ()
+    """Other ways to read a list's items (`split_items`); the best reading is scored."""
 
 
 def scale_of(word: str | None) -> str:
@@ -212,13 +217,22 @@ def numbers_in(text: str, years: bool = True) -> list[tuple[str, str]]:
     return [(n, s) for n, s, _ in found]
 
 
-def split_items(text: str) -> list[str]:
-    """The items of a list answer: lines, bullets, semicolons, "and", and commas followed by a
-    space (a number's thousands comma is not)."""
-    text = _CITATION.sub(" ", _plain(text))
-    parts = re.split(r"\n|;|\s*[•·]\s*|,\s+(?:and\s+)?|\s+and\s+|\s+&\s+", text)
-    items = [re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", p).strip(" .:") for p in parts]
-    return [i for i in items if i]
+_SEPARATORS = (r"\n|;|\s*[•·]\s+", r",\s+(?:and\s+)?", r"\s+and\s+|\s+&\s+")
+"""Where a list's items part, from the surest to the least sure: lines, semicolons and bullets;
+commas followed by a space (a number's thousands comma is not); "and"."""
+
+
+def split_items(text: str) -> list[list[str]]:
+    """The ways a list answer's items can be read, each splitting at more of `_SEPARATORS`
+    ("Wages and salaries; Social security" is two items, "cash, receivables and inventory" three)."""
+    text = _CITATION.sub(" ", text)
+    readings = []
+    for n in range(1, len(_SEPARATORS) + 1):
+        parts = re.split("|".join(_SEPARATORS[:n]), text)
+        items = [i for i in (re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", p).strip(" .:") for p in parts) if i]
+        if items and items not in readings:
+            readings.append(items)
+    return readings
 
 
 def read_prediction(reply: str, gold: list[str], answer_type: str) -> Reading:
@@ -240,5 +254,11 @@ def read_prediction(reply: str, gold: list[str], answer_type: str) -> Reading:
             scale = scale_of((m.group(1) or m.group(2)).rstrip("s")) if m else ""
         return Reading([n for n, _ in chosen], scale)
     if answer_type == "multi-span":
-        return Reading(split_items(reply), "")
-    return Reading([_CITATION.sub(" ", _plain(reply)).strip(" .")], "")
+        first, *others = split_items(reply)
+        return Reading(first, "", tuple(others))
+    return Reading([_CITATION.sub(" ", reply).strip(" .")], "")
+
+
+def score_reading(reading: Reading, gold: list[str], gold_scale: str, answer_type: str) -> tuple[float, float]:
+    """EM and F1 with the scale of the best way to read a reply (`tatqa_score`)."""
+    return max(tatqa_score(items, reading.scale, gold, gold_scale, answer_type) for items in (reading.items, *reading.others))

@@ -17,12 +17,11 @@ sys.path.insert(0, str(REPO / "benchmarks"))  # the benchmark scripts import the
 import conditionalqa  # noqa: E402
 import tatqa  # noqa: E402
 from cqa_metric import cqa_em_f1, is_right, states_condition  # noqa: E402
-from tatqa_metric import read_prediction, tatqa_score  # noqa: E402
+from tatqa_metric import read_prediction, score_reading  # noqa: E402
 
 
 def tat(reply: str, gold: list[str], scale: str, answer_type: str) -> tuple[float, float]:
-    r = read_prediction(reply, gold, answer_type)
-    return tatqa_score(r.items, r.scale, gold, scale, answer_type)
+    return score_reading(read_prediction(reply, gold, answer_type), gold, scale, answer_type)
 
 
 @pytest.mark.parametrize(
@@ -46,6 +45,10 @@ def tat(reply: str, gold: list[str], scale: str, answer_type: str) -> tuple[floa
         ("three", ["3"], "", "count", 1.0),
         ("690.5 and 1,568.6", ["1,568.6", "690.5"], "", "multi-span", 1.0),  # order-free
         ("Receivables, and cash", ["cash", "Receivables"], "", "multi-span", 1.0),
+        ("Wages and salaries; Social security", ["Social security", "Wages and salaries"], "", "multi-span", 1.0),  # "and" inside an item
+        ("cash, receivables and inventory", ["inventory", "cash", "receivables"], "", "multi-span", 1.0),
+        ("-20,597 thousand", ["$(20,597)"], "thousand", "span", 1.0),  # the gold's parentheses, with a comma, read negative
+        ("-66%", ["(66)%"], "percent", "span", 1.0),
         ("The modified retrospective method.", ["the modified retrospective method"], "", "span", 1.0),
         ("Property and equipment (net) [1]", ["Property and equipment (net)"], "", "span", 1.0),  # a text's parentheses stay
         ("3 (equipment, furniture and leasehold)", ["3"], "", "count", 1.0),  # a number's aside goes
