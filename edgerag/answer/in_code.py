@@ -16,6 +16,11 @@
 5. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
    missing sides the model reads as steps.
 
+Before 2, arithmetic over a table's cells (arithmetic.py, issue #63): "What was the percentage
+change in Services revenue between 2018 and 2019?" computed from the two bound cells, shown with
+its formula; held by construction, as every decision here is (no sentence holds a computed
+number, and the check never reads it).
+
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
 model call; None leaves the question to the model.
 """
@@ -27,6 +32,7 @@ from collections.abc import Callable
 from ..text.lookup import row_lookup, speaks_of
 from ..text.tables import TableDecision, table_answer
 from ..types import Unit
+from .arithmetic import computed
 from .attendance import attended
 from .binding import heads
 from .compare import Decision, Pending, decide
@@ -67,13 +73,20 @@ def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
     """What code decides from the passages read alone, with no lookup and no step of its own: a
     table's column or row, a listed number, a meeting's attendance (items 2 to 4 above). A chain's step is decided so
     ("Which laboratory does the eDNA fish survey?" → the price list's row), never re-planned."""
-    return table_fact(question, units) or row_fact(question, units) or listed_value(question, units) or attended(question, units)
+    return (
+        computed(question, units)
+        or table_fact(question, units)
+        or row_fact(question, units)
+        or listed_value(question, units)
+        or attended(question, units)
+    )
 
 
 def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
     """The first decision code makes for ``question`` over ``units`` (the module doc), or None."""
     return (
         decide_fact(question, units, lookup)
+        or computed(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
         or listed_value(question, units)

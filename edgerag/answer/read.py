@@ -219,7 +219,7 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
     cited = [citation(n, u, "cited") for n, u in enumerate(plan.units, 1)]
-    return _without_model(plan, used, t0, d.answer, d.answer, cited, d.reason, on_text)
+    return _without_model(plan, used, t0, d.text or d.answer, d.answer, cited, d.reason, on_text)
 
 
 def _without_model(plan, used, t0, text, short, citations, reason, on_text, **more) -> Answer:

@@ -1,0 +1,251 @@
+"""Arithmetic decided in code (issue #63, item 3): the operation from the question's grammar
+(operation.py), its operands bound as cells of a table read (table_cells.py), computed here,
+rounded as asked, with its unit and scale, and shown with its formula and the cells' rows:
+
+    "What was the percentage change in Services revenue between 2018 and 2019?"
+      → "-8.43%"  shown "-8.43% ((1,054 - 1,151) / 1,151 × 100; Services revenue: 2019, 2018)"
+
+Operands, by what the question names:
+
+* one row and two or more years (or none: a change takes the two latest years, an average
+  every year): the row's cells in those years' columns;
+* two things apart ("the ratio of A to B", "A as a percentage of B", "the difference between
+  A and B"): two rows in one column (the year named, else the table's only column), or two
+  columns of one row;
+* a table of years by row (a year in each label): the years' rows in the column named.
+
+A change is the later year less the earlier, a percentage change over the earlier; a difference
+of two things named is the first less the second. Anything not bound in code, or bound
+differently by two tables, gives None: the model reads the question as before (no guess).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.printed import SCALE, scale_word
+from ..text.rows import row_spans
+from ..types import Unit
+from .compare import Decision
+from .operation import Operation, operation, years_in
+from .table_cells import (
+    Cell,
+    Grid,
+    best_row,
+    column_rank,
+    content,
+    grids,
+    header_when,
+    header_year,
+    label_score,
+    named_columns,
+    question_words,
+    year_columns,
+)
+
+
+@dataclass(frozen=True)
+class Computed:
+    """A number computed in code from cells read."""
+
+    answer: str
+    """The short answer: the number rounded, with "%" or its scale word ("-8.43%", "329 million")."""
+    shown: str
+    """The answer with its formula and the rows and columns it read."""
+    value: float
+    operation: Operation
+    cells: tuple[Cell, ...]
+
+
+def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
+    years = sorted(op.years)
+    if not years:
+        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
+        if op.op in ("change", "percent_change", "difference"):
+            years = found[-2:]
+        elif op.op == "average":
+            years = found
+    if len(years) < 2:
+        return None
+    cells = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row)):
+            return None  # no column of that year, or two the question does not choose between
+        cells.append(grid.value(row, cols[0]))
+    return cells  # type: ignore[return-value]
+
+
+def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
+    """A table of years by row: the years' rows in the one column the question names."""
+    rows = {y: i for i, label in enumerate(grid.labels) if len(ys := years_in(label)) == 1 and (y := ys[0]) in op.years}
+    cols = named_columns(grid, words)
+    if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
+        return None
+    cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
+    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
+
+
+def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]) -> str | None:
+    if len(op.years) == 1:
+        for h in year_columns(grid, op.years[0], words):
+            if all(grid.value(i, h) is not None for i in rows):
+                return h
+        return None
+    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
+    if named:
+        return named[0]
+    filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
+    return filled[0] if len(filled) == 1 else None
+
+
+def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
+    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
+    when = header_when(part)
+    if when is not None:
+        return [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
+    return named_columns(grid, words)
+
+
+def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
+    a_words, b_words = (question_words(p) for p in op.parts)
+    a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
+    if a is not None and b is not None and a != b:
+        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
+        h = _one_column(op, grid, [a, b], rest)
+        return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
+    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
+    if ca and cb and ca[0] != cb[0]:
+        row = best_row(grid, content(question))
+        if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
+            return [x, y]
+    return None
+
+
+def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
+    words = content(question)
+    if op.parts:
+        cells = _part_cells(op, grid, question)
+        if cells or op.op in ("ratio", "proportion"):
+            return op, cells
+        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+    if op.op in ("ratio", "proportion"):
+        return op, None  # two things to divide, not named apart
+    by_rows = _year_rows(op, grid, words)
+    if by_rows:
+        return op, by_rows
+    row = best_row(grid, words)
+    return op, None if row is None else _year_cells(op, grid, row, words)
+
+
+def _fmt(value: float, decimals: int) -> str:
+    text = f"{round(value, decimals):,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _in_time(cells: list[Cell]) -> list[Cell]:
+    """Two things named apart, earlier first where both columns are dated apart; else as named."""
+    when = [header_when(c.header) for c in cells]
+    if all(w is not None for w in when) and len(set(when)) == len(when):
+        return [c for _, c in sorted(zip(when, cells), key=lambda p: p[0])]  # type: ignore[arg-type]
+    return cells
+
+
+def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
+    """The value and its formula: a change is the later less the earlier (by year, else as the
+    question names them: "from A to B"), a difference the first named less the second."""
+    if op.op in ("change", "percent_change"):
+        cells = _in_time(cells) if op.parts else cells
+    elif op.op == "difference" and not op.parts:
+        cells = cells  # by year, earlier first
+    v = [c.amount.value for c in cells]
+    t = [c.amount.text.replace("$", "").replace("€", "").replace("£", "") for c in cells]
+    first_less_second = op.op == "difference" and op.parts
+    if op.op in ("change", "difference"):
+        if first_less_second:
+            return v[0] - v[1], f"{t[0]} - {t[1]}"
+        return v[-1] - v[0], f"{t[-1]} - {t[0]}"
+    if op.op == "percent_change":
+        if v[0] == 0:
+            return None
+        return (v[-1] - v[0]) / abs(v[0]) * 100, f"({t[-1]} - {t[0]}) / {t[0]} × 100"
+    if op.op == "average":
+        return sum(v) / len(v), f"({' + '.join(t)}) / {len(v)}"
+    if op.op == "sum":
+        return sum(v), " + ".join(t)
+    if op.op in ("ratio", "proportion") and len(v) == 2 and v[1] != 0:
+        scale = 100 if op.op == "proportion" else 1
+        return v[0] / v[1] * scale, f"{t[0]} / {t[1]}" + (" × 100" if scale == 100 else "")
+    return None
+
+
+_UNSCALED = re.compile(r"\bper\b|%|percent|ratio|margin|\brate\b", re.I)
+
+
+def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
+    operation or its operands are not bound in code (the module doc)."""
+    op = operation(question)
+    if op is None:
+        return None
+    found: list[tuple[float, Computed]] = []
+    asked = op
+    for grid in grids(units_texts):
+        op, cells = _operands(asked, grid, question)
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2):
+            continue
+        done = _calc(op, cells)
+        if done is None:
+            continue
+        value, formula = done
+        percent = op.op in ("percent_change", "proportion") or (op.op not in ("ratio",) and all(c.amount.percent for c in cells))
+        scales = {"" if _UNSCALED.search(c.label) else c.scale for c in cells}
+        scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
+        if (
+            not scale
+            and not percent
+            and op.op not in ("ratio", "proportion", "percent_change")
+            and not any(_UNSCALED.search(c.label) for c in cells)
+        ):
+            scale = _text_scale(units_texts, {c.key for c in cells})
+        answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
+        labels = list(dict.fromkeys(c.label for c in cells))
+        heads = list(dict.fromkeys(c.header for c in cells))
+        shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
+        strength = sum(label_score(c.label, content(question)) for c in cells)
+        found.append((strength, Computed(answer, shown, value, op, tuple(cells))))
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0], reverse=True)
+    if len(found) > 1 and found[1][0] == found[0][0] and found[1][1].answer != found[0][1].answer:
+        return None  # two tables, two answers: nothing decided
+    return found[0][1]
+
+
+def _text_scale(units_texts: Sequence[tuple[str, str]], keys: set[str]) -> str:
+    """A scale the prose beside the rows says ("columnar dollars in millions"), else ""."""
+    for key, text in units_texts:
+        if key not in keys:
+            continue
+        prose = text
+        for s, e in reversed(row_spans(text)):
+            prose = prose[:s] + prose[e:]
+        m = SCALE.search(prose)
+        if m and m["word"]:
+            return scale_word(m.group())
+    return ""
+
+
+def computed(question: str, units: list[Unit]) -> Decision | None:
+    """An arithmetic question decided in code over ``units``' tables (in_code.py), or None."""
+    c = compute(question, [(u.chunk_id, u.text) for u in units])
+    if c is None:
+        return None
+    answer, shown = c.answer, c.shown
+    by_id = {u.chunk_id: u for u in units}
+    read = [by_id[k] for k in dict.fromkeys(x.key for x in c.cells) if k in by_id]
+    return Decision(answer=answer, units=read, reason=f"computed in code: {shown}", kind="arithmetic", text=shown)

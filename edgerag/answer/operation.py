@@ -1,0 +1,152 @@
+"""The arithmetic a question asks, from its grammar alone (issue #63, item 3): which operation,
+the things it names apart, the years it names, and the rounding asked.
+
+    "What was the change in Services revenue from 2018 to 2019?"        → change, years 2018 2019
+    "What is the percentage change in net income between 2018 and 2019?" → percent_change
+    "What is the average cable expenditure?"                             → average
+    "What is the total net revenue for fiscal 2017 and fiscal 2018?"     → sum
+    "What is the ratio of A to B in 2019?"                               → ratio, parts (A, B)
+    "What is A as a percentage of B in 2019?"                            → proportion, parts (A, B)
+    "What is the difference between A and B in 2019?"                    → difference, parts (A, B)
+
+"total" names a sum only where the question names two or more things to add (two years, "A and
+B"): "What was the total revenue in 2019?" asks a row's cell (arithmetic.py decides so). A
+question whose operation is not one of these gives None, and the model reads it as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion")
+_YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?![\d,])", re.I)
+_GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "percent_change",
+        re.compile(
+            r"\b(?:percentage|percent|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
+            r"|\bchange\s+in\s+percentage\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
+            r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?",
+            re.I,
+        ),
+    ),
+    ("ratio", re.compile(r"\bratio\b", re.I)),
+    (
+        "proportion",
+        re.compile(
+            r"\b(?:as\s+a\s+)?(?:percentage|proportion|percent|share|fraction)\s+(?:of|constitution\s+of)\b"
+            r"|\bwhat\s+(?:percentage|proportion|percent|fraction)\b|\b(?:percentage|proportion)\s+(?:does|did|do|is|was)\b",
+            re.I,
+        ),
+    ),
+    ("average", re.compile(r"\b(?:average|mean)\b", re.I)),
+    ("difference", re.compile(r"\bdifference\b", re.I)),
+    (
+        "change",
+        re.compile(
+            r"\b(?:change|increase|decrease|growth|decline|movement|variance)\b|\bhow\s+much\s+(?:did|has|had)\b.*\b(?:rise|fall|grow|drop|go\s+up|go\s+down)\b",
+            re.I,
+        ),
+    ),
+    ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
+]
+_PARTS: list[re.Pattern[str]] = [
+    re.compile(
+        r"\bratio\s+(?:of\s+)?(?:the\s+)?(?P<a>.+?)\s+(?:to|and|against|over)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during|of\s+(?:fy|fiscal|19|20))\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"(?:\bof\s+)?(?:the\s+)?(?P<a>[^?,]+?)\s+as\s+a\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:percentage|proportion|percent|share|fraction)\s+(?:constitution\s+)?of\s+(?:the\s+)?(?P<a>.+?)\s+(?:in|to|of|among|within|out\s+of)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:difference|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?:[^?]*?\s+)?between\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\bdifference\s+(?:in|of)\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:of|in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+]
+_ROUND = re.compile(
+    r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
+    re.I,
+)
+_WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What a question asks to compute."""
+
+    op: str
+    """One of `OPERATIONS`."""
+    parts: tuple[str, ...] = ()
+    """Two things the question names apart, in its order ("A", "B" of "the ratio of A to B"); () when it names one."""
+    years: tuple[int, ...] = ()
+    """The years it names, in its order."""
+    decimals: int = 2
+    """Decimal places asked (2 unless the question says otherwise, as reports' analysts round)."""
+
+
+def year_of(text: str) -> int | None:
+    """The year ``text`` writes ("2019", "FY19", "F19"), else None."""
+    m = _YEAR.search(text)
+    if m is None:
+        return None
+    digits = re.sub(r"\D", "", m.group())
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def years_in(text: str) -> tuple[int, ...]:
+    """Every year ``text`` names, in order, once each."""
+    out = [y for m in _YEAR.finditer(text) if (y := year_of(m.group())) is not None]
+    return tuple(dict.fromkeys(out))
+
+
+_RANGE = re.compile(rf"(?P<a>{_YEAR.pattern})\s*(?:-|–|to|through)\s*(?P<b>{_YEAR.pattern})", re.I)
+
+
+def years_spanned(text: str) -> tuple[int, ...]:
+    """The years ``text`` names, a range ("2017-2019", "2017 to 2019") with the years inside it."""
+    out = list(years_in(text))
+    for m in _RANGE.finditer(text):
+        a, b = year_of(m["a"]), year_of(m["b"])
+        if a is not None and b is not None and 1 < abs(b - a) <= 10:
+            out += range(min(a, b), max(a, b) + 1)
+    return tuple(dict.fromkeys(out))
+
+
+def _decimals(question: str) -> int:
+    m = _ROUND.search(question)
+    if m is None:
+        return 2
+    if m["whole"]:
+        return 0
+    return _WORD_N.get(m["n"].lower(), int(m["n"]) if m["n"].isdigit() else 2)
+
+
+def _parts(question: str) -> tuple[str, ...]:
+    for pattern in _PARTS:
+        m = pattern.search(question)
+        if m:
+            a, b = (" ".join(m[x].split()).strip(" '\"") for x in ("a", "b"))
+            bare = [x for x in (a, b) if years_in(x) and not _YEAR.sub("", x).strip(" ,")]
+            if a and b and not bare and "between" not in a.lower().split():
+                return (a, b)
+    return ()
+
+
+def operation(question: str) -> Operation | None:
+    """The operation ``question`` asks (the module doc), or None."""
+    found = [(m.start(), n, op) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
+    if not found:
+        return None
+    op = min(found)[2]  # the first cue: "the change in the weighted average number of shares" is a change
+    years = years_spanned(question) if op in ("average", "sum") else years_in(question)
+    return Operation(op, _parts(question), years, _decimals(question))
