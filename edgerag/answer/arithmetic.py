@@ -140,6 +140,59 @@ def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list
     return op, None if row is None else _year_cells(op, grid, row, words)
 
 
+def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tuple[int, Cell]]] | None:
+    """One row's value in each year (the years named, else every year it has): for "which year" and "how many years"."""
+    words = content(question)
+    row = best_row(grid, words)
+    if row is None:
+        return None
+    years = sorted(op.years) if len(op.years) >= 2 else sorted({y for h in grid.headers if (y := header_year(h)) is not None})
+    out = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row)):
+            return None
+        out.append((y, grid.value(row, cols[0])))
+    return (row, out) if len(out) >= 2 else None  # type: ignore[return-value]
+
+
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
+
+
+def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
+    """ "In which year was X largest?" (the year of the row's largest value, none tied) and "How
+    many years did X exceed $2,000 million?" (the years whose value passes the bound)."""
+    found = _year_values(op, grid, question)
+    if found is None:
+        return None
+    _, values = found
+    cells = tuple(c for _, c in values)
+    listed = "; ".join(f"{y}: {c.amount.text}" for y, c in values)
+    if op.op == "which_year":
+        pick = min if op.low else max
+        best = pick(c.amount.value for c in cells)
+        winners = [y for y, c in values if c.amount.value == best]
+        if len(winners) != 1:
+            return None
+        header = next(c.header for y, c in values if y == winners[0])
+        written = re.search(r"\b(?:FY|F)\s?'?\d{2}\b", header, re.I)  # "FY19" as the table writes it
+        answer = written.group() if written else str(winners[0])
+        return Computed(answer, f"{answer} ({cells[0].label}: {listed})", float(winners[0]), op, cells)
+    bound = op.bound or 0.0
+    m = re.search(r"(million|thousand|billion|\bm\b|\bbn\b|\bk\b)", question[question.lower().find(op.cue.lower()) :], re.I)
+    asked_scale = _SCALES.get(m.group(1).lower(), 1.0) if m else 1.0
+    table_scale = _SCALES.get(cells[0].scale, 1.0) if cells[0].scale else asked_scale
+    bound = bound * asked_scale / table_scale
+    n = sum(1 for c in cells if (c.amount.value < bound if op.low else c.amount.value > bound))
+    return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
+
+
+def _cue_in_label(op: Operation, cells: Sequence[Cell]) -> bool:
+    """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
+    cue = content(op.cue)
+    return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
+
+
 def _fmt(value: float, decimals: int) -> str:
     text = f"{round(value, decimals):,.{decimals}f}"
     if "." in text:
@@ -195,8 +248,13 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     found: list[tuple[float, Computed]] = []
     asked = op
     for grid in grids(units_texts):
+        if asked.op in ("which_year", "count_years"):
+            done_by_year = _by_year(asked, grid, question)
+            if done_by_year is not None:
+                found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
+            continue
         op, cells = _operands(asked, grid, question)
-        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2):
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):
             continue
         done = _calc(op, cells)
         if done is None:

@@ -19,7 +19,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion")
+OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years")
+_NOT_A_NUMBER = re.compile(
+    r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:reasons|factors|causes|drivers)"
+    r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers))|which\s+(?!year\b))|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b",
+    re.I,
+)
+"""A question that asks no number computed: a cause, a reason, a list ("respectively"), a name ("Which segment …")."""
+_WHICH_YEAR = re.compile(
+    r"^\s*(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?year\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
+    r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+(?:than\s+)?[-$€£\d])",
+    re.I,
+)
+_COUNT_YEARS = re.compile(
+    r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
+    r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
+    re.I,
+)
+_LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
 _YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?![\d,])", re.I)
 _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -92,6 +109,12 @@ class Operation:
     """The years it names, in its order."""
     decimals: int = 2
     """Decimal places asked (2 unless the question says otherwise, as reports' analysts round)."""
+    cue: str = ""
+    """The words that asked it ("percentage change", "average"): a label may hold them instead ("Weighted average shares")."""
+    low: bool = False
+    """For ``which_year`` and ``count_years``: the lowest wins, or values below the bound count."""
+    bound: float | None = None
+    """For ``count_years``: the amount compared with ("exceed $2,000 million": 2000), in the table's scale as written."""
 
 
 def year_of(text: str) -> int | None:
@@ -144,9 +167,16 @@ def _parts(question: str) -> tuple[str, ...]:
 
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
-    found = [(m.start(), n, op) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
+    if m := _WHICH_YEAR.search(question):
+        return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW)
+    if m := _COUNT_YEARS.search(question):
+        bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
+        return Operation("count_years", (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
+    if _NOT_A_NUMBER.search(question):
+        return None
+    found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
     if not found:
         return None
-    op = min(found)[2]  # the first cue: "the change in the weighted average number of shares" is a change
+    _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
-    return Operation(op, _parts(question), years, _decimals(question))
+    return Operation(op, _parts(question), years, _decimals(question), cue)

@@ -109,7 +109,12 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
         header_rows += 1
     scale = ""
     body = [_merge_signs(r) if n >= header_rows else r for n, r in enumerate(rows)]
-    body = [[clean_cell(c) for c in r] if n >= header_rows else [(_VALUE_FOOTNOTE if c[:1].isdigit() else _FOOTNOTE).sub("", c).strip() for c in r] for n, r in enumerate(body)]
+    body = [
+        [clean_cell(c) for c in r]
+        if n >= header_rows
+        else [(_VALUE_FOOTNOTE if c[:1].isdigit() else _FOOTNOTE).sub("", c).strip() for c in r]
+        for n, r in enumerate(body)
+    ]
     keep = [k for k in range(width) if any(r[k] for r in body[header_rows:])] or list(range(width))
     for k in range(width - 1):  # a "$" column's header ("2019") names the number beside it
         if k not in keep and k + 1 in keep and not any(r[k + 1] for r in body[:header_rows]):
