@@ -69,13 +69,22 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
             years = found
     if len(years) < 2:
         return None
-    cells = []
+    cells: list[Cell] = []
     for y in years:
         cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
-        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row)):
+        if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
+            cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
             return None  # no column of that year, or two the question does not choose between
-        cells.append(grid.value(row, cols[0]))
-    return cells  # type: ignore[return-value]
+        cells.append(grid.value(row, cols[0]))  # type: ignore[arg-type]
+    if len({c.amount.percent for c in cells}) > 1:
+        return None  # a percentage and an amount: no operands of one operation
+    return cells
+
+
+def _family(header: str) -> str:
+    """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
+    return " ".join(w for w in content(header) if not years_in(w))
 
 
 def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
@@ -104,9 +113,13 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
 def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
     """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
     when = header_when(part)
-    if when is not None:
-        return [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
-    return named_columns(grid, words)
+    if when is None:
+        return named_columns(grid, words)
+    dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
+    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
+        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
+        return [h for h in named if h in dated][:1] if named else []
+    return dated
 
 
 def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
@@ -216,16 +229,18 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     elif op.op == "difference" and not op.parts:
         cells = cells  # by year, earlier first
     v = [c.amount.value for c in cells]
-    t = [c.amount.text.replace("$", "").replace("€", "").replace("£", "") for c in cells]
+    t = [c.amount.text.replace("$", "").replace("€", "").replace("£", "").strip() for c in cells]
     first_less_second = op.op == "difference" and op.parts
-    if op.op in ("change", "difference"):
-        if first_less_second:
-            return v[0] - v[1], f"{t[0]} - {t[1]}"
-        return v[-1] - v[0], f"{t[-1]} - {t[0]}"
+    if op.op == "difference":  # a difference is a size: "the difference between A and B"
+        a, b = (v[0], v[1]) if first_less_second else (v[-1], v[0])
+        x, y = (t[0], t[1]) if first_less_second else (t[-1], t[0])
+        return abs(a - b), f"{x} - {y}" if a >= b else f"{y} - {x}"
+    if op.op == "change" or (op.op == "percent_change" and all(c.amount.percent for c in cells)):
+        return v[-1] - v[0], f"{t[-1]} - {t[0]}"  # a rate's change is in points
     if op.op == "percent_change":
         if v[0] == 0:
             return None
-        return (v[-1] - v[0]) / abs(v[0]) * 100, f"({t[-1]} - {t[0]}) / {t[0]} × 100"
+        return (v[-1] - v[0]) / v[0] * 100, f"({t[-1]} - {t[0]}) / {t[0]} × 100"  # over the earlier value as signed, as reports compute it
     if op.op == "average":
         return sum(v) / len(v), f"({' + '.join(t)}) / {len(v)}"
     if op.op == "sum":
@@ -236,7 +251,8 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     return None
 
 
-_UNSCALED = re.compile(r"\bper\b|%|percent|ratio|margin|\brate\b", re.I)
+_UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
+"""A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
 
 
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
@@ -260,7 +276,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         if done is None:
             continue
         value, formula = done
-        percent = op.op in ("percent_change", "proportion") or (op.op not in ("ratio",) and all(c.amount.percent for c in cells))
+        percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
         scales = {"" if _UNSCALED.search(c.label) else c.scale for c in cells}
         scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
         if (

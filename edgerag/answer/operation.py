@@ -22,12 +22,13 @@ from dataclasses import dataclass
 OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years")
 _NOT_A_NUMBER = re.compile(
     r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:reasons|factors|causes|drivers)"
-    r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers))|which\s+(?!year\b))|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b",
+    r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
+    r"|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b|\b(?:represent|represents|attributed\s+to|attributable\s+to|mean|means)\s*\??$",
     re.I,
 )
 """A question that asks no number computed: a cause, a reason, a list ("respectively"), a name ("Which segment …")."""
 _WHICH_YEAR = re.compile(
-    r"^\s*(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?year\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
+    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?year\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
     r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+(?:than\s+)?[-$€£\d])",
     re.I,
 )
@@ -36,6 +37,8 @@ _COUNT_YEARS = re.compile(
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
     re.I,
 )
+_ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
+"""A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
 _LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
 _YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?![\d,])", re.I)
 _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
@@ -43,7 +46,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         "percent_change",
         re.compile(
             r"\b(?:percentage|percent|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
-            r"|\bchange\s+in\s+percentage\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
+            r"|\b(?:change|increase|decrease|variance|movement|growth)\s+in\s+(?:percentage|percent)\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
             r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?",
             re.I,
         ),
@@ -94,6 +97,7 @@ _ROUND = re.compile(
     r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
     re.I,
 )
+_AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent)(?:\s+terms)?\s*\??$", re.I)
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -167,7 +171,7 @@ def _parts(question: str) -> tuple[str, ...]:
 
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
-    if m := _WHICH_YEAR.search(question):
+    if (m := _WHICH_YEAR.search(question)) and not _ARITHMETIC_WORDS.search(question):
         return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW)
     if m := _COUNT_YEARS.search(question):
         bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
@@ -178,5 +182,10 @@ def operation(question: str) -> Operation | None:
     if not found:
         return None
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
+    percent = next((f for f in found if f[2] == "percent_change"), None)
+    if percent is not None:
+        op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
+    elif op == "change" and _AS_PERCENT.search(question):
+        op = "percent_change"  # "the change in revenue … as a percentage"
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
     return Operation(op, _parts(question), years, _decimals(question), cue)

@@ -38,7 +38,11 @@ _AMOUNT = re.compile(
 )
 
 
-_LABEL_SCALE = re.compile(r"\b(?:thousands?|millions?|billions?)\b|(?<=[A-Z]{3})m\b|(?<=\()[$€£]?m(?=\))", re.I)
+_LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{3})m\b|(?<=\()[$€£]?m(?=\))")
+"""A scale a row's label says: "Million shares", "Net profit (USDm)", "Revenue ($m)"."""
+
+
+_PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class Grid:
         a = amount(self.cells[i].get(header, ""))
         if a is None:
             return None
+        if not a.percent and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
+            a = Amount(a.value, True, a.currency, a.text)  # a column or row of percentages: "2019 · %", "% of revenue"
         label = self.labels[i]
         said = _LABEL_SCALE.search(label)
         in_label = (
@@ -139,7 +145,8 @@ def label_score(label: str, words: Sequence[str]) -> float:
     from_label = {q for q in words if any(_close(w, q) for w in content(own))}
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
     missing_total = -0.5 if "total" in content(own) and "total" not in words else 0.0
-    return len(from_label | from_section) + share + total + missing_total
+    unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
+    return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched
 
 
 def best_row(grid: Grid, words: Sequence[str], usable: Sequence[int] | None = None) -> int | None:

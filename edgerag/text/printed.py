@@ -122,6 +122,11 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
                 r[k + 1] = r[k]
     if len(keep) < width and len(keep) >= 2:
         body = [[r[k] for k in keep] for r in body]
+    for r in body[: header_rows - 1]:  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
+        if sum(1 for c in r[1:] if c) >= 2:
+            for k in range(2, len(r)):
+                if not r[k] and r[k - 1]:
+                    r[k] = r[k - 1]
     heads: list[list[str]] = []
     for r in body[:header_rows]:
         filled = [c for c in r if c]
