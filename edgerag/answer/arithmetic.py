@@ -139,6 +139,8 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
 
 def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
     words = content(question)
+    if op.op == "sum":
+        words = [w for w in words if w not in content(op.cue)]  # "the total Products revenue": not the Total row
     if op.parts:
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):
@@ -203,6 +205,8 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
 def _cue_in_label(op: Operation, cells: Sequence[Cell]) -> bool:
     """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
     cue = content(op.cue)
+    if op.op == "sum":
+        return False  # "the total revenue for 2018 and 2019": the Total revenue row, added over the years
     return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
 
 

@@ -103,7 +103,8 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
     if scale:
-        caption = f"{caption} ({scale.strip('()')})" if caption else f"({scale.strip('()')})"
+        said = scale.strip("().,;: ")
+        caption = f"{caption} ({said})" if caption else f"({said})"
     out = []
     section = ""
     for r in rows[header_rows:]:
