@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from edgerag.answer.arithmetic import compute
+from edgerag.answer.cell_lookup import look_up
 from edgerag.answer.operation import operation
 from edgerag.ingest import iter_documents
 from edgerag.types import Document
@@ -40,6 +41,20 @@ def right(answer: str, gold: str, gold_scale: str) -> bool:
     return round(ours, decimals) == round(theirs, decimals) and scale == gold_scale
 
 
+def same_values(answer: str, gold: list[str], gold_scale: str) -> bool:
+    """The answer's numbers are the gold's (as sets), and its scale the gold's."""
+    ours = sorted(round(float(m.replace(",", "")), 4) for m in re.findall(r"-?\d[\d,]*(?:\.\d+)?", answer))
+    theirs = []
+    for g in gold:
+        n = _gold_number(g)
+        if n is None:
+            return False
+        theirs.append(round(abs(n) if g.strip().startswith("(") else n, 4))
+    scale = next((v for k, v in _SCALES.items() if k in answer), "")
+    said = next((v for k, v in _SCALES.items() if any(k in g for g in gold)), "")
+    return sorted(abs(x) for x in ours) == sorted(abs(x) for x in theirs) and scale in (gold_scale, said)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DATA)
@@ -54,12 +69,23 @@ def main() -> None:
     good: Counter = Counter()
     wrong: dict[str, list[str]] = defaultdict(list)
     other: Counter = Counter()
+    looked: Counter = Counter()
     for ctx in contexts:
         page = args.data / "pages" / f"{ctx.rsplit('-', 1)[1]}.html"
         text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
         for q in questions:
             if q["context"] != ctx:
                 continue
+            if q["answer_type"] in ("span", "multi-span"):  # a cell or cells read in code
+                lk = look_up(q["question"], [("page", text)])
+                if lk is not None and compute(q["question"], [("page", text)]) is None:
+                    ok = same_values(lk.answer, q["answers"], q["scale"])
+                    looked[q["answer_type"]] += 1
+                    looked[q["answer_type"] + " right"] += ok
+                    if args.show:
+                        print(
+                            f"  {'RIGHT' if ok else 'WRONG'} [lookup {q['answer_type']}] {q['question']} | {lk.answer} | gold {q['answers']} {q['scale']}"
+                        )
             if q["answer_type"] != "arithmetic":  # code must leave these alone, or answer them right
                 c = compute(q["question"], [("page", text)])
                 if c is not None:
@@ -92,6 +118,8 @@ def main() -> None:
         print(f"{name:16} {asked[name]:5} {decided[name]:7} {good[name]:5}")
     print(f"{'all':16} {sum(asked.values()):5} {sum(decided.values()):7} {sum(good.values()):5}")
     print(f"other questions (span, multi-span, count) computed in code: {other['decided']}, right {other['right']}")
+    for kind in ("span", "multi-span"):
+        print(f"{kind} questions whose cells code read: {looked[kind]}, right {looked[kind + ' right']}")
     if args.show:
         for name, items in wrong.items():
             for w in items:

@@ -4,8 +4,17 @@ One module per step of the path:
 
     question + context
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
-        in_code.py   what code decides before a read (``answer_hops``): a fact, a table's column or
-                     row (text/tables.py, text/lookup.py), a listed number, else a comparison
+        in_code.py   what code decides before a read (``answer_hops``): a fact, arithmetic over a
+                     report's table, its cells, a table's column or row (text/tables.py,
+                     text/lookup.py), a listed number, else a comparison
+        arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
+                     from bound cells, rounded, with its unit, scale and formula; which year a
+                     row is largest, how many years it passes a bound
+          operation.py   the operation a question asks, from its grammar (typed `Operation`)
+          table_cells.py a report table read back from its row lines; a question's row (its
+                     label's words) and column (the year, the header's words) bound
+        cell_lookup.py the cell or cells a question names by row and year or column, read in
+                     code ("… in 2019 and 2018, respectively": every cell, in order)
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")

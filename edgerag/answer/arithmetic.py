@@ -31,6 +31,7 @@ from ..types import Unit
 from .compare import Decision
 from .operation import Operation, operation, years_in
 from .table_cells import (
+    UNSCALED,
     Cell,
     Grid,
     best_row,
@@ -255,10 +256,6 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     return None
 
 
-_UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
-"""A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
-
-
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
@@ -281,13 +278,13 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             continue
         value, formula = done
         percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
-        scales = {"" if _UNSCALED.search(c.label) else c.scale for c in cells}
+        scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
         scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
         if (
             not scale
             and not percent
             and op.op not in ("ratio", "proportion", "percent_change")
-            and not any(_UNSCALED.search(c.label) for c in cells)
+            and not any(UNSCALED.search(c.label) for c in cells)
         ):
             scale = _text_scale(units_texts, {c.key for c in cells})
         answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")

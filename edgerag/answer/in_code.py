@@ -16,10 +16,12 @@
 5. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
    missing sides the model reads as steps.
 
-Before 2, arithmetic over a table's cells (arithmetic.py, issue #63): "What was the percentage
-change in Services revenue between 2018 and 2019?" computed from the two bound cells, shown with
-its formula; held by construction, as every decision here is (no sentence holds a computed
-number, and the check never reads it).
+Before 2, a report's table (issue #63): arithmetic over its cells (arithmetic.py): "What was the
+percentage change in Services revenue between 2018 and 2019?" computed from the two bound cells,
+shown with its formula; then the cells a question names by row and year or column
+(cell_lookup.py): "What was the R&D expense in 2019?", "… in 2019 and 2018, respectively?" (every
+cell, in the question's order). Held by construction, as every decision here is (no sentence
+holds a computed number, and the check never reads it).
 
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
 model call; None leaves the question to the model.
@@ -35,6 +37,7 @@ from ..types import Unit
 from .arithmetic import computed
 from .attendance import attended
 from .binding import heads
+from .cell_lookup import looked_up
 from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
@@ -75,6 +78,7 @@ def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
     ("Which laboratory does the eDNA fish survey?" → the price list's row), never re-planned."""
     return (
         computed(question, units)
+        or looked_up(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
         or listed_value(question, units)
@@ -87,6 +91,7 @@ def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], lis
     return (
         decide_fact(question, units, lookup)
         or computed(question, units)
+        or looked_up(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
         or listed_value(question, units)

@@ -40,7 +40,7 @@ _COUNT_YEARS = re.compile(
 _ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
 """A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
 _LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
-_YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?![\d,])", re.I)
+_YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?!\d|,\d)", re.I)
 _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
         "percent_change",
@@ -65,7 +65,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
         "change",
         re.compile(
-            r"\b(?:change|increase|decrease|growth|decline|movement|variance)\b|\bhow\s+much\s+(?:did|has|had)\b.*\b(?:rise|fall|grow|drop|go\s+up|go\s+down)\b",
+            r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|growth|decline[sd]?|movement|variance)\b"
+            r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b",
             re.I,
         ),
     ),

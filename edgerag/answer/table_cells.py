@@ -42,6 +42,8 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 """A scale a row's label says: "Million shares", "Net profit (USDm)", "Revenue ($m)"."""
 
 
+UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
+"""A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 
 
@@ -93,8 +95,8 @@ class Grid:
 
     def value(self, i: int, header: str) -> Cell | None:
         a = amount(self.cells[i].get(header, ""))
-        if a is None:
-            return None
+        if a is None or re.fullmatch(r"(?:19|20)\d{2}", a.text):
+            return None  # a year in a cell names, it is no amount
         if not a.percent and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
             a = Amount(a.value, True, a.currency, a.text)  # a column or row of percentages: "2019 · %", "% of revenue"
         label = self.labels[i]
@@ -104,7 +106,11 @@ class Grid:
             if said
             else ""
         )
-        scale = "" if a.percent else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header)
+        scale = (
+            ""
+            if a.percent or UNSCALED.search(label)
+            else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header)
+        )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
 
 
