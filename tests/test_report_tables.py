@@ -228,3 +228,60 @@ def test_a_computed_answer_is_decided_in_code_and_held_by_construction(report):
     assert d is not None and d.kind == "arithmetic" and d.answer == "-8.43%"
     assert d.text.startswith("-8.43% ((1,054 - 1,151) / 1,151") and [u.chunk_id for u in d.units] == ["segments"]
     assert computed("What is the name of the auditor?", units) is None
+
+
+# ---- cells read in code, lists kept whole -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What was the Services revenue in 2019?", "$1,054 million"),  # the 2019 column, not 2018's
+        ("What was the operating profit in 2019?", "-212 million"),  # the note's 7 is no cell
+        ("What were the Services revenue in 2019 and 2018, respectively?", "$1,054 million; $1,151 million"),
+        ("What was the total revenue in 2018?", "$3,154 million"),
+        ("What was the gross margin in 2017 as a percentage?", "48.0%"),
+    ],
+)
+def test_the_cells_a_question_names_are_read_in_code(report, question, answer):
+    from edgerag.answer.cell_lookup import look_up
+
+    found = look_up(question, report)
+    assert found is not None, question
+    assert found.answer == answer, found.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the Services revenue?",  # no year, no column named: which one?
+        "What was the marketing spend in 2019?",  # no such row
+        "What caused the growth in Services revenue in 2019?",
+        "What was the headcount in 2017?",  # no 2017 column in that table
+    ],
+)
+def test_a_cell_not_bound_both_ways_is_left_to_the_model(report, question):
+    from edgerag.answer.cell_lookup import look_up
+
+    assert look_up(question, report) is None
+
+
+def test_a_list_asked_keeps_every_item_the_passages_hold():
+    from edgerag.answer.several import asks_several, items_read
+
+    assert asks_several("Which years does the table provide information for?")
+    assert asks_several("What are the components of other income?")
+    assert asks_several("What were the balances of inventories and receivables, respectively?")
+    assert not asks_several("What was the revenue in 2019?") and not asks_several("What is the percentage change in revenue?")
+    units = [
+        passage(
+            "p",
+            "Report",
+            "Other income — Item: Interest income; 2019: 1,204\nOther income — Item: Rental income; 2019: 330\nThe years ended July 27, 2019 and July 28, 2018.",
+        )
+    ]
+    assert items_read("Interest income [1], Rental income and dividends.", units) == [
+        "Interest income",
+        "Rental income",
+    ]  # dividends: not read
+    assert items_read("1,204 and 330", units) == ["1,204", "330"]  # numbers keep their commas
+    assert items_read("July 27, 2019, July 28, 2018", units) == ["July 27, 2019", "July 28, 2018"]  # dates keep theirs
+    assert items_read("The two are 1,204; and 330.", units) == ["1,204", "330"]

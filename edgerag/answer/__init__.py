@@ -38,6 +38,8 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      several.py     a question asking for several things, and the reply's items kept whole, each
+                     held by a passage read ("What are the …", "… respectively")
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
