@@ -108,6 +108,9 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
     if named:
         return named[0]
     filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
+    totals = [h for h in filled if content(h) == ["total"]]
+    if len(filled) > 1 and len(totals) == 1 and not years_in(" ".join(filled)):
+        return totals[0]  # "… of the total contractual obligations": the Total column, where no column is named
     return filled[0] if len(filled) == 1 else None
 
 
@@ -251,8 +254,9 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     if op.op == "sum":
         return sum(v), " + ".join(t)
     if op.op in ("ratio", "proportion") and len(v) == 2 and v[1] != 0:
-        scale = 100 if op.op == "proportion" else 1
-        return v[0] / v[1] * scale, f"{t[0]} / {t[1]}" + (" × 100" if scale == 100 else "")
+        if op.op == "proportion":  # a part's share of a whole is a size: expenses printed negative are still a share
+            return abs(v[0]) / abs(v[1]) * 100, f"{t[0].lstrip('-')} / {t[1].lstrip('-')} × 100"
+        return v[0] / v[1], f"{t[0]} / {t[1]}"
     return None
 
 

@@ -61,7 +61,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("average", re.compile(r"\b(?:average|mean)\b", re.I)),
-    ("difference", re.compile(r"\bdifference\b", re.I)),
+    ("difference", re.compile(r"\bdifference\b|\bhow\s+much\s+(?:more|less|higher|lower|greater|bigger|smaller)\b", re.I)),
     (
         "change",
         re.compile(
@@ -73,6 +73,10 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
 ]
 _PARTS: list[re.Pattern[str]] = [
+    re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
+        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
     re.compile(
         r"\bratio\s+(?:of\s+)?(?:the\s+)?(?P<a>.+?)\s+(?:to|and|against|over)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during|of\s+(?:fy|fiscal|19|20))\b|[?,]|$)",
         re.I,

@@ -137,9 +137,20 @@ def content(text: str) -> list[str]:
 
 def label_score(label: str, words: Sequence[str]) -> float:
     """How surely ``words`` name the row ``label``: 0 unless they hold `MIN_LABEL` of its own
-    label's words; else how many of the question's words its label and section hold, and the
-    share held."""
+    label's words (its aside in parentheses, "(weighted average)", may go unsaid); else how
+    many of the question's words its label and section hold, and the share held, less the
+    label's words not asked."""
     section, _, own = label.rpartition(SECTION_MARK)
+    bare = _ASIDE.sub("", own).strip()
+    if bare and bare != own:
+        return max(_score(section, own, words), _score(section, bare, words))
+    return _score(section, own, words)
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def _score(section: str, own: str, words: Sequence[str]) -> float:
     mine = [w for w in content(own) if w != "total"] or content(own)
     if not mine:
         return 0.0
