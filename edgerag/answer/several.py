@@ -24,21 +24,26 @@ from .citations import CITE
 from .operation import operation
 
 _SEVERAL = re.compile(
-    r"\brespective(?:ly)?\b|^\s*(?:what|which|who)\s+(?:are|were)\b|\b(?:both|each\s+of)\b|\blist\b|^\s*name\s+the\b"
+    r"\brespective(?:ly)?\b|^\s*(?:what|which|who)\s+(?:are|were)\b|^\s*(?:what|which|who)\b.*\b(?:both|each\s+of)\b|^\s*(?:list|name)\s+(?:the|all)\b"
     r"|\b(?:19|20)\d{2}\s*(?:,\s*(?:19|20)\d{2}\s*)*,?\s+and\s+(?:19|20)\d{2}\b",
     re.I,
 )
 _ASKED_NOUN = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:the|two|three|four|main|key|major|kinds?\s+of|types?\s+of)\s+)*(?P<noun>[a-z]+)\b", re.I
+    r"^\s*(?:what|which)\s+(?:(?:the|two|three|four|main|key|major|kinds?\s+of|types?\s+of)\s+)*(?P<noun>[a-z]+)"
+    r"\s+(?:are|were|does|do|did|have|had|has|of|in|for|that|which|can|will|would|is\s+the\s+table)\b",
+    re.I,
 )
 _NOT_PLURAL = frozenset("is was has does this its his plus thus status basis analysis business process loss gross less".split())
 _SPLIT = re.compile(r"\s*(?:\n+\s*(?:[-*•]|\d+[.)])?\s*|;\s*|,\s+and\s+|\s+and\s+|,\s+(?!(?:19|20)\d{2}\b))\s*")
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b", re.I)
 SEPARATOR = "; "
 LISTED = "the question asks for several things: every item of the reply a passage read holds is kept"
 
 
 def asks_several(question: str) -> bool:
     """Whether ``question`` asks for several things (the module doc)."""
+    if _YES_NO.match(question):
+        return False
     op = operation(question)
     if op is not None and op.op not in ("sum",):
         return False  # a computation asks one number
