@@ -285,3 +285,33 @@ def test_a_list_asked_keeps_every_item_the_passages_hold():
     assert items_read("1,204 and 330", units) == ["1,204", "330"]  # numbers keep their commas
     assert items_read("July 27, 2019, July 28, 2018", units) == ["July 27, 2019", "July 28, 2018"]  # dates keep theirs
     assert items_read("The two are 1,204; and 330.", units) == ["1,204", "330"]
+
+
+# ---- through the API, the real model answering the rest -------------------------------------------------
+@pytest.mark.model
+def test_a_report_excerpt_answers_through_the_api(tmp_path):
+    from edgerag import EdgeRAG
+    from edgerag.settings import Settings
+
+    page = tmp_path / "docs" / "segment_note.html"
+    page.parent.mkdir()
+    page.write_text(
+        html_page(
+            "Annual report 2019",
+            "<h2>Segment results</h2><p>Revenue is reported by segment. Services revenue fell as two contracts ended; "
+            "the main segments are Services, Products and Licensing.</p>"
+            + _html_table(SEGMENTS + [["Licensing", "5", "", "402", "", "388"]]),
+        )
+    )
+    rag = EdgeRAG(tmp_path / "index", Settings(progress=False))
+    try:
+        rag.insert([page.parent])
+        change = rag.query("What was the percentage change in Services revenue between 2018 and 2019?")
+        assert change.short == "-8.43%" and "1,054 - 1,151" in change.text and not change.abstained  # computed, never dropped by the check
+        assert change.tokens["output"] == 0  # no model call
+        cell = rag.query("What was the operating profit in 2018?")
+        assert cell.short == "318 million"  # the 2018 column; the note's 7 is no cell
+        listed = rag.query("What are the main segments?")
+        assert listed.short == "Services; Products; Licensing", (listed.short, listed.text)  # the list kept whole, not cut to one
+    finally:
+        rag.close()
