@@ -315,3 +315,23 @@ def test_a_report_excerpt_answers_through_the_api(tmp_path):
         assert listed.short == "Services; Products; Licensing", (listed.short, listed.text)  # the list kept whole, not cut to one
     finally:
         rag.close()
+
+
+def test_values_stated_in_the_text_are_operands_like_cells():
+    text = (
+        "Where revenue is deferred, the commission is capitalised. Altium had US$6 million in long-term deferred revenue "
+        "as at 30 June 2018 which resulted in an adjustment of US$0.3 million to opening retained profits.\n"
+        "Altium had US$6.9 million in long-term deferred revenue as at June 2019 which resulted in an adjustment of US$0.2 million."
+    )
+    units = [("note", text)]
+    c = compute("What is the percentage change in long-term deferred revenue from 2018 to 2019?", units)
+    assert c is not None and c.answer == "15%", c and c.shown
+    assert compute("What was the change in long-term deferred revenue from 2018 to 2019?", units).answer == "0.9 million"
+    both = [("note", "Net sales were $12.4 million and $10.1 million in 2019 and 2018, respectively.")]
+    assert compute("What was the change in net sales between 2018 and 2019?", both).answer == "2.3 million"
+    assert compute("What was the change in gross profit between 2018 and 2019?", both) is None  # the text does not say it
+
+
+def test_an_operation_over_another_is_left_to_the_model():
+    assert operation("What is the change in the average total bookings between 2017-2018 and 2018-2019?") is None
+    assert operation("What was the change in the weighted average number of shares from 2018 to 2019?").op == "change"

@@ -13,6 +13,8 @@ One module per step of the path:
           operation.py   the operation a question asks, from its grammar (typed `Operation`)
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words) and column (the year, the header's words) bound
+          text_operands.py  a value the text states for each year asked ("US$6 million … as at
+                     June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in
                      code ("… in 2019 and 2018, respectively": every cell, in order)
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;

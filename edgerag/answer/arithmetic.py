@@ -45,6 +45,7 @@ from .table_cells import (
     question_words,
     year_columns,
 )
+from .text_operands import text_cells
 
 
 @dataclass(frozen=True)
@@ -237,7 +238,7 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     elif op.op == "difference" and not op.parts:
         cells = cells  # by year, earlier first
     v = [c.amount.value for c in cells]
-    t = [c.amount.text.replace("$", "").replace("€", "").replace("£", "").strip() for c in cells]
+    t = [re.sub(r"[A-Z]{0,3}\$|[€£¥]", "", c.amount.text).strip() for c in cells]
     first_less_second = op.op == "difference" and op.parts
     if op.op == "difference":  # a difference is a size: "the difference between A and B"
         a, b = (v[0], v[1]) if first_less_second else (v[-1], v[0])
@@ -260,6 +261,30 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     return None
 
 
+def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Computed] | None:
+    """The operation computed over its operands, with its unit, scale and formula; and how surely its rows were named."""
+    done = _calc(op, cells)
+    if done is None:
+        return None
+    value, formula = done
+    percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
+    scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
+    scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
+    if (
+        not scale
+        and not percent
+        and op.op not in ("ratio", "proportion", "percent_change")
+        and not any(UNSCALED.search(c.label) for c in cells)
+    ):
+        scale = _text_scale(units_texts, {c.key for c in cells})
+    answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
+    labels = list(dict.fromkeys(c.label for c in cells))
+    heads = list(dict.fromkeys(c.header for c in cells))
+    shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
+    strength = sum(label_score(c.label, content(question)) for c in cells)
+    return strength, Computed(answer, shown, value, op, tuple(cells))
+
+
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
@@ -277,26 +302,14 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         op, cells = _operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):
             continue
-        done = _calc(op, cells)
-        if done is None:
-            continue
-        value, formula = done
-        percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
-        scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
-        scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
-        if (
-            not scale
-            and not percent
-            and op.op not in ("ratio", "proportion", "percent_change")
-            and not any(UNSCALED.search(c.label) for c in cells)
-        ):
-            scale = _text_scale(units_texts, {c.key for c in cells})
-        answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
-        labels = list(dict.fromkeys(c.label for c in cells))
-        heads = list(dict.fromkeys(c.header for c in cells))
-        shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
-        strength = sum(label_score(c.label, content(question)) for c in cells)
-        found.append((strength, Computed(answer, shown, value, op, tuple(cells))))
+        done = _finish(op, cells, question, units_texts)
+        if done is not None:
+            found.append(done)
+    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts:
+        stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
+        done = _finish(asked, stated, question, units_texts) if stated else None
+        if done is not None:
+            found.append(done)
     if not found:
         return None
     found.sort(key=lambda f: f[0], reverse=True)

@@ -103,6 +103,11 @@ _ROUND = re.compile(
     re.I,
 )
 _AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent)(?:\s+terms)?\s*\??$", re.I)
+_COMPOSITE = re.compile(
+    r"\b(?:change|difference|increase|decrease)\s+(?:in|of|between)\s+(?:the\s+)?(?:average|mean|total\s+of\s+the)\b"
+    r"|\b(?:average|mean)\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth|difference)\b",
+    re.I,
+)
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -186,6 +191,8 @@ def operation(question: str) -> Operation | None:
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
     if not found:
         return None
+    if _COMPOSITE.search(question):
+        return None  # "the change in the average bookings": one operation over the other's results
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
     percent = next((f for f in found if f[2] == "percent_change"), None)
     if percent is not None:
