@@ -335,3 +335,17 @@ def test_values_stated_in_the_text_are_operands_like_cells():
 def test_an_operation_over_another_is_left_to_the_model():
     assert operation("What is the change in the average total bookings between 2017-2018 and 2018-2019?") is None
     assert operation("What was the change in the weighted average number of shares from 2018 to 2019?").op == "change"
+
+
+def test_one_phrase_or_a_copied_row_is_no_list():
+    from edgerag.answer.several import items_read
+
+    units = [
+        passage(
+            "p",
+            "Report",
+            "Capital expenditures are costs associated with acquiring property, plant and equipment.\nEPS — Item: Basic; 2019: 2.24; 2018: -0.48",
+        )
+    ]
+    assert items_read("costs associated with acquiring property, plant and equipment", units) == []
+    assert items_read("Basic; 2019: 2.24; 2018: -0.48", units) == []

@@ -59,8 +59,11 @@ def asks_several(question: str) -> bool:
 def items_read(reply: str, units: list[Unit]) -> list[str]:
     """The items of ``reply`` a passage read holds, in the reply's order, once each (the module doc)."""
     held = f" {normalize(' '.join(u.text for u in units))} "
+    reply = CITE.sub("", reply).strip().rstrip(".")
+    if ": " in reply or f" {normalize(reply)} " in held:
+        return []  # a table row copied, or one phrase as the documents write it ("plant and equipment"): no list
     out: dict[str, None] = {}
-    for part in _SPLIT.split(CITE.sub("", reply).strip()):
+    for part in _SPLIT.split(reply):
         part = part.strip(" .:;,'\"").removeprefix("and ").strip()
         if not part:
             continue
