@@ -7,6 +7,8 @@ keep the first ("the reply ran on", reply.py `narrow`). Here the reply's items a
 in the documents' words: an item is kept where a passage read holds it as written (or, for an
 item written inside a phrase, the one name, date or number of it a passage holds), in the
 reply's order, once each. Items are joined by "; " (numbers and dates keep their commas).
+A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
+reply that copies a table row ("2019: 166.0") is no list: both are read as before.
 
 `asks_several` reads the question's grammar: "respectively", a plural copula after
 "what"/"which" ("What are the …", "Which were …"), a plural noun asked ("Which years …",
