@@ -267,6 +267,8 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
     if done is None:
         return None
     value, formula = done
+    if value < 0 and op.op == "change" and re.match(r"(?:decrease|decline|fell|fall|drop)", op.cue, re.I):
+        value = -value  # "How much did costs decrease by?": the decrease, a size
     percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
     scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
     scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""

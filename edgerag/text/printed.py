@@ -127,6 +127,9 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
             for k in range(2, len(r)):
                 if not r[k] and r[k - 1]:
                     r[k] = r[k - 1]
+    for r in body[:header_rows]:  # "20181" beside "2017" and "2019": a year with its footnote's digit run on
+        if sum(1 for c in r if re.fullmatch(r"(?:19|20)\d{2}", c)) >= 2:
+            r[:] = [c[:4] if re.fullmatch(r"(?:19|20)\d{3}", c) else c for c in r]
     heads: list[list[str]] = []
     for r in body[:header_rows]:
         filled = [c for c in r if c]
