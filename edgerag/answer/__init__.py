@@ -4,8 +4,19 @@ One module per step of the path:
 
     question + context
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
-        in_code.py   what code decides before a read (``answer_hops``): a fact, a table's column or
-                     row (text/tables.py, text/lookup.py), a listed number, else a comparison
+        in_code.py   what code decides before a read (``answer_hops``): a fact, arithmetic over a
+                     report's table, its cells, a table's column or row (text/tables.py,
+                     text/lookup.py), a listed number, else a comparison
+        arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
+                     from bound cells, rounded, with its unit, scale and formula; which year a
+                     row is largest, how many years it passes a bound
+          operation.py   the operation a question asks, from its grammar (typed `Operation`)
+          table_cells.py a report table read back from its row lines; a question's row (its
+                     label's words) and column (the year, the header's words) bound
+          text_operands.py  a value the text states for each year asked ("US$6 million … as at
+                     June 2018"), an operand like a cell where no table row binds
+        cell_lookup.py the cell or cells a question names by row and year or column, read in
+                     code ("… in 2019 and 2018, respectively": every cell, in order)
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")
@@ -29,6 +40,8 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      several.py     a question asking for several things, and the reply's items kept whole, each
+                     held by a passage read ("What are the …", "… respectively")
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:

@@ -218,6 +218,8 @@ class Decision:
     """One line for a person: each option's value and which won."""
     kind: str = "date"
     sides: list[Side] = field(default_factory=list)
+    text: str = ""
+    """The answer as shown, where it says more than ``answer`` (a computed number's formula); "" : ``answer``."""
 
 
 @dataclass

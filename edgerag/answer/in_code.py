@@ -16,6 +16,13 @@
 5. a comparison (compare.py): two sides' values read and compared, or a `Pending` one whose
    missing sides the model reads as steps.
 
+Before 2, a report's table (issue #63): arithmetic over its cells (arithmetic.py): "What was the
+percentage change in Services revenue between 2018 and 2019?" computed from the two bound cells,
+shown with its formula; then the cells a question names by row and year or column
+(cell_lookup.py): "What was the R&D expense in 2019?", "… in 2019 and 2018, respectively?" (every
+cell, in the question's order). Held by construction, as every decision here is (no sentence
+holds a computed number, and the check never reads it).
+
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
 model call; None leaves the question to the model.
 """
@@ -27,8 +34,10 @@ from collections.abc import Callable
 from ..text.lookup import row_lookup, speaks_of
 from ..text.tables import TableDecision, table_answer
 from ..types import Unit
+from .arithmetic import computed
 from .attendance import attended
 from .binding import heads
+from .cell_lookup import looked_up
 from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
@@ -67,13 +76,22 @@ def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
     """What code decides from the passages read alone, with no lookup and no step of its own: a
     table's column or row, a listed number, a meeting's attendance (items 2 to 4 above). A chain's step is decided so
     ("Which laboratory does the eDNA fish survey?" → the price list's row), never re-planned."""
-    return table_fact(question, units) or row_fact(question, units) or listed_value(question, units) or attended(question, units)
+    return (
+        computed(question, units)
+        or looked_up(question, units)
+        or table_fact(question, units)
+        or row_fact(question, units)
+        or listed_value(question, units)
+        or attended(question, units)
+    )
 
 
 def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], list[Unit]] | None = None) -> Decision | Pending | None:
     """The first decision code makes for ``question`` over ``units`` (the module doc), or None."""
     return (
         decide_fact(question, units, lookup)
+        or computed(question, units)
+        or looked_up(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
         or listed_value(question, units)

@@ -31,6 +31,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .several import LISTED, SEPARATOR, asks_several, items_read
 
 
 @dataclass
@@ -136,6 +137,10 @@ def answer_question(
             rule("option", named)
             short_text = named
         free = False
+    listed = items_read(text, units) if free and asks_several(asked) else []
+    if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
+        rule("list", SEPARATOR.join(listed))
+        short_text, reason, free = SEPARATOR.join(listed), LISTED, False
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
@@ -160,7 +165,9 @@ def answer_question(
             full, short_text = short_text, trimmed
     checked, closest = None, []
     an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
-    if check and plan.mode != "long" and not an_option:  # an option the question offers is its answer (issue #49)
+    if (
+        check and plan.mode != "long" and not an_option and len(listed) < 2
+    ):  # a list's items are each held by a passage read  # an option the question offers is its answer (issue #49)
         sources = [u.chunk_id for u in units]
 
         def reread(options: list[str]):
@@ -219,7 +226,7 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
     cited = [citation(n, u, "cited") for n, u in enumerate(plan.units, 1)]
-    return _without_model(plan, used, t0, d.answer, d.answer, cited, d.reason, on_text)
+    return _without_model(plan, used, t0, d.text or d.answer, d.answer, cited, d.reason, on_text)
 
 
 def _without_model(plan, used, t0, text, short, citations, reason, on_text, **more) -> Answer:

@@ -166,6 +166,7 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
     from bs4 import NavigableString, Tag
 
     inline: list[str] = []
+    last = [""]  # the text of the block before, where a report may say a table's scale
 
     def section() -> str:
         from ..provenance import SECTION_SEP
@@ -180,6 +181,7 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
         text = _clean("".join(inline))
         inline.clear()
         if text:
+            last[0] = text
             yield Block(text, section=section())
 
     stack: list = [iter(root.children)]
@@ -209,7 +211,7 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
         elif name == "table":
             yield from flush()
             grid, header_rows, caption = _grid(child)
-            lines = grid_lines(grid, caption or (headings[-1][1] if headings else ""), header_rows)
+            lines = grid_lines(grid, caption or (headings[-1][1] if headings else ""), header_rows, last[0])
             if lines is None:  # no table of data (layout, one column): its cells as they stand
                 lines = [" | ".join(dict.fromkeys(c for c in r if c)) for r in grid]
             for line in lines:

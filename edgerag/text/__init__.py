@@ -2,7 +2,11 @@
 
 tokens.py     token counting for ℓ and λ
 sentences.py  sentence splitting, offline (nltk's Punkt); a table row is one sentence
-rows.py       a table row as one line with its header ("Caption — Price: 12,400 EUR; Room: B-2")
+rows.py       a table row as one line with its header ("Caption — Price: 12,400 EUR; Room: B-2"),
+              several header rows joined into a path ("2019 · $m"), a section row carried into
+              the labels below ("Revenue › Services")
+printed.py    a table as a report prints it made plain: negatives in parentheses, dashes,
+              footnote marks, "$" and "%" in cells of their own, unit rows, the table's scale
 tables.py     a column's superlative or a comparison of rows, decided in code (`table_answer`)
 lookup.py     a row the question names (by its words, or the range holding its amount), its
               column read in code, and yes/no over rows (`row_lookup`)

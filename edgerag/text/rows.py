@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .printed import plain
+
 CAPTION_SEP = " — "
 PAIR_SEP = "; "
 _HEAD = r"(?:[^\n:;—.!?]|[.!?](?! ))"
@@ -28,6 +30,10 @@ _PAIR = rf"{_HEAD}{{1,80}}: [^\n;]*"
 _ROW = re.compile(rf"(?:(?P<caption>[^\n]{{1,200}}?){CAPTION_SEP})?(?P<pairs>{_PAIR}(?:{PAIR_SEP}{_PAIR})*)")
 _LINE = re.compile(r"[^\n]+")
 _SPACE = re.compile(r"\s+")
+HEADER_PATH = " · "
+"""Between the parts of a column's header path: "Years ended · 2019 · $m"."""
+SECTION_MARK = " › "
+"""Between a section's label and a row's label: "Revenue › Services"."""
 MOST_HEADER_WORDS = 8
 """A longer "header" is a clause of prose ("The plan has three parts: …")."""
 WIDEST_CELL = 400
@@ -54,7 +60,7 @@ def _cell(text: str) -> str:
 
 def _header(text: str, n: int) -> str:
     text = _cell(text).replace(":", " ").replace("—", "-").replace(". ", " ").replace("! ", " ").replace("? ", " ")
-    text = _SPACE.sub(" ", text).strip()[:80].strip()
+    text = " ".join(_SPACE.sub(" ", text).strip()[:80].split()[:MOST_HEADER_WORDS]).strip()
     return text or ("Item" if n == 0 else f"Column {n + 1}")
 
 
@@ -73,28 +79,46 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     return f"{caption}{CAPTION_SEP}{body}" if caption else body
 
 
-def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1) -> list[str] | None:
+def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1, before: str = "") -> list[str] | None:
     """The row lines of a table given as rows of cells (merged cells already repeated into
-    each column they span): the first ``header_rows`` rows name the columns (several header
-    rows are joined per column, "Budget 2025"); None when it is no table of data (one column,
-    no row under the header, or a cell of prose), so the reader keeps its text as it was.
+    each column they span), as printed (text/printed.py: negatives, dashes, footnote marks,
+    signs in cells of their own, header rows in the body, the table's scale): the first
+    ``header_rows`` rows name the columns, several header rows joined per column into a header
+    path ("2019 · $m"); None when it is no table of data (one column, no row under the header,
+    or a cell of prose), so the reader keeps its text as it was. ``before`` is the text just
+    above the table, where a report may say its scale ("in thousands").
 
-    A row whose cells are all one value (a sub-heading spanning the table) is written alone."""
-    rows = [[_cell(c) for c in r] for r in grid if any(_cell(c) for c in r)]
+    A row whose cells are all one value (a sub-heading spanning the table) is written alone. A
+    row with a label and no values (a section: "Revenue") is written alone too, and its label
+    carried before the labels of the rows below it ("Revenue › Services"), up to the next
+    section or a row of totals."""
+    if any(len(_cell(c)) > WIDEST_CELL for r in grid for c in r):
+        return None
+    rows, header_rows, scale = plain([[_cell(c) for c in r] for r in grid], header_rows, before)
     width = max((len(r) for r in rows), default=0)
-    header_rows = min(max(header_rows, 1), len(rows))
-    if width < 2 or len(rows) <= header_rows or any(len(c) > WIDEST_CELL for r in rows for c in r):
+    if width < 2 or len(rows) <= header_rows:
         return None
     rows = [r + [""] * (width - len(r)) for r in rows]
-    headers = [" ".join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
+    headers = [HEADER_PATH.join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
+    if scale:
+        said = scale.strip("().,;: ")
+        caption = f"{caption} ({said})" if caption else f"({said})"
     out = []
+    section = ""
     for r in rows[header_rows:]:
         values = {c for c in r if c}
         if len(values) == 1 and (sum(1 for c in r if c) > 1 or (r[0] and width > 2)):
             out.append(next(iter(values)))  # a sub-heading spanning the table: written as it stands
+            if r[0] and not any(r[1:]):
+                section = r[0]  # a section's label, carried into the rows below
             continue
+        label = r[0]
+        if section and label:
+            r = [f"{section}{SECTION_MARK}{label}", *r[1:]]
+        if label.lower().startswith("total"):
+            section = ""  # the section's totals close it
         line = row_line(headers, r, caption)
         if line:
             out.append(line)

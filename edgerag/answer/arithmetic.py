@@ -1,0 +1,345 @@
+"""Arithmetic decided in code (issue #63, item 3): the operation from the question's grammar
+(operation.py), its operands bound as cells of a table read (table_cells.py), computed here,
+rounded as asked, with its unit and scale, and shown with its formula and the cells' rows:
+
+    "What was the percentage change in Services revenue between 2018 and 2019?"
+      → "-8.43%"  shown "-8.43% ((1,054 - 1,151) / 1,151 × 100; Services revenue: 2019, 2018)"
+
+Operands, by what the question names:
+
+* one row and two or more years (or none: a change takes the two latest years, an average
+  every year): the row's cells in those years' columns;
+* two things apart ("the ratio of A to B", "A as a percentage of B", "the difference between
+  A and B"): two rows in one column (the year named, else the table's only column), or two
+  columns of one row;
+* a table of years by row (a year in each label): the years' rows in the column named.
+
+A change is the later year less the earlier, a percentage change over the earlier; a difference
+of two things named is the first less the second. Anything not bound in code, or bound
+differently by two tables, gives None: the model reads the question as before (no guess).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.printed import SCALE, scale_word
+from ..text.rows import row_spans
+from ..types import Unit
+from .compare import Decision
+from .operation import Operation, operation, years_in
+from .table_cells import (
+    UNSCALED,
+    Cell,
+    Grid,
+    best_row,
+    column_rank,
+    content,
+    grids,
+    header_when,
+    header_year,
+    label_score,
+    named_columns,
+    question_words,
+    year_columns,
+)
+from .text_operands import text_cells
+
+
+@dataclass(frozen=True)
+class Computed:
+    """A number computed in code from cells read."""
+
+    answer: str
+    """The short answer: the number rounded, with "%" or its scale word ("-8.43%", "329 million")."""
+    shown: str
+    """The answer with its formula and the rows and columns it read."""
+    value: float
+    operation: Operation
+    cells: tuple[Cell, ...]
+
+
+def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
+    years = sorted(op.years)
+    if not years:
+        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
+        if op.op in ("change", "percent_change", "difference"):
+            years = found[-2:]
+        elif op.op == "average":
+            years = found
+    if len(years) < 2:
+        return None
+    cells: list[Cell] = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
+            cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
+            return None  # no column of that year, or two the question does not choose between
+        cells.append(grid.value(row, cols[0]))  # type: ignore[arg-type]
+    if len({c.amount.percent for c in cells}) > 1:
+        return None  # a percentage and an amount: no operands of one operation
+    return cells
+
+
+def _family(header: str) -> str:
+    """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
+    return " ".join(w for w in content(header) if not years_in(w))
+
+
+def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
+    """A table of years by row: the years' rows in the one column the question names."""
+    rows = {y: i for i, label in enumerate(grid.labels) if len(ys := years_in(label)) == 1 and (y := ys[0]) in op.years}
+    cols = named_columns(grid, words)
+    if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
+        return None
+    cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
+    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
+
+
+def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]) -> str | None:
+    if len(op.years) == 1:
+        for h in year_columns(grid, op.years[0], words):
+            if all(grid.value(i, h) is not None for i in rows):
+                return h
+        return None
+    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
+    if named:
+        return named[0]
+    filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
+    totals = [h for h in filled if content(h) == ["total"]]
+    if len(filled) > 1 and len(totals) == 1 and not years_in(" ".join(filled)):
+        return totals[0]  # "… of the total contractual obligations": the Total column, where no column is named
+    return filled[0] if len(filled) == 1 else None
+
+
+def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
+    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
+    when = header_when(part)
+    if when is None:
+        return named_columns(grid, words)
+    dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
+    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
+        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
+        return [h for h in named if h in dated][:1] if named else []
+    return dated
+
+
+def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
+    a_words, b_words = (question_words(p) for p in op.parts)
+    a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
+    if a is not None and b is not None and a != b:
+        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
+        h = _one_column(op, grid, [a, b], rest)
+        return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
+    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
+    if ca and cb and ca[0] != cb[0]:
+        row = best_row(grid, content(question))
+        if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
+            return [x, y]
+    return None
+
+
+def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
+    words = content(question)
+    if op.op == "sum":
+        words = [w for w in words if w not in content(op.cue)]  # "the total Products revenue": not the Total row
+    if op.parts:
+        cells = _part_cells(op, grid, question)
+        if cells or op.op in ("ratio", "proportion"):
+            return op, cells
+        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+    if op.op in ("ratio", "proportion"):
+        return op, None  # two things to divide, not named apart
+    by_rows = _year_rows(op, grid, words)
+    if by_rows:
+        return op, by_rows
+    row = best_row(grid, words)
+    return op, None if row is None else _year_cells(op, grid, row, words)
+
+
+def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tuple[int, Cell]]] | None:
+    """One row's value in each year (the years named, else every year it has): for "which year" and "how many years"."""
+    words = content(question)
+    row = best_row(grid, words)
+    if row is None:
+        return None
+    years = sorted(op.years) if len(op.years) >= 2 else sorted({y for h in grid.headers if (y := header_year(h)) is not None})
+    out = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row)):
+            return None
+        out.append((y, grid.value(row, cols[0])))
+    return (row, out) if len(out) >= 2 else None  # type: ignore[return-value]
+
+
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
+
+
+def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
+    """ "In which year was X largest?" (the year of the row's largest value, none tied) and "How
+    many years did X exceed $2,000 million?" (the years whose value passes the bound)."""
+    found = _year_values(op, grid, question)
+    if found is None:
+        return None
+    _, values = found
+    cells = tuple(c for _, c in values)
+    listed = "; ".join(f"{y}: {c.amount.text}" for y, c in values)
+    if op.op == "which_year":
+        pick = min if op.low else max
+        best = pick(c.amount.value for c in cells)
+        winners = [y for y, c in values if c.amount.value == best]
+        if len(winners) != 1:
+            return None
+        header = next(c.header for y, c in values if y == winners[0])
+        written = re.search(r"\b(?:FY|F)\s?'?\d{2}\b", header, re.I)  # "FY19" as the table writes it
+        answer = written.group() if written else str(winners[0])
+        return Computed(answer, f"{answer} ({cells[0].label}: {listed})", float(winners[0]), op, cells)
+    bound = op.bound or 0.0
+    m = re.search(r"(million|thousand|billion|\bm\b|\bbn\b|\bk\b)", question[question.lower().find(op.cue.lower()) :], re.I)
+    asked_scale = _SCALES.get(m.group(1).lower(), 1.0) if m else 1.0
+    table_scale = _SCALES.get(cells[0].scale, 1.0) if cells[0].scale else asked_scale
+    bound = bound * asked_scale / table_scale
+    n = sum(1 for c in cells if (c.amount.value < bound if op.low else c.amount.value > bound))
+    return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
+
+
+def _cue_in_label(op: Operation, cells: Sequence[Cell]) -> bool:
+    """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
+    cue = content(op.cue)
+    if op.op == "sum":
+        return False  # "the total revenue for 2018 and 2019": the Total revenue row, added over the years
+    return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
+
+
+def _fmt(value: float, decimals: int) -> str:
+    text = f"{round(value, decimals):,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _in_time(cells: list[Cell]) -> list[Cell]:
+    """Two things named apart, earlier first where both columns are dated apart; else as named."""
+    when = [header_when(c.header) for c in cells]
+    if all(w is not None for w in when) and len(set(when)) == len(when):
+        return [c for _, c in sorted(zip(when, cells), key=lambda p: p[0])]  # type: ignore[arg-type]
+    return cells
+
+
+def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
+    """The value and its formula: a change is the later less the earlier (by year, else as the
+    question names them: "from A to B"), a difference the first named less the second."""
+    if op.op in ("change", "percent_change"):
+        cells = _in_time(cells) if op.parts else cells
+    elif op.op == "difference" and not op.parts:
+        cells = cells  # by year, earlier first
+    v = [c.amount.value for c in cells]
+    t = [re.sub(r"[A-Z]{0,3}\$|[€£¥]", "", c.amount.text).strip() for c in cells]
+    first_less_second = op.op == "difference" and op.parts
+    if op.op == "difference":  # a difference is a size: "the difference between A and B"
+        a, b = (v[0], v[1]) if first_less_second else (v[-1], v[0])
+        x, y = (t[0], t[1]) if first_less_second else (t[-1], t[0])
+        return abs(a - b), f"{x} - {y}" if a >= b else f"{y} - {x}"
+    if op.op == "change" or (op.op == "percent_change" and all(c.amount.percent for c in cells)):
+        return v[-1] - v[0], f"{t[-1]} - {t[0]}"  # a rate's change is in points
+    if op.op == "percent_change":
+        if v[0] == 0:
+            return None
+        return (v[-1] - v[0]) / v[0] * 100, f"({t[-1]} - {t[0]}) / {t[0]} × 100"  # over the earlier value as signed, as reports compute it
+    if op.op == "average":
+        return sum(v) / len(v), f"({' + '.join(t)}) / {len(v)}"
+    if op.op == "sum":
+        return sum(v), " + ".join(t)
+    if op.op in ("ratio", "proportion") and len(v) == 2 and v[1] != 0:
+        if op.op == "proportion":  # a part's share of a whole is a size: expenses printed negative are still a share
+            return abs(v[0]) / abs(v[1]) * 100, f"{t[0].lstrip('-')} / {t[1].lstrip('-')} × 100"
+        return v[0] / v[1], f"{t[0]} / {t[1]}"
+    return None
+
+
+def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Computed] | None:
+    """The operation computed over its operands, with its unit, scale and formula; and how surely its rows were named."""
+    done = _calc(op, cells)
+    if done is None:
+        return None
+    value, formula = done
+    if value < 0 and op.op == "change" and re.match(r"(?:decrease|decline|fell|fall|drop)", op.cue, re.I):
+        value = -value  # "How much did costs decrease by?": the decrease, a size
+    percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
+    scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
+    scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
+    if (
+        not scale
+        and not percent
+        and op.op not in ("ratio", "proportion", "percent_change")
+        and not any(UNSCALED.search(c.label) for c in cells)
+    ):
+        scale = _text_scale(units_texts, {c.key for c in cells})
+    answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
+    labels = list(dict.fromkeys(c.label for c in cells))
+    heads = list(dict.fromkeys(c.header for c in cells))
+    shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
+    strength = sum(label_score(c.label, content(question)) for c in cells)
+    return strength, Computed(answer, shown, value, op, tuple(cells))
+
+
+def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
+    operation or its operands are not bound in code (the module doc)."""
+    op = operation(question)
+    if op is None:
+        return None
+    found: list[tuple[float, Computed]] = []
+    asked = op
+    for grid in grids(units_texts):
+        if asked.op in ("which_year", "count_years"):
+            done_by_year = _by_year(asked, grid, question)
+            if done_by_year is not None:
+                found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
+            continue
+        op, cells = _operands(asked, grid, question)
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):
+            continue
+        done = _finish(op, cells, question, units_texts)
+        if done is not None:
+            found.append(done)
+    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts:
+        stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
+        done = _finish(asked, stated, question, units_texts) if stated else None
+        if done is not None:
+            found.append(done)
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0], reverse=True)
+    if len(found) > 1 and found[1][0] == found[0][0] and found[1][1].answer != found[0][1].answer:
+        return None  # two tables, two answers: nothing decided
+    return found[0][1]
+
+
+def _text_scale(units_texts: Sequence[tuple[str, str]], keys: set[str]) -> str:
+    """A scale the prose beside the rows says ("columnar dollars in millions"), else ""."""
+    for key, text in units_texts:
+        if key not in keys:
+            continue
+        prose = text
+        for s, e in reversed(row_spans(text)):
+            prose = prose[:s] + prose[e:]
+        m = SCALE.search(prose)
+        if m and m["word"]:
+            return scale_word(m.group())
+    return ""
+
+
+def computed(question: str, units: list[Unit]) -> Decision | None:
+    """An arithmetic question decided in code over ``units``' tables (in_code.py), or None."""
+    c = compute(question, [(u.chunk_id, u.text) for u in units])
+    if c is None:
+        return None
+    answer, shown = c.answer, c.shown
+    by_id = {u.chunk_id: u for u in units}
+    read = [by_id[k] for k in dict.fromkeys(x.key for x in c.cells) if k in by_id]
+    return Decision(answer=answer, units=read, reason=f"computed in code: {shown}", kind="arithmetic", text=shown)

@@ -1,0 +1,128 @@
+"""A table's cell, or several, that a question asks for, read in code (issue #63, items 2 and 4):
+its row bound by the label's words and its column by the year it names or the header's words
+(table_cells.py); the cell is the answer only where both bind.
+
+    "What was the research and development expense in 2019?"      → the row's 2019 cell
+    "What were the Services revenue in 2019 and 2018, respectively?" → both years' cells, in
+                                                                      the question's order
+    "What are the balances of inventories and other accrued liabilities as reported?"
+                                                                   → two rows' cells in the
+                                                                      "As Reported" column
+
+An answer is the cells as printed, with the table's scale ("$6,577 million"); several are joined
+by "; " in the question's order. A question that asks a computation (operation.py), a cause or a
+reason, or names words the row's label and the column do not explain, is left to the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.tables import _STOP
+from ..types import Unit
+from .compare import Decision
+from .operation import operation, years_in
+from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
+
+_ASKS_VALUE = re.compile(
+    r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do)\b))", re.I
+)
+_NOT_A_VALUE = re.compile(
+    r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|include|includes|method|policy|how\s+is|how\s+are|which"
+    r"|relate[sd]?|accounts?|components?|items?|more\s+than|less\s+than|above|below|exceed\w*|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
+    re.I,
+)
+_ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bproportion\b|\bshare\s+of\b", re.I)
+_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as\s+well\s+as\s+)\s*", re.I)
+MIN_EXPLAINED = 0.6
+"""The share of the question's own words (asking words, years and column words aside) its row's label must hold."""
+
+
+@dataclass(frozen=True)
+class Looked:
+    answer: str
+    cells: tuple[Cell, ...]
+    why: str
+
+
+def _shown(c: Cell) -> str:
+    text = re.sub(r"(?<=[$€£¥])\s+", "", c.amount.text)
+    return f"{text} {c.scale}" if c.scale and not c.amount.percent else text
+
+
+def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
+    """Whether the rows' labels and the columns explain most of the question's own words."""
+    words = [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
+    if not words:
+        return False
+    told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
+    held = sum(any(_close(w, t) for t in told) for w in words)
+    return held / len(words) >= MIN_EXPLAINED
+
+
+def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
+    words = content(question)
+    years = years_in(question)
+    if years:
+        out = []
+        for y in years:
+            cols = [h for h in year_columns(grid, y, words, rows[0]) if all(grid.value(i, h) is not None for i in rows)]
+            if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, rows[0]) == column_rank(grid, cols[1], words, rows[0])):
+                return None
+            out.append(cols[0])
+        return out
+    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
+    return named[:1] or None  # no year and no column named: not a cell's question
+
+
+def _rows(grid: Grid, question: str) -> list[int]:
+    """The rows the question names: one, or one for each part it lists ("A and B")."""
+    parts = [p for p in _SPLIT.split(question) if content(p)]
+    several = []
+    if len(parts) > 1:
+        for p in parts:
+            i = best_row(grid, content(p))
+            if i is not None and i not in several:
+                several.append(i)
+    if len(several) > 1:
+        return several
+    one = best_row(grid, content(question))
+    return [] if one is None else [one]
+
+
+def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | None:
+    """The cells ``question`` asks for, read from the tables in ``units_texts`` (the module doc), or None."""
+    if not _ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
+        return None
+    op = operation(question)
+    if op is not None and op.op != "sum":
+        return None  # a computation: arithmetic.py's, or the model's
+    found: list[Looked] = []
+    for grid in grids(units_texts):
+        rows = _rows(grid, question)
+        if not rows:
+            continue
+        cols = _columns(grid, question, rows)
+        if not cols or (len(rows) > 1 and len(cols) > 1) or not _explained(question, grid, rows, cols):
+            continue
+        cells = tuple(c for i in rows for h in cols if (c := grid.value(i, h)) is not None)
+        if len(cells) != len(rows) * len(cols) or (any(c.amount.percent for c in cells) and not _ASKS_PERCENT.search(question)):
+            continue  # a cell missing, or a percentage the question does not ask for
+        answer = "; ".join(_shown(c) for c in cells)
+        why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
+        found.append(Looked(answer, cells, f"read in code: {why}"))
+    if len({f.answer for f in found}) != 1:
+        return None  # none, or two tables that answer apart
+    return found[0]
+
+
+def looked_up(question: str, units: list[Unit]) -> Decision | None:
+    """A table's cells a question asks for, as a decision without a model call (in_code.py), or None."""
+    done = look_up(question, [(u.chunk_id, u.text) for u in units])
+    if done is None:
+        return None
+    by_id = {u.chunk_id: u for u in units}
+    read = [by_id[k] for k in dict.fromkeys(c.key for c in done.cells) if k in by_id]
+    return Decision(answer=done.answer, units=read, reason=done.why, kind="table")

@@ -1,0 +1,203 @@
+"""The arithmetic a question asks, from its grammar alone (issue #63, item 3): which operation,
+the things it names apart, the years it names, and the rounding asked.
+
+    "What was the change in Services revenue from 2018 to 2019?"        → change, years 2018 2019
+    "What is the percentage change in net income between 2018 and 2019?" → percent_change
+    "What is the average cable expenditure?"                             → average
+    "What is the total net revenue for fiscal 2017 and fiscal 2018?"     → sum
+    "What is the ratio of A to B in 2019?"                               → ratio, parts (A, B)
+    "What is A as a percentage of B in 2019?"                            → proportion, parts (A, B)
+    "What is the difference between A and B in 2019?"                    → difference, parts (A, B)
+
+"total" names a sum only where the question names two or more things to add (two years, "A and
+B"): "What was the total revenue in 2019?" asks a row's cell (arithmetic.py decides so). A
+question whose operation is not one of these gives None, and the model reads it as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years")
+_NOT_A_NUMBER = re.compile(
+    r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:reasons|factors|causes|drivers)"
+    r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
+    r"|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b|\b(?:represent|represents|attributed\s+to|attributable\s+to|mean|means)\s*\??$",
+    re.I,
+)
+"""A question that asks no number computed: a cause, a reason, a list ("respectively"), a name ("Which segment …")."""
+_WHICH_YEAR = re.compile(
+    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?year\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
+    r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+(?:than\s+)?[-$€£\d])",
+    re.I,
+)
+_COUNT_YEARS = re.compile(
+    r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
+    r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
+    re.I,
+)
+_ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
+"""A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
+_LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
+_YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?!\d|,\d)", re.I)
+_GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "percent_change",
+        re.compile(
+            r"\b(?:percentage|percent|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
+            r"|\b(?:change|increase|decrease|variance|movement|growth)\s+in\s+(?:percentage|percent)\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
+            r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?",
+            re.I,
+        ),
+    ),
+    ("ratio", re.compile(r"\bratio\b", re.I)),
+    (
+        "proportion",
+        re.compile(
+            r"\b(?:as\s+a\s+)?(?:percentage|proportion|percent|share|fraction)\s+(?:of|constitution\s+of)\b"
+            r"|\bwhat\s+(?:percentage|proportion|percent|fraction)\b|\b(?:percentage|proportion)\s+(?:does|did|do|is|was)\b",
+            re.I,
+        ),
+    ),
+    ("average", re.compile(r"\b(?:average|mean)\b", re.I)),
+    ("difference", re.compile(r"\bdifference\b|\bhow\s+much\s+(?:more|less|higher|lower|greater|bigger|smaller)\b", re.I)),
+    (
+        "change",
+        re.compile(
+            r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|growth|decline[sd]?|movement|variance)\b"
+            r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b",
+            re.I,
+        ),
+    ),
+    ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
+]
+_PARTS: list[re.Pattern[str]] = [
+    re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
+        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\bratio\s+(?:of\s+)?(?:the\s+)?(?P<a>.+?)\s+(?:to|and|against|over)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during|of\s+(?:fy|fiscal|19|20))\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"(?:\bof\s+)?(?:the\s+)?(?P<a>[^?,]+?)\s+as\s+a\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:percentage|proportion|percent|share|fraction)\s+(?:constitution\s+)?of\s+(?:the\s+)?(?P<a>.+?)\s+(?:in|to|of|among|within|out\s+of)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:difference|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?:[^?]*?\s+)?between\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(
+        r"\bdifference\s+(?:in|of)\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:of|in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+]
+_ROUND = re.compile(
+    r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
+    re.I,
+)
+_AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent)(?:\s+terms)?\s*\??$", re.I)
+_COMPOSITE = re.compile(
+    r"\b(?:change|difference|increase|decrease)\s+(?:in|of|between)\s+(?:the\s+)?(?:average|mean|total\s+of\s+the)\b"
+    r"|\b(?:average|mean)\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth|difference)\b",
+    re.I,
+)
+_WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What a question asks to compute."""
+
+    op: str
+    """One of `OPERATIONS`."""
+    parts: tuple[str, ...] = ()
+    """Two things the question names apart, in its order ("A", "B" of "the ratio of A to B"); () when it names one."""
+    years: tuple[int, ...] = ()
+    """The years it names, in its order."""
+    decimals: int = 2
+    """Decimal places asked (2 unless the question says otherwise, as reports' analysts round)."""
+    cue: str = ""
+    """The words that asked it ("percentage change", "average"): a label may hold them instead ("Weighted average shares")."""
+    low: bool = False
+    """For ``which_year`` and ``count_years``: the lowest wins, or values below the bound count."""
+    bound: float | None = None
+    """For ``count_years``: the amount compared with ("exceed $2,000 million": 2000), in the table's scale as written."""
+
+
+def year_of(text: str) -> int | None:
+    """The year ``text`` writes ("2019", "FY19", "F19"), else None."""
+    m = _YEAR.search(text)
+    if m is None:
+        return None
+    digits = re.sub(r"\D", "", m.group())
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def years_in(text: str) -> tuple[int, ...]:
+    """Every year ``text`` names, in order, once each."""
+    out = [y for m in _YEAR.finditer(text) if (y := year_of(m.group())) is not None]
+    return tuple(dict.fromkeys(out))
+
+
+_RANGE = re.compile(rf"(?P<a>{_YEAR.pattern})\s*(?:-|–|to|through)\s*(?P<b>{_YEAR.pattern})", re.I)
+
+
+def years_spanned(text: str) -> tuple[int, ...]:
+    """The years ``text`` names, a range ("2017-2019", "2017 to 2019") with the years inside it."""
+    out = list(years_in(text))
+    for m in _RANGE.finditer(text):
+        a, b = year_of(m["a"]), year_of(m["b"])
+        if a is not None and b is not None and 1 < abs(b - a) <= 10:
+            out += range(min(a, b), max(a, b) + 1)
+    return tuple(dict.fromkeys(out))
+
+
+def _decimals(question: str) -> int:
+    m = _ROUND.search(question)
+    if m is None:
+        return 2
+    if m["whole"]:
+        return 0
+    return _WORD_N.get(m["n"].lower(), int(m["n"]) if m["n"].isdigit() else 2)
+
+
+def _parts(question: str) -> tuple[str, ...]:
+    for pattern in _PARTS:
+        m = pattern.search(question)
+        if m:
+            a, b = (" ".join(m[x].split()).strip(" '\"") for x in ("a", "b"))
+            bare = [x for x in (a, b) if years_in(x) and not _YEAR.sub("", x).strip(" ,")]
+            if a and b and not bare and "between" not in a.lower().split():
+                return (a, b)
+    return ()
+
+
+def operation(question: str) -> Operation | None:
+    """The operation ``question`` asks (the module doc), or None."""
+    if (m := _WHICH_YEAR.search(question)) and not _ARITHMETIC_WORDS.search(question):
+        return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW)
+    if m := _COUNT_YEARS.search(question):
+        bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
+        return Operation("count_years", (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
+    if _NOT_A_NUMBER.search(question):
+        return None
+    found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
+    if not found:
+        return None
+    if _COMPOSITE.search(question):
+        return None  # "the change in the average bookings": one operation over the other's results
+    _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
+    percent = next((f for f in found if f[2] == "percent_change"), None)
+    if percent is not None:
+        op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
+    elif op == "change" and _AS_PERCENT.search(question):
+        op = "percent_change"  # "the change in revenue … as a percentage"
+    years = years_spanned(question) if op in ("average", "sum") else years_in(question)
+    return Operation(op, _parts(question), years, _decimals(question), cue)

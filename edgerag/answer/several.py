@@ -1,0 +1,79 @@
+"""A question that asks for several things, and the list a reply gives kept whole (issue #63,
+item 4).
+
+"What are the components of …?", "Which years does the table cover?", "What were the balances
+of A and B, respectively?": a small model often reads every item, and the short answer used to
+keep the first ("the reply ran on", reply.py `narrow`). Here the reply's items are kept, each
+in the documents' words: an item is kept where a passage read holds it as written (or, for an
+item written inside a phrase, the one name, date or number of it a passage holds), in the
+reply's order, once each. Items are joined by "; " (numbers and dates keep their commas).
+A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
+reply that copies a table row ("2019: 166.0") is no list: both are read as before.
+
+`asks_several` reads the question's grammar: "respectively", a plural copula after
+"what"/"which" ("What are the …", "Which were …"), a plural noun asked ("Which years …",
+"What costs …"), "both" / "each", or two years joined by "and" with no computation asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.normalize import normalize
+from ..types import Unit
+from .candidates import all_candidates
+from .citations import CITE
+from .operation import operation
+
+_SEVERAL = re.compile(
+    r"\brespective(?:ly)?\b|^\s*(?:what|which|who)\s+(?:are|were)\b|^\s*(?:what|which|who)\b.*\b(?:both|each\s+of)\b|^\s*(?:list|name)\s+(?:the|all)\b"
+    r"|\b(?:19|20)\d{2}\s*(?:,\s*(?:19|20)\d{2}\s*)*,?\s+and\s+(?:19|20)\d{2}\b",
+    re.I,
+)
+_ASKED_NOUN = re.compile(
+    r"^\s*(?:what|which)\s+(?:(?:the|two|three|four|main|key|major|kinds?\s+of|types?\s+of)\s+)*(?P<noun>[a-z]+)"
+    r"\s+(?:are|were|does|do|did|have|had|has|of|in|for|that|which|can|will|would|is\s+the\s+table)\b",
+    re.I,
+)
+_NOT_PLURAL = frozenset("is was has does this its his plus thus status basis analysis business process loss gross less".split())
+_SPLIT = re.compile(r"\s*(?:\n+\s*(?:[-*•]|\d+[.)])?\s*|;\s*|,\s+and\s+|\s+and\s+|,\s+(?!(?:19|20)\d{2}\b))\s*")
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b", re.I)
+SEPARATOR = "; "
+LISTED = "the question asks for several things: every item of the reply a passage read holds is kept"
+
+
+def asks_several(question: str) -> bool:
+    """Whether ``question`` asks for several things (the module doc)."""
+    if _YES_NO.match(question):
+        return False
+    op = operation(question)
+    if op is not None and op.op not in ("sum",):
+        return False  # a computation asks one number
+    if _SEVERAL.search(question):
+        return True
+    m = _ASKED_NOUN.match(question)
+    if m is None:
+        return False
+    noun = m["noun"].lower()
+    return noun.endswith("s") and not noun.endswith("ss") and noun not in _NOT_PLURAL and len(noun) > 3
+
+
+def items_read(reply: str, units: list[Unit]) -> list[str]:
+    """The items of ``reply`` a passage read holds, in the reply's order, once each (the module doc)."""
+    held = f" {normalize(' '.join(u.text for u in units))} "
+    reply = CITE.sub("", reply).strip().rstrip(".")
+    if ": " in reply or f" {normalize(reply)} " in held:
+        return []  # a table row copied, or one phrase as the documents write it ("plant and equipment"): no list
+    out: dict[str, None] = {}
+    for part in _SPLIT.split(reply):
+        part = part.strip(" .:;,'\"").removeprefix("and ").strip()
+        if not part:
+            continue
+        key = normalize(part)
+        if key and f" {key} " in held:
+            out.setdefault(part, None)
+            continue
+        inside = [c for c in all_candidates([part]) if normalize(c) and f" {normalize(c)} " in held]
+        if len(inside) == 1:
+            out.setdefault(inside[0], None)
+    return list(out)

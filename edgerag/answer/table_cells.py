@@ -1,0 +1,229 @@
+"""A question's cells bound in code (issue #63, item 2): its row by the words of the row's label,
+its column by the year it names or the header's words; a cell is read only where both bind.
+
+Tables come back from their row lines (text/rows.py): ``Caption — Item: Revenue › Services;
+2019 · $m: 1,054; 2018 · $m: 1,151``. The first column is the row's label (a section before
+" › "); the others are values. A column headed "Note(s)", and a number in a label, are never a
+value.
+
+* **A row** is named when the question holds at least `MIN_LABEL` of its label's words (the
+  section's words count as extra, never as missing), the row holding most of them winning; a
+  tie between two rows of different values binds nothing.
+* **A column** is named by a year (its header's only year: "2019 · $m", "July 27, 2019",
+  "FY19"), else by the header's words; where a year's columns are several ("2019 · $m",
+  "2019 · %"), the header words the question uses choose, else the one not of percentages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.printed import scale_word
+from ..text.rows import SECTION_MARK
+from ..text.tables import _STOP, _stem, _tables, _words
+from .operation import years_in
+
+MIN_LABEL = 0.75
+"""The share of a label's words a question must hold to name its row."""
+_GENERIC = frozenset(
+    "change changes percentage percent increase decrease difference average mean sum ratio proportion value values "
+    "amount amounts year years fiscal fy between from during period respectively compared what how much many there "
+    "as share growth rate ended ending".split()
+)
+_AMOUNT = re.compile(
+    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand)?$",
+    re.I,
+)
+
+
+_LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{3})m\b|(?<=\()[$€£]?m(?=\))")
+"""A scale a row's label says: "Million shares", "Net profit (USDm)", "Revenue ($m)"."""
+
+
+UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
+"""A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
+_PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: float
+    percent: bool
+    currency: str
+    text: str
+
+
+def amount(cell: str) -> Amount | None:
+    """A cell's signed number ("-$1,204" → -1204.0), None when it holds none."""
+    m = _AMOUNT.match(cell.strip())
+    if m is None:
+        return None
+    value = float(m["num"].replace(",", ""))
+    if m["neg"] or m["neg2"]:
+        value = -value
+    return Amount(value, bool(m["pct"]), m["cur"] or "", cell.strip())
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One value bound: its row's label, its column's header, and where it was read."""
+
+    label: str
+    header: str
+    amount: Amount
+    key: str
+    """The unit (chunk id) whose text holds the row."""
+    row: str
+    """The row line."""
+    scale: str
+    """"thousand", "million", "billion" or "": the scale its header, caption or label says."""
+
+
+@dataclass
+class Grid:
+    """A table read back: labels and their rows' cells, by column."""
+
+    label_header: str
+    headers: list[str]
+    labels: list[str]
+    cells: list[dict[str, str]]
+    keys: list[str]
+    lines: list[str]
+    caption: str
+
+    def value(self, i: int, header: str) -> Cell | None:
+        a = amount(self.cells[i].get(header, ""))
+        if a is None or re.fullmatch(r"(?:19|20)\d{2}", a.text):
+            return None  # a year in a cell names, it is no amount
+        if not a.percent and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
+            a = Amount(a.value, True, a.currency, a.text)  # a column or row of percentages: "2019 · %", "% of revenue"
+        label = self.labels[i]
+        said = _LABEL_SCALE.search(label)
+        in_label = (
+            ("thousand" if said and said.group()[0].lower() == "t" else "billion" if said and said.group()[0].lower() == "b" else "million")
+            if said
+            else ""
+        )
+        scale = (
+            ""
+            if a.percent or UNSCALED.search(label)
+            else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header)
+        )
+        return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
+
+
+def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
+    """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values."""
+    out = []
+    for t in _tables(units_texts):
+        first = t.headers[0]
+        headers = [h for h in t.headers[1:] if not re.fullmatch(r"notes?", h.strip(), re.I)]
+        labels = [r.cells.get(first, "") for r in t.rows]
+        out.append(Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption))
+    return out
+
+
+def _close(a: str, b: str) -> bool:
+    sa, sb = _stem(a), _stem(b)
+    return sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5])
+
+
+def content(text: str) -> list[str]:
+    """The words of ``text`` that can name a row or a column: no stop word, no number."""
+    return [w for w in _words(text) if w not in _STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
+
+
+def label_score(label: str, words: Sequence[str]) -> float:
+    """How surely ``words`` name the row ``label``: 0 unless they hold `MIN_LABEL` of its own
+    label's words (its aside in parentheses, "(weighted average)", may go unsaid); else how
+    many of the question's words its label and section hold, and the share held, less the
+    label's words not asked."""
+    section, _, own = label.rpartition(SECTION_MARK)
+    bare = _ASIDE.sub("", own).strip()
+    if bare and bare != own:
+        return max(_score(section, own, words), _score(section, bare, words))
+    return _score(section, own, words)
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def _score(section: str, own: str, words: Sequence[str]) -> float:
+    mine = [w for w in content(own) if w != "total"] or content(own)
+    if not mine:
+        return 0.0
+    held = sum(any(_close(w, q) for q in words) for w in mine)
+    share = held / len(mine)
+    if share < MIN_LABEL:
+        return 0.0
+    from_section = {q for q in words if any(_close(w, q) for w in content(section))}
+    from_label = {q for q in words if any(_close(w, q) for w in content(own))}
+    total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
+    missing_total = -0.5 if "total" in content(own) and "total" not in words else 0.0
+    unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
+    return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched
+
+
+def best_row(grid: Grid, words: Sequence[str], usable: Sequence[int] | None = None) -> int | None:
+    """The row ``words`` name best; None when none, or two rows of different values tie."""
+    pool = range(len(grid.labels)) if usable is None else usable
+    scored = sorted(((label_score(grid.labels[i], words), i) for i in pool), reverse=True)
+    if not scored or scored[0][0] <= 0:
+        return None
+    top, i = scored[0]
+    for s, j in scored[1:]:
+        if s < top - 1e-9:
+            break
+        if grid.cells[j] != {**grid.cells[i], grid.label_header: grid.cells[j].get(grid.label_header, "")}:
+            return None  # two rows named alike, of different values
+    return i
+
+
+def header_year(header: str) -> int | None:
+    ys = years_in(header)
+    return ys[0] if len(ys) == 1 else None
+
+
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+def header_when(header: str) -> tuple[int, int] | None:
+    """A column's date as (year, month), month 0 when it names none; None when it names no year."""
+    y = header_year(header)
+    if y is None:
+        return None
+    m = re.search(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\b", header.lower())
+    return (y, _MONTHS.index(m.group(1)) + 1 if m else 0)
+
+
+def year_columns(grid: Grid, year: int, words: Sequence[str], row: int | None = None) -> list[str]:
+    """The columns of ``year``, best first: the header words the question uses, then not of percentages."""
+    cols = [h for h in grid.headers if header_year(h) == year]
+    return sorted(cols, key=lambda h: column_rank(grid, h, words, row))
+
+
+def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
+    """How a year's column is chosen, smallest first: a value in the row, the header words the question uses, not of percentages."""
+    named = sum(any(_close(w, q) for q in words) for w in content(header) if not years_in(w))
+    cell = amount(grid.cells[row].get(header, "")) if row is not None else None
+    return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
+
+
+def named_columns(grid: Grid, words: Sequence[str]) -> list[str]:
+    """Columns whose header's own words (years aside) the question holds, best first."""
+    scored = []
+    for n, h in enumerate(grid.headers):
+        mine = [w for w in content(h) if w not in _GENERIC]
+        if not mine:
+            continue
+        held = sum(any(_close(w, q) for q in words) for w in mine)
+        if held / len(mine) >= MIN_LABEL:
+            scored.append((held, -n, h))
+    return [h for *_, h in sorted(scored, reverse=True)]
+
+
+def question_words(text: str) -> list[str]:
+    """The words of a question or part that can name a row or column."""
+    return [w for w in content(text) if w not in _GENERIC]

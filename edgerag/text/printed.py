@@ -1,0 +1,148 @@
+"""A table as a report prints it, made plain before its rows are written (text/rows.py
+`grid_lines`, for every reader: HTML, Markdown, DOCX, PDF):
+
+* **Cells**: a negative in parentheses ``(1,204)`` / ``$(3.1)`` / ``(15)%`` is written
+  ``-1,204`` / ``-$3.1`` / ``-15%``; a dash alone (``-``, ``–``, ``—``) is nothing; footnote
+  marks (``Gross profit(4)``, ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped.
+* **A currency or percent sign in a cell of its own** (``$`` | ``1,204``, ``12.5`` | ``%``)
+  joins its number; a column left empty by that is dropped.
+* **Header rows found in the body**: leading rows with an empty first cell whose other cells
+  are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
+  and PDF know one header row only).
+* **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``): a header row that
+  holds only it, or the first column's header, or the text just before the table; it is taken
+  out of the header and said once, after the caption.
+
+`plain` returns the grid, its number of header rows and the scale phrase ("" when none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+DASHES = frozenset({"-", "–", "—", "−", "--", "n/a", "N/A", "n.a.", "nm", "NM", "*"})
+_NEGATIVE = re.compile(
+    r"^(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*\(\s*(?P<cur2>[$€£¥])?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*\)\s*(?P<pct2>%)?$"
+)
+_FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,3})\))+$|\s*[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\s+\.$")
+_VALUE_FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+$|\s*[*†‡§]+$")
+"""A value's marks: not "²" or "³", which are its unit's ("1.2 km²")."""
+_SIGN = re.compile(r"^(?:[$€£¥]|[A-Z]{1,3}\$|US\$|A\$|R|RMB|HK\$)$")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\b(?:FY|F)\s?'?\d{2}\b", re.I)
+_UNIT = re.compile(
+    r"^\(?\s*(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥]\)?$",
+    re.I,
+)
+SCALE = re.compile(
+    r"\(?\s*(?:(?:[$€£¥]|US\$|dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
+    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'000s?|(?<!\w)[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
+    re.I,
+)
+_NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")
+
+
+def scale_word(text: str) -> str:
+    """ "thousand", "million", "billion" or "" for the scale ``text`` names ("$m", "'000", "(in millions)")."""
+    m = SCALE.search(text)
+    if m is None:
+        return ""
+    said = (m["word"] or m["code"] or "").lower()
+    if "thousand" in said or "000" in said or said.endswith("k"):
+        return "thousand"
+    if "billion" in said or said.endswith("bn"):
+        return "billion"
+    return "million"
+
+
+def clean_cell(text: str) -> str:
+    """One cell made plain (the module doc): negatives, dashes, footnote marks."""
+    text = " ".join(text.split())
+    if text in DASHES:
+        return ""
+    m = _NEGATIVE.match(text)
+    if m:
+        return f"-{m['cur'] or m['cur2'] or ''}{m['num']}{'%' if m['pct'] or m['pct2'] else ''}"
+    text = (_VALUE_FOOTNOTE if text[:1].isdigit() else _FOOTNOTE).sub("", text).strip()
+    return "" if text in DASHES else text
+
+
+def _is_number(cell: str) -> bool:
+    return bool(_NUMBERISH.match(cell.replace(" ", "")))
+
+
+def _merge_signs(row: list[str]) -> list[str]:
+    """A "$" cell joined to the number after it, a "%" cell to the number before it."""
+    row = list(row)
+    for k, c in enumerate(row):
+        if _SIGN.match(c) and k + 1 < len(row) and row[k + 1] and _is_number(clean_cell(row[k + 1])):
+            v = clean_cell(row[k + 1])
+            row[k + 1] = f"-{c}{v[1:]}" if v.startswith("-") else f"{c}{v}"
+            row[k] = ""
+        elif c in ("%", "(%)") and k > 0 and row[k - 1] and _is_number(clean_cell(row[k - 1])):
+            row[k - 1] = clean_cell(row[k - 1]) + "%"
+            row[k] = ""
+    return row
+
+
+def yearish(cell: str) -> bool:
+    """A column's name that is a year or a date ("2019", "FY19", "July 27, 2019", "2018-19"), no value."""
+    if not _YEAR.search(cell) or len(cell.split()) > 6:
+        return False
+    rest = _YEAR.sub("", cell)
+    return not any(int(d) > 31 for d in re.findall(r"\d+", rest))
+
+
+def _heads_more(row: Sequence[str]) -> bool:
+    """A body row that is one more header row: an empty first cell, the rest years or units."""
+    rest = [c for c in row[1:] if c]
+    return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
+
+
+def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "") -> tuple[list[list[str]], int, str]:
+    """``grid`` as printed made plain (the module doc): (rows, header rows, scale phrase)."""
+    width = max((len(r) for r in grid), default=0)
+    rows = [[" ".join(c.split()) for c in r] + [""] * (width - len(r)) for r in grid]
+    rows = [r for r in rows if any(r)]
+    header_rows = min(max(header_rows, 1), len(rows))
+    while header_rows < len(rows) - 1 and _heads_more(rows[header_rows]):
+        header_rows += 1
+    scale = ""
+    body = [_merge_signs(r) if n >= header_rows else r for n, r in enumerate(rows)]
+    body = [
+        [clean_cell(c) for c in r]
+        if n >= header_rows
+        else [(_VALUE_FOOTNOTE if c[:1].isdigit() else _FOOTNOTE).sub("", c).strip() for c in r]
+        for n, r in enumerate(body)
+    ]
+    keep = [k for k in range(width) if any(r[k] for r in body[header_rows:])] or list(range(width))
+    for k in range(width - 1):  # a "$" column's header ("2019") names the number beside it
+        if k not in keep and k + 1 in keep and not any(r[k + 1] for r in body[:header_rows]):
+            for r in body[:header_rows]:
+                r[k + 1] = r[k]
+    if len(keep) < width and len(keep) >= 2:
+        body = [[r[k] for k in keep] for r in body]
+    for r in body[: header_rows - 1]:  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
+        if sum(1 for c in r[1:] if c) >= 2:
+            for k in range(2, len(r)):
+                if not r[k] and r[k - 1]:
+                    r[k] = r[k - 1]
+    for r in body[:header_rows]:  # "20181" beside "2017" and "2019": a year with its footnote's digit run on
+        if sum(1 for c in r if re.fullmatch(r"(?:19|20)\d{2}", c)) >= 2:
+            r[:] = [c[:4] if re.fullmatch(r"(?:19|20)\d{3}", c) else c for c in r]
+    heads: list[list[str]] = []
+    for r in body[:header_rows]:
+        filled = [c for c in r if c]
+        if len(filled) == 1 and SCALE.fullmatch(filled[0].strip()) and not scale:
+            scale = filled[0]  # "(In millions)" alone on a header row: the table's scale
+            continue
+        heads.append(r)
+    if heads and heads[0] and (m := SCALE.search(" ".join(r[0] for r in heads))) and not scale:
+        scale = m.group().strip()
+        for r in heads:
+            r[0] = " ".join(SCALE.sub("", r[0]).split()).strip(" ,")
+    if not scale and (m := SCALE.search(before[-300:])):
+        scale = m.group().strip()
+    if not heads:
+        heads = [[""] * len(body[0])]
+    return heads + body[header_rows:], len(heads), scale

@@ -1,0 +1,351 @@
+"""Tables of reports read as printed, their cells bound and their arithmetic done in code (issue
+#63): header rows of years and units joined into a header path, a "$" or "%" cell joined to its
+number, section rows carried into the rows below, negatives in parentheses, dashes, footnote
+marks and the table's scale (text/printed.py, text/rows.py); a question's row and column bound
+(answer/table_cells.py); the operation read from its grammar (answer/operation.py) and computed
+(answer/arithmetic.py), decided before any model call (answer/in_code.py). Tables written here;
+the readers are the real ones on files made by tests/docmaker.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag.answer.arithmetic import compute, computed
+from edgerag.answer.in_code import decide_in_code
+from edgerag.answer.operation import operation
+from edgerag.ingest import iter_documents
+from edgerag.text.printed import clean_cell, scale_word
+from edgerag.text.rows import grid_lines, rows_in
+from edgerag.types import Document
+
+from .docmaker import html_page, make_docx, make_pdf
+from .helpers import passage
+
+# A segment note as reports print it: a year row over a unit row, a "$" in its own cell, a
+# section row, a total closing it, a note column, negatives in parentheses, a dash, footnotes.
+SEGMENTS = [
+    ["", "Note", "2019", "", "2018", ""],
+    ["", "", "$m", "", "$m", ""],
+    ["Revenue", "", "", "", "", ""],
+    ["Services(1)", "4", "$", "1,054", "$", "1,151"],
+    ["Products", "4", "", "2,310", "", "2,003"],
+    ["Total revenue", "4", "$", "3,364", "$", "3,154"],
+    ["Operating profit*", "7", "", "(212)", "", "318"],
+    ["Restructuring", "", "", "—", "", "(45)"],
+    ["Headcount", "", "", "1,204", "", "1,090"],
+]
+
+
+def _one(path):
+    docs = [d for d in iter_documents([path]) if isinstance(d, Document)]
+    assert len(docs) == 1, docs
+    return docs[0]
+
+
+def _md(grid):
+    head, *body = grid
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in body])
+
+
+def _html_table(grid, heads=2):
+    def row(r, tag):
+        return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in r) + "</tr>"
+
+    return (
+        "<table><thead>"
+        + "".join(row(r, "th") for r in grid[:heads])
+        + "</thead><tbody>"
+        + "".join(row(r, "td") for r in grid[heads:])
+        + "</tbody></table>"
+    )
+
+
+# ---- the table as printed ------------------------------------------------------------------------
+def test_cells_are_made_plain():
+    assert clean_cell("(1,204)") == "-1,204" and clean_cell("$(3.1)") == "-$3.1" and clean_cell("(15)%") == "-15%"
+    assert clean_cell("—") == "" and clean_cell("–") == "" and clean_cell("-") == ""
+    assert clean_cell("Gross profit(4)") == "Gross profit" and clean_cell("Operating income(1)(2)") == "Operating income"
+    assert clean_cell("Revenue¹") == "Revenue" and clean_cell("Inventories .") == "Inventories"
+    assert clean_cell("1.2 km²") == "1.2 km²"  # a unit's square is no footnote
+    assert clean_cell("Net profit/(loss)") == "Net profit/(loss)"  # words in parentheses stay
+    assert [scale_word(s) for s in ("$m", "'000", "(in thousands)", "$ in millions", "US$'000", "2019")] == [
+        "million",
+        "thousand",
+        "thousand",
+        "million",
+        "thousand",
+        "",
+    ]
+
+
+def test_a_report_table_is_written_as_printed():
+    lines = grid_lines(SEGMENTS, "Segment results", header_rows=1)
+    assert lines == [
+        "Revenue",
+        "Segment results — Item: Revenue › Services; Note: 4; 2019 · $m: $1,054; 2018 · $m: $1,151",
+        "Segment results — Item: Revenue › Products; Note: 4; 2019 · $m: 2,310; 2018 · $m: 2,003",
+        "Segment results — Item: Revenue › Total revenue; Note: 4; 2019 · $m: $3,364; 2018 · $m: $3,154",
+        "Segment results — Item: Operating profit; Note: 7; 2019 · $m: -212; 2018 · $m: 318",  # the total closed the section
+        "Segment results — Item: Restructuring; 2018 · $m: -45",  # the dash is nothing
+        "Segment results — Item: Headcount; 2019 · $m: 1,204; 2018 · $m: 1,090",
+    ]
+    assert all(rows_in(line) for line in lines[1:])  # each reads back as a row
+
+
+def test_the_scale_is_read_from_the_header_or_the_text_before():
+    corner = [["(in thousands, except per share data)", "2019", "2018"], ["Net revenue", "6,573", "6,135"]]
+    assert grid_lines(corner) == ["(in thousands, except per share data) — Item: Net revenue; 2019: 6,573; 2018: 6,135"]
+    alone = [["", "(In millions)", ""], ["", "2019", "2018"], ["Net revenue", "6,573", "6,135"]]
+    assert grid_lines(alone, header_rows=2) == ["(In millions) — Item: Net revenue; 2019: 6,573; 2018: 6,135"]
+    before = grid_lines([["", "2019", "2018"], ["Net revenue", "6,573", "6,135"]], "Results", before="The figures below are in thousands.")
+    assert before == ["Results (in thousands) — Item: Net revenue; 2019: 6,573; 2018: 6,135"]
+
+
+# ---- each reader ------------------------------------------------------------------------------------
+SEGMENT_LINE = "Item: Revenue › Services; Note: 4; 2019 · $m: $1,054; 2018 · $m: $1,151"
+
+
+def test_html_reads_a_report_table_as_printed(tmp_path):
+    f = tmp_path / "report.html"
+    f.write_text(html_page("Annual report", "<h2>Segment results</h2><p>Revenue grew in 2019.</p>" + _html_table(SEGMENTS)))
+    text = _one(f).text
+    assert f"Segment results — {SEGMENT_LINE}" in text
+    assert "Item: Operating profit; Note: 7; 2019 · $m: -212; 2018 · $m: 318" in text
+
+
+def test_markdown_finds_the_unit_row_in_the_body(tmp_path):
+    f = tmp_path / "report.md"
+    f.write_text("# Segment results\n\n" + _md(SEGMENTS) + "\n")
+    text = _one(f).text
+    assert f"Segment results — {SEGMENT_LINE}" in text  # "| | | $m | | $m |" under the header row heads it too
+    assert "Item: Restructuring; 2018 · $m: -45" in text
+
+
+def test_docx_reads_a_report_table_as_printed(tmp_path):
+    f = make_docx(tmp_path / "report.docx", [("h", 1, "Segment results"), ("t", SEGMENTS)])
+    text = _one(f).text
+    assert f"Segment results — {SEGMENT_LINE}" in text
+    assert "Item: Operating profit; Note: 7; 2019 · $m: -212; 2018 · $m: 318" in text
+
+
+def test_pdf_reads_a_report_table_as_printed(tmp_path):
+    table = [
+        ["Item", "2019", "2018"],
+        ["Revenue", "", ""],
+        ["Services", "1,054", "1,151"],
+        ["Products", "2,310", "2,003"],
+        ["Total", "3,364", "3,154"],
+        ["Operating loss", "(212)", "—"],
+    ]
+    body = "\n".join("| " + " | ".join(r) + " |" for r in table)
+    f = make_pdf(tmp_path / "report.pdf", ["Segment results\n" + body + "\nAll figures are audited."])
+    lines = _one(f).text.splitlines()
+    assert any(line.endswith("Item: Revenue › Services; 2019: 1,054; 2018: 1,151") for line in lines), lines
+    assert any(line.endswith("Item: Operating loss; 2019: -212") for line in lines), lines
+
+
+# ---- cells bound, arithmetic decided ----------------------------------------------------------------
+@pytest.fixture
+def report() -> list[tuple[str, str]]:
+    lines = grid_lines(SEGMENTS, "Segment results")
+    rates = grid_lines(
+        [["", "2019", "2018", "2017"], ["Gross margin", "41.6%", "51.2%", "48.0%"], ["Staff turnover", "12%", "15%", "9%"]], "Ratios"
+    )
+    return [("segments", "Segment results (in $m unless stated).\n" + "\n".join(lines)), ("ratios", "\n".join(rates))]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What was the change in Services revenue between 2018 and 2019?", "-97 million"),
+        ("What was the percentage change in Services revenue between 2018 and 2019?", "-8.43%"),
+        ("What is the percentage change in services revenue from 2018 to 2019 to one decimal place?", "-8.4%"),
+        ("What was the average revenue from products in 2018 and 2019?", "2,156.5 million"),
+        ("What is the total Products revenue for 2018 and 2019?", "4,313 million"),
+        ("What is the ratio of Services revenue to Products revenue in 2019?", "0.46"),
+        ("What is Services revenue as a percentage of Total revenue in 2019?", "31.33%"),
+        ("What is the difference between Products revenue and Services revenue in 2018?", "852 million"),
+        ("What was the change in operating profit from 2018 to 2019?", "-530 million"),  # (212) is -212
+        ("What was the percentage change in operating profit from 2018 to 2019?", "-166.67%"),
+        ("What was the change in gross margin between 2018 and 2019?", "-9.6%"),  # a rate's change, in points
+        ("What is the average staff turnover from 2017 to 2019?", "12%"),  # the range's middle year too
+        ("In which year was the gross margin highest?", "2018"),
+        ("How many years did staff turnover exceed 10%?", "2"),
+    ],
+)
+def test_each_operation_is_computed_from_bound_cells(report, question, answer):
+    c = compute(question, report)
+    assert c is not None, question
+    assert c.answer == answer, c.shown
+
+
+def test_the_answer_shows_its_formula_and_cites_its_row(report):
+    c = compute("What was the percentage change in Services revenue between 2018 and 2019?", report)
+    assert c.shown == "-8.43% ((1,054 - 1,151) / 1,151 × 100; Revenue › Services: 2018 · $m, 2019 · $m)"
+    assert [x.key for x in c.cells] == ["segments", "segments"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the change in Services revenue?",  # two years in the table: the latest two
+        "What was the change in marketing spend between 2018 and 2019?",  # no such row
+        "What caused the increase in Services revenue in 2019?",  # a cause, not a number
+        "What are the Services and Products revenue in 2019 respectively?",  # a list
+        "What was the change in Restructuring between 2018 and 2019?",  # the 2019 cell is a dash: nothing to subtract
+        "What is the ratio of note 4 to note 7?",  # a note number is never a cell
+    ],
+)
+def test_what_is_not_bound_is_left_to_the_model(report, question):
+    c = compute(question, report)
+    if question.endswith("revenue?"):
+        assert c is not None and c.answer == "-97 million"
+    else:
+        assert c is None, c and c.shown
+
+
+def test_two_rows_named_alike_bind_nothing():
+    lines = grid_lines([["", "2019", "2018"], ["Basic", "", ""], ["Shares", "10", "8"], ["Diluted", "", ""], ["Shares", "12", "9"]], "EPS")
+    units = [("eps", "\n".join(lines))]
+    assert compute("What was the change in shares between 2018 and 2019?", units) is None  # Basic or Diluted?
+    assert compute("What was the change in diluted shares between 2018 and 2019?", units).answer == "3"
+
+
+def test_the_operation_is_read_from_the_grammar():
+    assert operation("What is the percentage change in net income between 2018 and 2019?").op == "percent_change"
+    assert operation("What was the change in the weighted average number of shares from 2018 to 2019?").op == "change"
+    assert operation("What is the total percentage change in revenue between 2017 and 2019?").op == "percent_change"
+    assert operation("What is the ratio of A to B in 2019?").parts == ("A", "B")
+    assert operation("What is the average revenue from 2017 to 2019?").years == (2017, 2019, 2018)
+    assert operation("What is the change in revenue to two decimal places?").decimals == 2
+    assert operation("What is the average revenue, rounded to the nearest whole number?").decimals == 0
+    assert operation("What caused the increase in revenue?") is None and operation("Who audits the accounts?") is None
+
+
+def test_a_computed_answer_is_decided_in_code_and_held_by_construction(report):
+    units = [passage(k, "Annual report", t) for k, t in report]
+    d = decide_in_code("What was the percentage change in Services revenue between 2018 and 2019?", units)
+    assert d is not None and d.kind == "arithmetic" and d.answer == "-8.43%"
+    assert d.text.startswith("-8.43% ((1,054 - 1,151) / 1,151") and [u.chunk_id for u in d.units] == ["segments"]
+    assert computed("What is the name of the auditor?", units) is None
+
+
+# ---- cells read in code, lists kept whole -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What was the Services revenue in 2019?", "$1,054 million"),  # the 2019 column, not 2018's
+        ("What was the operating profit in 2019?", "-212 million"),  # the note's 7 is no cell
+        ("What were the Services revenue in 2019 and 2018, respectively?", "$1,054 million; $1,151 million"),
+        ("What was the total revenue in 2018?", "$3,154 million"),
+        ("What was the gross margin in 2017 as a percentage?", "48.0%"),
+    ],
+)
+def test_the_cells_a_question_names_are_read_in_code(report, question, answer):
+    from edgerag.answer.cell_lookup import look_up
+
+    found = look_up(question, report)
+    assert found is not None, question
+    assert found.answer == answer, found.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the Services revenue?",  # no year, no column named: which one?
+        "What was the marketing spend in 2019?",  # no such row
+        "What caused the growth in Services revenue in 2019?",
+        "What was the headcount in 2017?",  # no 2017 column in that table
+    ],
+)
+def test_a_cell_not_bound_both_ways_is_left_to_the_model(report, question):
+    from edgerag.answer.cell_lookup import look_up
+
+    assert look_up(question, report) is None
+
+
+def test_a_list_asked_keeps_every_item_the_passages_hold():
+    from edgerag.answer.several import asks_several, items_read
+
+    assert asks_several("Which years does the table provide information for?")
+    assert asks_several("What are the components of other income?")
+    assert asks_several("What were the balances of inventories and receivables, respectively?")
+    assert not asks_several("What was the revenue in 2019?") and not asks_several("What is the percentage change in revenue?")
+    units = [
+        passage(
+            "p",
+            "Report",
+            "Other income — Item: Interest income; 2019: 1,204\nOther income — Item: Rental income; 2019: 330\nThe years ended July 27, 2019 and July 28, 2018.",
+        )
+    ]
+    assert items_read("Interest income [1], Rental income and dividends.", units) == [
+        "Interest income",
+        "Rental income",
+    ]  # dividends: not read
+    assert items_read("1,204 and 330", units) == ["1,204", "330"]  # numbers keep their commas
+    assert items_read("July 27, 2019, July 28, 2018", units) == ["July 27, 2019", "July 28, 2018"]  # dates keep theirs
+    assert items_read("The two are 1,204; and 330.", units) == ["1,204", "330"]
+
+
+# ---- through the API, the real model answering the rest -------------------------------------------------
+@pytest.mark.model
+def test_a_report_excerpt_answers_through_the_api(tmp_path):
+    from edgerag import EdgeRAG
+    from edgerag.settings import Settings
+
+    page = tmp_path / "docs" / "segment_note.html"
+    page.parent.mkdir()
+    page.write_text(
+        html_page(
+            "Annual report 2019",
+            "<h2>Segment results</h2><p>Revenue is reported by segment. Services revenue fell as two contracts ended; "
+            "the main segments are Services, Products and Licensing.</p>"
+            + _html_table(SEGMENTS + [["Licensing", "5", "", "402", "", "388"]]),
+        )
+    )
+    rag = EdgeRAG(tmp_path / "index", Settings(progress=False))
+    try:
+        rag.insert([page.parent])
+        change = rag.query("What was the percentage change in Services revenue between 2018 and 2019?")
+        assert change.short == "-8.43%" and "1,054 - 1,151" in change.text and not change.abstained  # computed, never dropped by the check
+        assert change.tokens["output"] == 0  # no model call
+        cell = rag.query("What was the operating profit in 2018?")
+        assert cell.short == "318 million"  # the 2018 column; the note's 7 is no cell
+        listed = rag.query("What are the main segments?")
+        assert listed.short == "Services; Products; Licensing", (listed.short, listed.text)  # the list kept whole, not cut to one
+    finally:
+        rag.close()
+
+
+def test_values_stated_in_the_text_are_operands_like_cells():
+    text = (
+        "Where revenue is deferred, the commission is capitalised. Altium had US$6 million in long-term deferred revenue "
+        "as at 30 June 2018 which resulted in an adjustment of US$0.3 million to opening retained profits.\n"
+        "Altium had US$6.9 million in long-term deferred revenue as at June 2019 which resulted in an adjustment of US$0.2 million."
+    )
+    units = [("note", text)]
+    c = compute("What is the percentage change in long-term deferred revenue from 2018 to 2019?", units)
+    assert c is not None and c.answer == "15%", c and c.shown
+    assert compute("What was the change in long-term deferred revenue from 2018 to 2019?", units).answer == "0.9 million"
+    both = [("note", "Net sales were $12.4 million and $10.1 million in 2019 and 2018, respectively.")]
+    assert compute("What was the change in net sales between 2018 and 2019?", both).answer == "2.3 million"
+    assert compute("What was the change in gross profit between 2018 and 2019?", both) is None  # the text does not say it
+
+
+def test_an_operation_over_another_is_left_to_the_model():
+    assert operation("What is the change in the average total bookings between 2017-2018 and 2018-2019?") is None
+    assert operation("What was the change in the weighted average number of shares from 2018 to 2019?").op == "change"
+
+
+def test_one_phrase_or_a_copied_row_is_no_list():
+    from edgerag.answer.several import items_read
+
+    units = [
+        passage(
+            "p",
+            "Report",
+            "Capital expenditures are costs associated with acquiring property, plant and equipment.\nEPS — Item: Basic; 2019: 2.24; 2018: -0.48",
+        )
+    ]
+    assert items_read("costs associated with acquiring property, plant and equipment", units) == []
+    assert items_read("Basic; 2019: 2.24; 2018: -0.48", units) == []
