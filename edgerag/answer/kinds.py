@@ -33,7 +33,7 @@ from ..text.linkkeys import capitalised_runs
 
 KINDS = ("yes-no", "year", "date", "number", "role", "place", "person", "org", "other")
 
-_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may)\b", re.I)
+_YES_NO = re.compile(r"^\s*(?:is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|must|may)\b", re.I)
 _YEAR = re.compile(r"^\s*(?:in |by |since |until )?(?:what|which) year\b|\byear (?:was|did|were|is|does|will)\b", re.I)
 _DATE = re.compile(
     r"^\s*when\b|^\s*(?:on |by |from |until |since )?(?:what|which) (?:date|day|month|decade|century)\b|\b(?:what|which) date\b", re.I
