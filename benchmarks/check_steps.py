@@ -63,6 +63,10 @@ def outcome(q: dict, short: str, dropped: bool) -> str:
 def deciding_step(ans) -> tuple[str, str]:
     """(the check step that changed or dropped the answer, the answer before the check); ("", short) when none did."""
     steps = [r for r in ans.rules if r.get("rule") in CHECK_STEPS]
+    if not steps and getattr(ans, "abstained", False) and ans.rules[-1:] != [] and ans.rules[-1].get("rule") == "about":
+        return "about", ""  # a long answer refused before the model wrote (check.py `unnamed`)
+    if not steps and getattr(ans, "abstained", False):
+        return "said", ""  # the model said it found nothing (no rule recorded: nothing was changed)
     if not steps:
         return "", ans.short
     return steps[-1]["rule"], steps[0]["before"]

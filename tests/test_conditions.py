@@ -67,6 +67,9 @@ def test_a_clause_about_the_user_around_the_question_joins_the_situation():
     held = read_question("Can I claim the Warm Homes Grant if my landlord in Hollinsfield agrees?")
     assert held.asked == "Can I claim the Warm Homes Grant?" and held.names == ("Warm Homes Grant",)
     assert "Hollinsfield" in held.own
+    opened = read_question("As I am under nineteen am I allowed to apply for a Seasonal Worker visa?")  # no comma sets it apart
+    assert opened.asked == "Am I allowed to apply for a Seasonal Worker visa?" and opened.kind == "yes-no"
+    assert opened.situation == ("As I am under nineteen",)
 
 
 def test_a_plain_question_reads_as_it_did():
@@ -151,3 +154,13 @@ def test_an_exception_and_a_list_of_requirements_are_conditions_too():
     assert apply is not None and "be 18 or over" in apply.clause and "approved farm" in apply.clause
     pay = rule_condition(read_question("My daughter died last year. Will I get Statutory Parental Bereavement Pay?"), [LEAVE])
     assert pay is not None and pay.clause.startswith("you have worked for your employer for 26 weeks")
+
+
+def test_a_when_about_a_rule_may_be_answered_with_the_rules_time():
+    from edgerag.answer.kinds import fits
+
+    assert fits("every year", "date") and fits("within 3 months of the decision", "date")
+    q = read_question("We run a small ferry. When must we repeat the risk assessment?")
+    page = passage("r1", "Risk assessments on ships", "You must repeat the risk assessment every year and whenever the work changes.")
+    checked = check_answer("every year", "every year", q, [page])
+    assert not checked.abstained and checked.short == "every year"

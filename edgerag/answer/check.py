@@ -227,6 +227,8 @@ def check_answer(
     bound = standing
     if not bridge_question(core):  # asked of its subject itself (a bridge read whole may stand anywhere it links to)
         bound = [s for s in standing if about(s, core, units, names)]
+        if not bound and q.situated and not names:  # a question naming nothing: the situation says which case it asks of
+            bound = [s for s in standing if about(s, q.text, units, [])]
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)

@@ -6,7 +6,8 @@ eligible …?", "Do I have to …?") answered yes or no, `rule_condition` finds 
 sentence (`rule_sentence`: the sentence read that says most of the question proper, its
 passage's headings counting for it, the words beside the names the question asks of counting
 twice: "To apply you must:" under "Seasonal Worker visa" for "Can I apply for a Seasonal Worker
-visa?", not "You cannot extend a Seasonal Worker visa …") and its condition:
+visa?", not "You cannot extend a Seasonal Worker visa …"; the situation's words add a little,
+steering to the page and case the user is in) and its condition:
 
 * in the sentence: "… if / only if / as long as / provided (that) / unless / except …";
 * or, where the sentence leads a list ("The donor must:", "You can claim if you:"), its items:
@@ -37,6 +38,9 @@ _CONDITION = re.compile(
 )
 _NEGATIVE = re.compile(r"\b(?:not|cannot|can't|won't|isn't|aren't|don't|doesn't|never|no)\b|n't\b", re.I)
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+SITUATION_WEIGHT = 0.5
+"""What each of the situation's words (up to three) a sentence or its headings say adds to its
+score as the rule's sentence: less than a word of the question proper."""
 MAX_ITEMS = 4
 """List items a condition quotes at most (a longer list is cited, its first items said)."""
 
@@ -80,14 +84,15 @@ def rule_sentence(q: Question, units: list[Unit]) -> Standing | None:
     named = {lemma(w) for n in q.names for w in keywords(n)}
     if len(want) < 2:
         return None
-    best: tuple[int, Standing] | None = None
+    case = {lemma(w) for w in subject_words(" ".join(q.situation))} - want  # the situation steers to its case
+    best: tuple[float, Standing] | None = None
     for u in units:
         head = {lemma(w) for w in keywords(heads(u))}
         for s in split_sentences(u.text):
             if _heading(s):
                 continue
             own = {lemma(w) for w in keywords(s)}
-            score = len(want & (own | head)) + len((want - named) & own)
+            score = len(want & (own | head)) + len((want - named) & own) + SITUATION_WEIGHT * min(3, len(case & (own | head)))
             score += bool(_CONDITION.search(s) or s.rstrip().endswith(":"))
             if len(want & (own | head)) >= 2 and (best is None or score > best[0]):
                 best = (score, Standing(u, s))

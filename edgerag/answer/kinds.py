@@ -8,7 +8,8 @@ kind           asked as                                                a reply o
 =============  ======================================================  =========================
 ``yes-no``     "Is …?", "Are both …?", "Did …?" (not "Did A or B …?")  yes or no
 ``year``       "In what year …?", "Which year …?"                      holds a year
-``date``       "When …?", "On what date …?"                            holds a year or a date
+``date``       "When …?", "On what date …?"                            holds a year or a date, or a
+                                                                       rule's time ("every year")
 ``number``     "How many …?", "How much …?", "What is the price …?",   holds a number
                "What was X's total income …?"
 ``role``       "What position / role / job / title did X …?"           a role, not a bare name
@@ -116,6 +117,13 @@ def _is_number(text: str) -> bool:
     return bool(_DIGIT.search(text)) or any(w.lower() in _NUMBER_WORDS for w in text.split())
 
 
+_WHEN_RULE = re.compile(
+    r"\b(?:every|each|within|annually|yearly|monthly|weekly|daily|once|twice)\b|\b(?:year|month|week|day|hour)s?\b", re.I
+)
+"""A time a rule gives rather than a date ("every year", "within 3 months of the decision"):
+what guidance answers "When can we …?" with."""
+
+
 def _is_date(text: str) -> bool:
     return bool(_YEARISH.search(text)) or bool(dates(text)) or bool(_DAY_MONTH.search(text))
 
@@ -130,7 +138,7 @@ def fits(reply: str, kind: str) -> bool:
     if kind == "year":
         return bool(_YEARISH.search(reply))
     if kind == "date":
-        return _is_date(reply)
+        return _is_date(reply) or bool(_WHEN_RULE.search(reply))
     if kind == "number":
         return _is_number(reply)
     if kind == "role":

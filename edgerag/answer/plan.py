@@ -76,7 +76,7 @@ EVIDENCE_INSTRUCTION = (
 )
 _FACT = re.compile(
     r"^\s*(?:who|whom|whose|when|where|which|what|how (?:many|much|old|long|far|tall|big)|in (?:what|which)|"
-    r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|was|were|do|does|did|has|have|had|can|could|will)\b",
+    r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|must|shall|may)\b",
     re.I,
 )
 _OPEN = re.compile(r"^\s*(?:what (?:is|are|was|were) (?:a |an |the )?\S+\??$|what (?:do|does|did)\b.*\b(?:mean|say|do)\b)", re.I)

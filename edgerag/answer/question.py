@@ -140,6 +140,25 @@ def _proper(sentence: str) -> tuple[str, list[str]]:
     return asked, before + after
 
 
+_INVERSION = re.compile(
+    r"\b(?:am|is|are|can|could|do|does|did|will|would|should|must|may|shall|have|has)\s+(?:i|we|he|she|they|you|it|my|our|his|her|their)\b",
+    re.I,
+)
+
+
+def _inverted(asked: str) -> tuple[str, list[str]]:
+    """A question proper that a clause about the user opens without a comma ("As I am under
+    eighteen am I allowed to apply?" → "Am I allowed to apply?", the clause to the situation)."""
+    if _ASKING.match(asked) or not FIRST_PERSON.search(asked):
+        return asked, []
+    m = _INVERSION.search(asked)
+    if m is None or m.start() == 0:
+        return asked, []
+    lead = asked[: m.start()].strip(" ,")
+    rest = asked[m.start() :]
+    return rest[:1].upper() + rest[1:], [lead]
+
+
 def _own_clause_cut(asked: str) -> tuple[str, list[str]]:
     """``asked`` without a trailing clause about the user that no comma sets apart ("Can I claim
     if my father died in March?" → "Can I claim?", the clause to the situation)."""
@@ -181,7 +200,9 @@ def read_question(text: str) -> Question:
     pieces = _pieces(text) or [text]
     last = max((i for i, p in enumerate(pieces) if p.endswith("?")), default=len(pieces) - 1)
     asked, around = _proper(pieces[last])
+    asked, lead = _inverted(asked)
     asked, tail = _own_clause_cut(asked) if len(asked.split()) > 5 else (asked, [])
+    around = around + lead
     situation = [p for i, p in enumerate(pieces) if i != last] + around + tail
     read_as, limit = asked, ""
     m = _LIMIT.match(asked)
