@@ -164,3 +164,17 @@ def test_a_when_about_a_rule_may_be_answered_with_the_rules_time():
     page = passage("r1", "Risk assessments on ships", "You must repeat the risk assessment every year and whenever the work changes.")
     checked = check_answer("every year", "every year", q, [page])
     assert not checked.abstained and checked.short == "every year"
+
+
+def test_a_restriction_in_a_rule_is_its_condition_not_a_no():
+    notice = passage(
+        "n1",
+        "Giving notice",
+        "Your employer can let you leave before the planned leaving date without working your notice by paying you in lieu of notice.",
+    )
+    q = read_question("I have handed in my notice and found a new job. Can I leave before the planned leaving date?")
+    assert check_answer("yes", "yes", q, [notice]).short == "yes"  # 'without' restricts the rule, it does not deny it
+    banned = passage("n2", "Giving notice", "You cannot leave before the planned leaving date if your contract says so.")
+    assert check_answer("yes", "yes", q, [banned]).short == "no"  # an outright 'cannot' still says no
+    cond = rule_condition(q, [banned])
+    assert cond is not None and not cond.grants and with_condition("no", cond, 1) == "No, if your contract says so [1]"

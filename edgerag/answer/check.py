@@ -108,7 +108,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``kind``, ``stands``, ``about``, ``subject``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -217,7 +217,7 @@ def check_answer(
             return dropped("sides", held[1], core, units)
         if held is not None and held[0] != "yes":
             step, why, short = "sides", held[1], held[0]
-        no = says_no(core, units, names) if short.lower() == "yes" else None
+        no = says_no(core, units, names, rule=q.rule) if short.lower() == "yes" else None
         if no is not None:
             step, why, short = "polarity", no[1], "no"
         return Check(short, step=step, why=why, reread=completion)

@@ -73,6 +73,17 @@ def _list_after(sentence: str, text: str) -> list[str]:
     return items
 
 
+_CLAUSE_END = re.compile(r"\)|\s[-–—]\s|,\s+(?:and|but|or|so)\s|\s(?=(?:You|Your|If|The|This|It|We|Contact|Check|Find|Apply)\b)")
+"""Where a condition's clause ends that its sentence's punctuation may not say: an unopened ")",
+a spaced dash, a comma before a conjunction, a capitalised word that opens the next sentence
+or heading (evidence lines are joined by a space)."""
+
+
+def _clause(text: str) -> str:
+    m = _CLAUSE_END.search(text)
+    return (text[: m.start()] if m else text).strip(" ,")
+
+
 def _heading(sentence: str) -> bool:
     return not sentence.rstrip().endswith((".", ":", "?", "!", ";")) and len(sentence.split()) <= 8
 
@@ -111,8 +122,9 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
     if m:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
-        clause = m["c"].strip(" ,")
-        return Condition(clause, grants=negative == unless, standing=best)
+        clause = _clause(m["c"])
+        if len(clause.split()) >= 3:
+            return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
         items = [i for i in _list_after(sentence, unit.text) if i]
         if items:

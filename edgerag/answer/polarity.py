@@ -27,6 +27,9 @@ _NEGATION = re.compile(
     r"forbidden|prohibited|banned|apologies|absent)\b|n't\b",
     re.I,
 )
+_HARD_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|mustn't|won't|isn't|aren't|doesn't|don't|nor|neither)\b|n't\b", re.I)
+"""A negation that says no outright; "only", "except", "without" restrict a rule that still holds
+("You can allow staff to leave early (for example without notice) by offering pay in lieu")."""
 MIN_SHARED = 2
 """Telling words of the question a sentence must hold to be the one it rests on."""
 
@@ -54,13 +57,15 @@ def speaks_most(question: str, units: list[Unit], names: list[str] | None = None
     return best[1] if best is not None else None
 
 
-def says_no(question: str, units: list[Unit], names: list[str] | None = None) -> tuple[str, str] | None:
+def says_no(question: str, units: list[Unit], names: list[str] | None = None, rule: bool = False) -> tuple[str, str] | None:
     """(the sentence, why) when the sentence read that speaks most of ``question`` negates or
-    restricts it and the question does not (the module doc); None otherwise."""
+    restricts it and the question does not (the module doc); None otherwise. ``rule``: a
+    question about what a rule allows (question.py): only an outright negation says no, a
+    restriction is the rule's condition (conditions.py)."""
     if _NEGATION.search(question):
         return None
     best = speaks_most(question, units, names)
     if best is None:
         return None
-    m = _NEGATION.search(best.sentence)
+    m = (_HARD_NEGATION if rule else _NEGATION).search(best.sentence)
     return (best.sentence, f"the sentence read that speaks most of it says '{m.group()}': {best.sentence[:160]}") if m else None

@@ -102,9 +102,9 @@ class Question:
         return bool(self.situation)
 
 
-_END = re.compile(r"(?<=\?)\s*(?=\S)|(?<=[a-z0-9][.!])\s+(?=[A-Z])|(?<=[a-z]{2}[.!])(?=[A-Z][a-z])")
+_END = re.compile(r"(?<=\?)\s*(?=\S)|(?<=[a-z]{3}[.!])\s+(?=[A-Z])|(?<=[0-9][.!])\s+(?=[A-Z])|(?<=[a-z]{3}[.!])(?=[A-Z][a-z])")
 """Where a typed text's sentence ends that Punkt may miss: after "?", after "." or "!" before a
-capital ("I am ill. Is there …", "England.During …")."""
+capital ("I am ill. Is there …", "England.During …"), not after a short word ("Quercia vs. Fagolia")."""
 
 
 def _pieces(text: str) -> list[str]:
