@@ -128,7 +128,7 @@ def _proper(sentence: str) -> tuple[str, list[str]]:
     if at is None:  # "My son, can he …" reads whole where no clause asks
         at = 0
     before, rest = parts[:at], parts[at:]
-    own_before = [c for c in before if FIRST_PERSON.search(c) or _CLAUSE_LEAD.match(c)]
+    own_before = [c for c in before if FIRST_PERSON.search(c)]  # "When the war ended, who …?" is one question
     if len(own_before) != len(before):  # a clause of the question itself ("In 2024, how many …?"): keep it
         return sentence, []
     after = [c for c in rest[1:] if _CLAUSE_LEAD.match(c) and FIRST_PERSON.search(c)]
