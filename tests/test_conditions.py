@@ -77,6 +77,8 @@ def test_a_plain_question_reads_as_it_did():
     assert q.asked == q.read_as == q.core == "Which film came out first, Alpha Dawn or Beta Night?"
     assert q.options == ("Alpha Dawn", "Beta Night") and not q.situated and not q.rule
     assert read_question("Am I eligible for the Warm Homes Grant?").kind == "yes-no"
+    titled = read_question("Was Prof. Catherine Doyle present at the board meeting of 18 March 2025?")  # "Prof." ends no sentence
+    assert titled.asked == titled.text and titled.kind == "yes-no" and "Catherine Doyle" in titled.names
     led = read_question("After the merger with Brightwater Foods, who chaired the board?")  # a clause of the question, not the user's
     assert led.asked == led.text and "Brightwater Foods" in led.names and not led.situated
 

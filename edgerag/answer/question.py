@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..text.linkkeys import capitalised_runs
 from ..text.sentences import split_sentences
-from .binding import question_names
+from .binding import TITLES, question_names
 from .candidates import closed_choices
 from .kinds import asked_kind
 
@@ -102,16 +102,33 @@ class Question:
         return bool(self.situation)
 
 
-_END = re.compile(r"(?<=\?)\s*(?=\S)|(?<=[a-z]{3}[.!])\s+(?=[A-Z])|(?<=[0-9][.!])\s+(?=[A-Z])|(?<=[a-z]{3}[.!])(?=[A-Z][a-z])")
+_END = re.compile(r"(?<=\?)\s*(?=\S)|(?<=[a-z0-9][.!])\s*(?=[A-Z])")
 """Where a typed text's sentence ends that Punkt may miss: after "?", after "." or "!" before a
-capital ("I am ill. Is there …", "England.During …"), not after a short word ("Quercia vs. Fagolia")."""
+capital ("I am ill. Is there …", "England.During …"), unless the word before is an
+abbreviation (`_ABBREVIATIONS`: "Prof. Catherine Doyle", "Quercia vs. Fagolia")."""
+_ABBREVIATIONS = TITLES | frozenset(
+    "vs v etc no st jr sr inc ltd co corp gen col capt sgt lt mt rev dept univ approx fig vol ed eds".split()
+)
+
+
+def _cut(sentence: str) -> list[str]:
+    out, start = [], 0
+    for m in _END.finditer(sentence):
+        word = re.search(r"([\w.]+)[.!?]?\s*$", sentence[start : m.start()])
+        last = (word.group(1) if word else "").lower().rstrip(".")
+        if sentence[m.start() - 1] == "." and (last in _ABBREVIATIONS or f"{last}." in _ABBREVIATIONS or len(last) <= 1 or "." in last):
+            continue  # "Prof. Doyle", "vs. Fagolia", "U.K. Institute", "J. Smith"
+        out.append(sentence[start : m.start()])
+        start = m.end()
+    out.append(sentence[start:])
+    return [p.strip() for p in out if p.strip()]
 
 
 def _pieces(text: str) -> list[str]:
     """The sentences of ``text`` (Punkt's, cut again where `_END` says)."""
     out = []
     for s in split_sentences(" ".join(text.split())):
-        out.extend(p.strip() for p in _END.split(s) if p.strip())
+        out.extend(_cut(s))
     return out
 
 
