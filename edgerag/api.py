@@ -247,8 +247,11 @@ class EdgeRAG:
         in one read may take `whole_budget` tokens, time permitting."""
         s = self.settings
         evidence = None
+        section = None
         if s.answer_reader == "evidence":
             evidence = partial(evidence_units, self.index, self.embedder)
+            if s.answer_section:  # a rule's question reads the rule's section whole (issue #62)
+                section = partial(evidence_units, self.index, self.embedder, whole=True)
         compare = partial(decide_from_read, question) if s.answer_hops else None  # a step: what its passages decide
         hops = chain = None
         if s.answer_hops and steps:
@@ -264,6 +267,7 @@ class EdgeRAG:
             budget=s.answer_budget,
             max_tokens=s.answer_max_tokens,
             evidence=evidence,
+            section=section,
             compare=compare,
             hops=hops,
             chain=chain,

@@ -310,6 +310,11 @@ class Settings:
     retrieved and read, its answer put in its place, and so on, up to 4 reads (answer/steps.py,
     answer/chain.py); with ``answer_hops``, a step through a known relation is made in code. Off:
     the model reads the question whole."""
+    answer_section: bool = False
+    """A question about a rule ("Can I …?", "Is there a time limit …?": answer/question.py) reads
+    the section that holds the rule's best sentence whole (its heading, paragraphs and list items,
+    as the page gives them), then evidence sentences up to the answer budget; off: evidence
+    sentences alone (answer/evidence.py ``whole``; issue #62, item 5)."""
     answer_check: bool = True
     """Check a short answer against the sentence it stands on (answer/check.py): what fails is
     read again among answers of the kind asked, or said "The documents do not say."."""

@@ -3,6 +3,10 @@
 One module per step of the path:
 
     question + context
+      question.py    the question read once, typed (`read_question` → `Question`): the user's
+                     situation apart from the question proper ("I work in Leeds. Can I …?"), its
+                     kind, options, years, its names and the user's own; made by the plan and
+                     handed to the read, the reply's rules and the check
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
         in_code.py   what code decides before a read (``answer_hops``): a fact, arithmetic over a
                      report's table, its cells, a table's column or row (text/tables.py,
@@ -34,6 +38,8 @@ One module per step of the path:
           anchors.py   the name a step hangs on (a title, a quoted name, an acronym, a run)
         relations.py   (for all three) a thing's passage by title, the person it names ("directed by …")
         evidence.py    the question's evidence sentences, read instead of whole passages
+                       (a rule's question may read the rule's section whole first:
+                       ``answer_section``)
         candidates.py  the answers a chosen or closed question may take
       read.py        `answer_question` → `Answer`: runs the plan, the model call
       reply.py       the model's reply → the short answer (cleaned; the option it names when
@@ -52,6 +58,8 @@ One module per step of the path:
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
+      conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
+                     "No, unless …", quoted from the rule's own sentence or the list it leads
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

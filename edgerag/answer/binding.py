@@ -118,7 +118,8 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     address aside: "Dr Ana Ruiz"), not a longer name holding it ("Charles Mathew" is not named
     by "James Charles Mathew"); with ``surname``, a run that is the name's last word alone
     ("Ruiz"), or its first and last with up to two words between ("Alfred Antony Francis Gell"
-    for "Alfred Gell"); a run that starts with the name ("IT Policy"); a one-word name wherever
+    for "Alfred Gell"; a shorter run sharing only some of the name's words is another person's:
+    "John Smith" does not name "John Henry Smith"); a run that starts with the name ("IT Policy"); a one-word name wherever
     it stands; a role of an organisation by the role alone ("Director" for "Director of the
     Brackenridge Institute"). A name with no capital
     (a quoted title) is named where its words stand. An acronym ("IT", "NERC") is named by a run
@@ -132,20 +133,47 @@ def names_in(name: str, text: str, surname: bool = True) -> bool:
     role = want[: want.index("of")] if "of" in want and any(w in ROLE_WORDS for w in want[: want.index("of")]) else []  # "Director" of X
     short = [want[-1]] if surname and person and len(want) >= 2 and len(want[-1]) >= 4 else []
     first_last = [want[0], want[-1]] if surname and len(want) >= 2 else []
-    for run in capitalised_runs(text):
-        got = _words(run)
+    runs = [_words(run) for run in capitalised_runs(text)]
+    if short and any(len(g) >= 2 and g[-1] == want[-1] and not _full(g, want) for g in runs):
+        short = []  # "Smith" after "John Smith" is John Smith, not John Henry Smith
+    for got in runs:
         if not got:  # a run of connectors alone ("The")
             continue
         if got == want or got[: len(want)] == want or (short and got == short) or (role and got == role):  # "IT" in "IT Policy"
             return True
-        if first_last and [got[0], got[-1]] == first_last and len(got) <= len(want) + 2:
-            return True
+        if first_last and [got[0], got[-1]] == first_last and len(want) <= len(got) <= len(want) + 2:
+            return True  # "Alfred Antony Francis Gell" for "Alfred Gell"; not "John Smith" for "John Henry Smith": another John Smith
     word = _clean_name(name)
     if _ACRONYM.fullmatch(word) and any(_initials(run).startswith(word) for run in capitalised_runs(text)):
         return True  # "IT" for "Information Technology and Security Policy"
     if len(want) == 1 and word:  # one word, as written: "Institute" in "The Institute's auditors", not "it" for "IT"
         return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
     return False
+
+
+def namesake(name: str, text: str) -> bool:
+    """Whether ``text`` names another person sharing two or more of ``name``'s words ("The
+    second son of Sir James Charles Mathew, Charles James Mathew was educated at …" for James
+    Charles Mathew): a sentence naming the subject beside a namesake is the namesake's, unless
+    it stands in the subject's own passage."""
+    want = _words(name)
+    if len(want) < 2 or not _personal(want):
+        return False
+    for run in capitalised_runs(text):
+        got = _words(run)
+        if got and _personal(got) and not _full(got, want) and len(set(got) & set(want)) >= 2 and not _full(want, got):
+            return True
+    return False
+
+
+def _personal(words: list[str]) -> bool:
+    """Whether a name's words may be a person's: no role word, no "of" ("Principal of Hallam Academy" is a role)."""
+    return not any(w in ROLE_WORDS or w in _CONNECTING for w in words)
+
+
+def _full(got: list[str], want: list[str]) -> bool:
+    """Whether the run ``got`` writes the whole name ``want`` (or it with up to two more words between its first and last)."""
+    return got[: len(want)] == want or (got[0] == want[0] and got[-1] == want[-1] and len(want) <= len(got) <= len(want) + 2)
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
@@ -277,17 +305,22 @@ def before(sentence: str, text: str) -> str:
     return said[at - 1] if at > 0 else ""
 
 
-def about(standing: Standing, question: str, units: list[Unit]) -> bool:
-    """Whether ``standing`` is bound to what ``question`` asks about (the module doc)."""
+def about(standing: Standing, question: str, units: list[Unit], names: list[str] | None = None) -> bool:
+    """Whether ``standing`` is bound to what ``question`` asks about (the module doc); ``names``
+    are the question's own (question.py: not the user's), else read from ``question``."""
     unit, sentence = standing.unit, standing.sentence
     own = f"{unit.title}. {sentence}"
-    every = question_names(question)
+    every = question_names(question) if names is None else list(names)
     names = distinguishing(every, units)
-    if any(names_in(n, own) or names_in(n, heads(unit)) for n in names):
+    if any(names_in(n, heads(unit)) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
         return True  # the sentence names the subject, or is in the subject's own passage (its headings say so)
     names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
     if names:
-        if unit.kind != "evidence" and any(names_in(n, unit.text) for n in names) and len(split_sentences(unit.text)) <= 3:
+        if (
+            unit.kind != "evidence"
+            and any(names_in(n, unit.text) and not namesake(n, unit.text) for n in names)
+            and len(split_sentences(unit.text)) <= 3
+        ):
             return True  # a short passage about the subject: its sentences are about it (not a few sentences cut from a longer one)
         seeds = {u.chunk_id for u in units if any(names_in(n, u.title) or names_in(n, u.text) for n in names)}
         if unit.chunk_id in seeds:  # the subject's passage names it elsewhere: a sentence of another's story,

@@ -63,7 +63,7 @@ def _numbers(text: str) -> list[str]:
     return out
 
 
-_YES_NO_Q = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b", re.I)
+_YES_NO_Q = re.compile(r"^\s*(?:is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|must|may)\b", re.I)
 _WHEN_Q = re.compile(r"^\s*(?:when\b|(?:in |on |at )?what (?:year|date|day|month|decade|century)\b)", re.I)
 _COUNT_Q = re.compile(r"^\s*how (?:many|much)\b", re.I)
 _YEARISH = re.compile(r"\d{3,4}")

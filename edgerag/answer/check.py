@@ -6,7 +6,13 @@ A small model answers every question, held or not, and each wrong answer still c
 checked citation: the passage holds the words, just not for this question. So each short
 answer the model wrote goes through these typed steps, in order; the first that fails decides:
 
+The question comes typed (question.py): every step reads its question proper (``core``) and
+its ``names``, never the user's situation: a user's town, employer or month is theirs, and the
+documents will not name it (issue #62).
+
 1. ``said``: the model said it does not know, or wrote nothing → not in the documents.
+   ``form``: a yes/no question answered neither yes nor no (a passage number and a heading) is
+   read again between its options; none → not in the documents.
 2. ``kind`` (kinds.py): a reply of the wrong kind ("Who …?" answered with a year, "What
    position …?" with a name), or the question's own subject ("Which firm audits the
    Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
@@ -70,9 +76,10 @@ from .binding import (
     subject_words,
 )
 from .candidates import candidates
-from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
+from .kinds import ROLE_WORDS, fits, of_kind
 from .listed import counted, says_counted
 from .polarity import says_no
+from .question import Question, as_question
 from .sides import each_side
 
 NOT_IN_DOCUMENTS = "The documents do not say."
@@ -101,7 +108,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``kind``, ``stands``, ``about``, ``subject``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -121,7 +128,7 @@ def role_phrases(texts: list[str]) -> list[str]:
     return list(out)
 
 
-def right_kind(kind: str, units: list[Unit], asked: str) -> list[str]:
+def right_kind(kind: str, units: list[Unit], asked: str, names: list[str] | None = None) -> list[str]:
     """The answers of ``kind`` the passages read hold, for a read again (closed choices)."""
     texts = [u.text for u in units]
     if kind == "role":
@@ -129,17 +136,18 @@ def right_kind(kind: str, units: list[Unit], asked: str) -> list[str]:
     else:
         found = [c for c in candidates(texts, asked) if c.lower() not in ("yes", "no")]
     asked_key = asked.lower()
-    return [c for c in of_kind(found, kind) if c.lower() not in asked_key and not is_the_subject(c, asked, kind)]
+    return [c for c in of_kind(found, kind) if c.lower() not in asked_key and not is_the_subject(c, asked, kind, names)]
 
 
-def is_the_subject(short: str, asked: str, kind: str) -> bool:
+def is_the_subject(short: str, asked: str, kind: str, names: list[str] | None = None) -> bool:
     """Whether a name answered is the question's own subject ("Which firm audits the Institute's
     accounts?" → "Brackenridge Institute for Freshwater Science"): a name the question names,
     and no other name beside it, where the question offers no choice between names."""
     if kind not in ("person", "org", "place") or re.search(r"\bor\b", asked):
         return False  # "Which ends later, A or B?" answers with a name it asks of
     runs = capitalised_runs(short)
-    return len(runs) == 1 and any(names_in(n, runs[0], surname=False) for n in question_names(asked))
+    names = question_names(asked) if names is None else names
+    return len(runs) == 1 and any(names_in(n, runs[0], surname=False) for n in names)
 
 
 def closest_sentences(question: str, units: list[Unit], k: int = 2) -> list[Standing]:
@@ -160,68 +168,83 @@ def dropped(step: str, why: str, question: str, units: list[Unit], closest: list
     return Check("", abstained=True, step=step, why=why, closest=closest or closest_sentences(question, units), reread=reread)
 
 
-def unnamed(asked: str, units: list[Unit]) -> Check | None:
+def unnamed(asked: str | Question, units: list[Unit]) -> Check | None:
     """A long answer's check, before the model writes it: a name the question gives ("error
     code E-45", "Tarn Otter") that nothing read names is asked of something the documents do not
-    hold; None when every name is read (a long answer's sentences are its own, not checked)."""
-    missing = [n for n in question_names(asked) if not any(names_in(n, u.text) or names_in(n, u.title) for u in units)]
+    hold; None when every name is read (a long answer's sentences are its own, not checked). The
+    names are the question proper's, not the user's own (question.py): a user's town is theirs."""
+    q = as_question(asked)
+    missing = [n for n in q.names if not any(names_in(n, u.text) or names_in(n, u.title) for u in units)]
     if not missing:
         return None
-    return dropped("about", f"nothing read names {' or '.join(missing)}", asked, units)
+    return dropped("about", f"nothing read names {' or '.join(missing)}", q.core, units)
 
 
 def check_answer(
-    short: str, reply: str, asked: str, units: list[Unit], reread: Callable[[list[str]], Completion | None] | None = None
+    short: str, reply: str, asked: str | Question, units: list[Unit], reread: Callable[[list[str]], Completion | None] | None = None
 ) -> Check:
     """The check of ``short`` (the model's ``reply`` made a short answer) to the question ``asked``
-    over the ``units`` read (the module doc). ``reread(options)`` asks the model again with its
-    output held to ``options`` (its completion; None: not asked)."""
+    (typed once, question.py: the check holds the reading to its question proper, ``core``, and
+    its ``names``, never to the user's situation) over the ``units`` read (the module doc).
+    ``reread(options)`` asks the model again with its output held to ``options`` (its
+    completion; None: not asked)."""
+    q = as_question(asked)
+    core, names = q.core, list(q.names)
     if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
-        return dropped("said", "the model found no answer in what it read", asked, units)
-    kind = asked_kind(asked)
+        return dropped("said", "the model found no answer in what it read", core, units)
+    kind = q.kind
     step = why = ""
     completion = None
-    if kind != "yes-no" and (not fits(short, kind) or is_the_subject(short, asked, kind)):
-        options = right_kind(kind, units, asked)
+    if kind == "yes-no" and short.lower().rstrip(".!") not in ("yes", "no"):  # a yes/no answered with a heading, a passage number
+        options = list(q.options or ("yes", "no"))
+        completion = reread(options) if reread is not None else None
+        again = completion.text.strip() if completion is not None else ""
+        if again.lower() not in {o.lower() for o in options} | {"yes", "no"}:
+            return dropped("form", f"the question asks yes or no; '{short}' is neither", core, units, reread=completion)
+        step, why, short = "form", f"the question asks yes or no; '{short}' is neither: read again between them", again
+    elif kind != "yes-no" and (not fits(short, kind) or is_the_subject(short, core, kind, names)):
+        options = right_kind(kind, units, core, names)
         completion = reread(options) if options and reread is not None else None
         again = completion.text.strip() if completion is not None else ""
         if not fits(again, kind):
             return dropped(
-                "kind", f"the question asks for a {kind}; '{short}' is none, and what was read holds none", asked, units, reread=completion
+                "kind", f"the question asks for a {kind}; '{short}' is none, and what was read holds none", core, units, reread=completion
             )
         step, why, short = "kind", f"the question asks for a {kind}; '{short}' is none: read again among {len(options)} of that kind", again
     if kind == "yes-no" or short.lower() in ("yes", "no"):
-        held = each_side(asked, units) if short.lower() == "yes" else None
+        held = each_side(core, units, names) if short.lower() == "yes" else None
         if held is not None and held[0] == "":
-            return dropped("sides", held[1], asked, units)
+            return dropped("sides", held[1], core, units)
         if held is not None and held[0] != "yes":
             step, why, short = "sides", held[1], held[0]
-        no = says_no(asked, units) if short.lower() == "yes" else None
+        no = says_no(core, units, names, rule=q.rule) if short.lower() == "yes" else None
         if no is not None:
             step, why, short = "polarity", no[1], "no"
         return Check(short, step=step, why=why, reread=completion)
     standing = stands_on(short, units)
     if not standing:
-        return dropped("stands", f"no sentence read holds '{short}'", asked, units)
+        return dropped("stands", f"no sentence read holds '{short}'", core, units)
     bound = standing
-    if not bridge_question(asked):  # asked of its subject itself (a bridge read whole may stand anywhere it links to)
-        bound = [s for s in standing if about(s, asked, units)]
+    if not bridge_question(core):  # asked of its subject itself (a bridge read whole may stand anywhere it links to)
+        bound = [s for s in standing if about(s, core, units, names)]
+        if not bound and q.situated and not names:  # a question naming nothing: the situation says which case it asks of
+            bound = [s for s in standing if about(s, q.text, units, [])]
         if not bound:
-            return dropped("about", f"the sentences that hold '{short}' are not about what was asked", asked, units, standing[:2])
+            return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
-        count = counted(asked) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
+        count = counted(core) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
         said = [
             s
             for s in bound
-            if says_what_was_asked(s, asked, kind, units)
+            if says_what_was_asked(s, core, kind, units)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
-            and not (figure and unread_qualifier(asked, s.sentence, units))  # "the violet laser": a blue and a red one read
-            and (kind != "person" or role_bound(asked, short, s))  # "Who is the Director?": not a CV's "Head of …"
+            and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
+            and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:
-            return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
+            return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
-    value = bound_value(short, bound[0].sentence, asked) if kind == "number" else None
+    value = bound_value(short, bound[0].sentence, core) if kind == "number" else None
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion)

@@ -19,6 +19,10 @@ the index already has (indexing.py embeds every sentence):
    bridge and bridge-ppr explain, at sentence level.
 3. **Fill** with the next best sentences up to the budget (tokens).
 
+A question typed with the user's situation (question.py: "I work for a small firm in Leeds. Can I
+take paid leave?") is scored by its question proper, which picks the rule, and by the whole
+text at `SITUATION_WEIGHT`, which steers to the case of the rule the situation is in.
+
 The kept sentences are grouped by passage, in the passage's own order, under its title
 ("Title: s1 s2", a table row on a line of its own), passages in context order. Each group is a `Unit` of kind ``evidence`` that
 carries its passage's ids and provenance, so citations and page labels work as for passages.
@@ -38,6 +42,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
 from ..text.rows import parse_row
 from ..types import Unit
+from .question import Question, as_question
 
 RANK_WEIGHT = 0.3
 """Weight of the passage-rank prior (w/(1+r)); on 100 dev questions per split, offline, 0.3
@@ -46,6 +51,9 @@ FIRST_HOP = 3
 """k1: first-hop sentences whose keys lead to the second hop."""
 SECOND_HOP = 3
 """k2: second-hop sentences kept for those keys."""
+SITUATION_WEIGHT = 0.3
+"""Weight of the whole text (situation and question) beside the question proper's in a
+sentence's score, for a question typed with a situation (question.py)."""
 
 
 def _sentences(
@@ -79,21 +87,28 @@ def _sentences(
 def evidence_units(
     index: Index,
     embedder: Embedder,
-    question: str,
+    question: str | Question,
     units: list[Unit],
     budget: int,
     *,
     rank_weight: float = RANK_WEIGHT,
     k1: int = FIRST_HOP,
     k2: int = SECOND_HOP,
+    whole: bool = False,
 ) -> list[Unit]:
     """The evidence sentences of ``units`` for ``question``, at most ``budget`` tokens (see the
     module doc), as one ``evidence`` unit per passage, passages in context order. Empty when the
-    passages have no sentences (nothing to select from)."""
+    passages have no sentences (nothing to select from). ``whole``: the passage (a section of its
+    page, text/chunking.py) of the best sentence is read whole where it fits half the budget,
+    its heading, paragraphs and list items in their order (a rule with its conditions and
+    exceptions), before the first hop's sentences."""
     per = _sentences(index, embedder, units)
     if not per:
         return []
-    q = embedder.encode_one(question)
+    typed = as_question(question)
+    q = embedder.encode_one(typed.read_as)
+    if typed.situated:  # the question proper picks the rule; the situation steers to its case
+        q = (1 - SITUATION_WEIGHT) * q + SITUATION_WEIGHT * embedder.encode_one(typed.text)
     # (score, passage position in `per`, sentence index, tokens, text)
     scored: list[tuple[float, int, int, int, str]] = []
     for p, (rank, u, sents, vectors) in enumerate(per):
@@ -103,9 +118,14 @@ def evidence_units(
                 continue  # the title line: the group header says it
             scored.append((float(cos) + rank_weight / (1 + rank), p, i, tokens, text))
     scored.sort(key=lambda s: -s[0])
-    chosen: dict[tuple[int, int], str | None] = {(s[1], s[2]): None for s in scored[:k1]}
+    chosen: dict[tuple[int, int], str | None] = {}
+    if whole and scored:  # the rule's section, whole: its conditions and exceptions stand around it
+        p = scored[0][1]
+        if sum(t for _, t, _ in per[p][2]) <= budget // 2:
+            chosen.update({(p, i): None for i in range(len(per[p][2]))})
+    chosen.update({(s[1], s[2]): None for s in scored[:k1] if (s[1], s[2]) not in chosen})
 
-    asked = {normalize(r) for r in capitalised_runs(question)}
+    asked = {normalize(r) for r in capitalised_runs(typed.text)}
     keys: set[str] = set()
     for _, p, _, _, text in scored[:k1]:
         keys.update(k for k in map(normalize, capitalised_runs(text)) if len(k) > 2 and k not in asked)

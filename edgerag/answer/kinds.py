@@ -8,7 +8,8 @@ kind           asked as                                                a reply o
 =============  ======================================================  =========================
 ``yes-no``     "Is …?", "Are both …?", "Did …?" (not "Did A or B …?")  yes or no
 ``year``       "In what year …?", "Which year …?"                      holds a year
-``date``       "When …?", "On what date …?"                            holds a year or a date
+``date``       "When …?", "On what date …?"                            holds a year or a date, or a
+                                                                       rule's time ("every year")
 ``number``     "How many …?", "How much …?", "What is the price …?",   holds a number
                "What was X's total income …?"
 ``role``       "What position / role / job / title did X …?"           a role, not a bare name
@@ -33,7 +34,7 @@ from ..text.linkkeys import capitalised_runs
 
 KINDS = ("yes-no", "year", "date", "number", "role", "place", "person", "org", "other")
 
-_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may)\b", re.I)
+_YES_NO = re.compile(r"^\s*(?:is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|must|may)\b", re.I)
 _YEAR = re.compile(r"^\s*(?:in |by |since |until )?(?:what|which) year\b|\byear (?:was|did|were|is|does|will)\b", re.I)
 _DATE = re.compile(
     r"^\s*when\b|^\s*(?:on |by |from |until |since )?(?:what|which) (?:date|day|month|decade|century)\b|\b(?:what|which) date\b", re.I
@@ -116,6 +117,13 @@ def _is_number(text: str) -> bool:
     return bool(_DIGIT.search(text)) or any(w.lower() in _NUMBER_WORDS for w in text.split())
 
 
+_WHEN_RULE = re.compile(
+    r"\b(?:every|each|within|annually|yearly|monthly|weekly|daily|once|twice)\b|\b(?:year|month|week|day|hour)s?\b", re.I
+)
+"""A time a rule gives rather than a date ("every year", "within 3 months of the decision"):
+what guidance answers "When can we …?" with."""
+
+
 def _is_date(text: str) -> bool:
     return bool(_YEARISH.search(text)) or bool(dates(text)) or bool(_DAY_MONTH.search(text))
 
@@ -130,7 +138,7 @@ def fits(reply: str, kind: str) -> bool:
     if kind == "year":
         return bool(_YEARISH.search(reply))
     if kind == "date":
-        return _is_date(reply)
+        return _is_date(reply) or bool(_WHEN_RULE.search(reply))
     if kind == "number":
         return _is_number(reply)
     if kind == "role":

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from ..llm.local import PromptTooLongError
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .candidates import candidates, closed_choices
+from .candidates import candidates
 from .compare import Decision, Pending
 from .hops import Hop
+from .question import Question, read_question
 from .steps import Bridge
 
 MODES = ("auto", "choose", "short", "long")
@@ -75,7 +76,7 @@ EVIDENCE_INSTRUCTION = (
 )
 _FACT = re.compile(
     r"^\s*(?:who|whom|whose|when|where|which|what|how (?:many|much|old|long|far|tall|big)|in (?:what|which)|"
-    r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|was|were|do|does|did|has|have|had|can|could|will)\b",
+    r"on (?:what|which)|at (?:what|which)|from (?:what|which)|is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|must|shall|may)\b",
     re.I,
 )
 _OPEN = re.compile(r"^\s*(?:what (?:is|are|was|were) (?:a |an |the )?\S+\??$|what (?:do|does|did)\b.*\b(?:mean|say|do)\b)", re.I)
@@ -132,7 +133,8 @@ class ReadPlan:
     measured here (speeds.py); without them, the wait for the first word at the prefill speed
     the ledger measured (None until it has timed a call of this model)."""
     reader: str = "passages"
-    """``passages``, ``evidence`` or ``compare`` (the module doc)."""
+    """``passages``, ``evidence``, ``section`` (a rule's section whole, then evidence sentences:
+    ``Settings.answer_section``) or ``compare`` (the module doc)."""
     decision: Decision | None = None
     """A comparison decided in code (compare.py): the answer without a model call."""
     comparison: Pending | None = None
@@ -152,6 +154,17 @@ class ReadPlan:
     """Tokens of evidence the time budget took off the answer budget (0: it took none)."""
     too_slow: bool = False
     """Even a minimal read (`MIN_READ_TOKENS`) does not fit the time budget: read at the minimum."""
+    typed: Question | None = None
+    """The question read once (question.py): the user's situation, the question proper, its
+    kind, options and names; the read, the reply's rules and the check take it from here."""
+
+    @property
+    def asked(self) -> Question:
+        """The question as the model reads it: the hop's question where hops were made in code,
+        else the typed question (read now where the plan was made without one)."""
+        if self.hop is not None:
+            return read_question(self.hop.question)
+        return self.typed if self.typed is not None else read_question(self.question)
 
     @property
     def answer_seconds(self) -> float | None:
@@ -165,7 +178,9 @@ class ReadPlan:
         if self.decision is not None:
             return f"compared in code, no model call: {self.decision.reason} ({len(self.units)} passages read)"
         total = len(self.units) + self.left_out
-        what = "reads evidence sentences of" if self.reader == "evidence" else "reads"
+        what = {"evidence": "reads evidence sentences of", "section": "reads a rule's section and evidence sentences of"}.get(
+            self.reader, "reads"
+        )
         parts = [f"the model {what} {len(self.units)} of {total} units ({self.prompt_tokens:,} prompt tokens"]
         if self.left_out:
             why = f"answer budget {self.budget:,} tokens" + (f"; {self.window_cut} more did not fit the window" if self.window_cut else "")
@@ -206,13 +221,23 @@ _INSTRUCTIONS = {"choose": CHOOSE_INSTRUCTION, "short": SHORT_INSTRUCTION, "long
 
 
 def instruction(mode: str, reader: str = "passages") -> str:
-    return EVIDENCE_INSTRUCTION if reader == "evidence" and mode != "long" else _INSTRUCTIONS[mode]
+    return EVIDENCE_INSTRUCTION if reader in ("evidence", "section") and mode != "long" else _INSTRUCTIONS[mode]
 
 
-def build_messages(question: str, units: list[Unit], mode: str | bool, reader: str = "passages") -> list[dict[str, str]]:
+def prompt_question(question: str | Question) -> str:
+    """The question as the prompt says it: a typed question's situation, then its question in the
+    form asked ("Is there a time limit …?" as "What is the time limit …?", question.py)."""
+    if isinstance(question, str):
+        return question.strip()
+    if not question.situated and question.read_as == question.asked:
+        return question.text.strip()
+    return " ".join([*question.situation, question.read_as]).strip()
+
+
+def build_messages(question: str | Question, units: list[Unit], mode: str | bool, reader: str = "passages") -> list[dict[str, str]]:
     """The chat for ``mode`` (``True``/``False`` stand for ``short``/``long``) and ``reader``."""
     mode = {True: "short", False: "long"}.get(mode, mode)  # type: ignore[arg-type]
-    user = f"Passages:\n{passages_block(units)}\n\nQuestion: {question.strip()}"
+    user = f"Passages:\n{passages_block(units)}\n\nQuestion: {prompt_question(question)}"
     return [{"role": "system", "content": instruction(mode, reader)}, {"role": "user", "content": user}]
 
 
@@ -229,7 +254,7 @@ def within_budget(units: list[Unit], budget: int) -> list[Unit]:
 
 
 def fit_to_window(
-    llm: MeteredLLM, question: str, units: list[Unit], mode: str | bool, max_tokens: int, reader: str = "passages"
+    llm: MeteredLLM, question: str | Question, units: list[Unit], mode: str | bool, max_tokens: int, reader: str = "passages"
 ) -> list[Unit]:
     """The longest rank-order prefix of ``units`` whose prompt fits the model's window."""
     window = llm.llm.n_ctx - max_tokens
@@ -253,7 +278,8 @@ def plan_answer(
     mode: str = "auto",
     budget: int | None = None,
     max_tokens: int = 256,
-    evidence: Callable[[str, list[Unit], int], list[Unit]] | None = None,
+    evidence: Callable[[Question, list[Unit], int], list[Unit]] | None = None,
+    section: Callable[[Question, list[Unit], int], list[Unit]] | None = None,
     compare: Callable[[list[Unit]], Decision | Pending | None] | None = None,
     hops: Callable[[list[Unit]], Hop | None] | None = None,
     chain: Callable[[str, list[Unit]], Bridge | None] | None = None,
@@ -274,7 +300,8 @@ def plan_answer(
     ``whole_budget`` replaces ``budget`` when the question is read whole in one read (no chain
     step, hop or comparison side: `whole_read_budget`), before the time budget cuts it; a
     callable is asked only then (it may load the model to read its size)."""
-    mode = resolve_mode(mode, question)
+    typed = read_question(question)  # read once: every stage below takes it, not the string
+    mode = resolve_mode(mode, typed.read_as)
     budget = budget or context.budget
     decision = compare(context.units) if compare is not None and mode != "long" else None
     pending = decision if isinstance(decision, Pending) else None
@@ -295,16 +322,19 @@ def plan_answer(
             expected_seconds=0.0,
             reader="compare",
             decision=decision,
+            typed=typed,
         )
     limit = max_tokens if mode == "long" else min(max_tokens, 48)
     reader = "evidence" if evidence is not None and mode != "long" else "passages"
+    if reader == "evidence" and section is not None and (typed.rule or typed.limit):
+        reader, evidence = "section", section  # a rule read where it stands: its section whole, then evidence
     hop = hops(context.units) if hops is not None and mode != "long" else None
-    asked, pool = question, context.units
+    asked, pool = typed, context.units
     if hop is not None:  # the one-hop question, read from the passages the hops landed on
-        asked, pool = hop.question, hop.units
+        asked, pool = read_question(hop.question), hop.units
     first = None
-    if chain is not None and mode == "short" and closed_choices(asked) is None:
-        first = chain(asked, context.units if hop is None else hop.units + context.units)
+    if chain is not None and mode == "short" and asked.options is None:
+        first = chain(asked.read_as, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     if whole_budget and first is None and hop is None and pending is None and mode != "long":
         budget = whole_budget() if callable(whole_budget) else whole_budget
@@ -316,14 +346,14 @@ def plan_answer(
         too_slow = afford < MIN_READ_TOKENS
         time_cut = max(0, budget - max(afford // TIME_STEP_TOKENS * TIME_STEP_TOKENS, MIN_READ_TOKENS))
         budget -= time_cut
-    admitted = within_budget(evidence(asked, pool, budget) if reader == "evidence" else pool, budget)
+    admitted = within_budget(evidence(asked, pool, budget) if reader in ("evidence", "section") else pool, budget)
     units = fit_to_window(llm, asked, admitted, mode, limit, reader)
     messages = build_messages(asked, units, mode, reader)
     n = llm.prompt_tokens(messages)
     if mode == "choose":
-        choices = candidates([u.text for u in units], asked)
+        choices = candidates([u.text for u in units], asked.read_as)
     else:
-        choices = closed_choices(asked) if reader == "evidence" else None
+        choices = list(asked.options) if reader in ("evidence", "section") and asked.options is not None else None
     read = {u.chunk_id for u in units}
     if speeds is not None:
         expected = speeds.seconds(n, SHORT_OUTPUT if mode != "long" else limit)
@@ -349,6 +379,7 @@ def plan_answer(
         reads=reads,
         time_cut=time_cut,
         too_slow=too_slow,
+        typed=typed,
     )
 
 

@@ -20,13 +20,16 @@ import re
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import TITLES, lemma, question_names, subject_words, telling
+from .binding import TITLES, Standing, lemma, question_names, subject_words, telling
 
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|mustn't|won't|isn't|aren't|doesn't|don't|nor|neither|none|without|only|except|exclud\w*|"
     r"forbidden|prohibited|banned|apologies|absent)\b|n't\b",
     re.I,
 )
+_HARD_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|mustn't|won't|isn't|aren't|doesn't|don't|nor|neither)\b|n't\b", re.I)
+"""A negation that says no outright; "only", "except", "without" restrict a rule that still holds
+("You can allow staff to leave early (for example without notice) by offering pay in lieu")."""
 MIN_SHARED = 2
 """Telling words of the question a sentence must hold to be the one it rests on."""
 
@@ -35,24 +38,34 @@ def _key(word: str) -> str:
     return lemma(word).rstrip("e")  # "reimburse" and "reimbursed"
 
 
-def says_no(question: str, units: list[Unit]) -> tuple[str, str] | None:
-    """(the sentence, why) when the sentence read that speaks most of ``question`` negates or
-    restricts it and the question does not (the module doc); None otherwise."""
-    if _NEGATION.search(question):
-        return None
+def speaks_most(question: str, units: list[Unit], names: list[str] | None = None) -> Standing | None:
+    """The sentence read that speaks most of ``question`` (its telling words, the names it asks of
+    counting twice), holding at least `MIN_SHARED` of them and half the question's or half a
+    short sentence's; None where none does."""
     want = {_key(w) for w in telling(subject_words(question), units) if w not in TITLES}
     if len(want) < MIN_SHARED:
         return None
-    named = {_key(w) for n in question_names(question) for w in keywords(n)} & want
-    best: tuple[int, str] | None = None
+    named = {_key(w) for n in (question_names(question) if names is None else names) for w in keywords(n)} & want
+    best: tuple[int, Standing] | None = None
     for u in units:
         for s in split_sentences(u.text):
             own = {_key(w) for w in keywords(s)}
             shared = len(want & own)
             score = shared + len(named & own)  # the sentence naming whom it asks of first ("Apologies: Prof. Catherine Doyle")
             if shared >= MIN_SHARED and 2 * shared >= min(len(want), len(own)) and (best is None or score > best[0]):
-                best = (score, s)  # half the question's words, or half a short sentence's ("All prices exclude VAT.")
+                best = (score, Standing(u, s))  # half the question's words, or half a short sentence's ("All prices exclude VAT.")
+    return best[1] if best is not None else None
+
+
+def says_no(question: str, units: list[Unit], names: list[str] | None = None, rule: bool = False) -> tuple[str, str] | None:
+    """(the sentence, why) when the sentence read that speaks most of ``question`` negates or
+    restricts it and the question does not (the module doc); None otherwise. ``rule``: a
+    question about what a rule allows (question.py): only an outright negation says no, a
+    restriction is the rule's condition (conditions.py)."""
+    if _NEGATION.search(question):
+        return None
+    best = speaks_most(question, units, names)
     if best is None:
         return None
-    m = _NEGATION.search(best[1])
-    return (best[1], f"the sentence read that speaks most of it says '{m.group()}': {best[1][:160]}") if m else None
+    m = (_HARD_NEGATION if rule else _NEGATION).search(best.sentence)
+    return (best.sentence, f"the sentence read that speaks most of it says '{m.group()}': {best.sentence[:160]}") if m else None

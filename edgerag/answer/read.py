@@ -12,9 +12,9 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .candidates import closed_choices
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
+from .conditions import rule_condition, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
@@ -71,6 +71,9 @@ class Answer:
     closest: list[Citation] = field(default_factory=list)
     """The sentences read closest to the question (``how`` = ``closest``) when the answer was
     dropped, or the sentence a kept answer stands on (``how`` = ``stands on``)."""
+    condition: str = ""
+    """A yes or no about a rule: the rule's condition the answer holds under (conditions.py;
+    ``text`` says "Yes, if …" / "No, unless …"), "" where the rule's sentence states none."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -104,7 +107,8 @@ def answer_question(
     used = Context(query=context.query, method=context.method, budget=context.budget, units=units, notes=context.notes)
     if plan.decision is not None:
         return decided(plan, used, t0, on_text)
-    missing = unnamed(question, units) if check and plan.mode == "long" else None
+    typed = plan.asked  # the question read once (question.py): the hop's where hops were made in code
+    missing = unnamed(typed, units) if check and plan.mode == "long" else None
     if missing is not None:  # "What does error code E-45 mean?" where nothing read names E-45: no model call
         return not_said(plan, used, t0, missing, on_text)
     held = check and plan.mode != "long"  # a short answer is shown once checked: never a guess, then its retraction
@@ -128,8 +132,8 @@ def answer_question(
         if after != short_text:
             rules.append({"rule": name, "before": short_text, "after": after})
 
-    asked = plan.hop.question if plan.hop is not None else plan.question
-    offered = closed_choices(asked)
+    asked = typed.read_as  # the question proper, in the form asked: the situation's words are no answer's
+    offered = list(typed.options) if typed.options is not None else None
     free = plan.mode == "short" and plan.choices is None
     if offered and plan.mode != "long":  # a choice: the option the reply names, and no rule replaces it
         named = named_option(short_text, offered)
@@ -173,7 +177,7 @@ def answer_question(
         def reread(options: list[str]):
             return llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, sources=sources, choices=options)
 
-        checked = check_answer(short_text, text, asked, units, reread=reread)
+        checked = check_answer(short_text, text, typed, units, reread=reread)
         if checked.reread is not None:
             c = merged(c, checked.reread)
         if checked.step:
@@ -181,8 +185,17 @@ def answer_question(
             reason = "; ".join(x for x in (reason, checked.why) if x)
         short_text = checked.short
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
+    condition = None
+    if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
+        condition = rule_condition(typed, units)  # "Can I …?": yes or no, and the case it holds in
     if checked is not None and checked.abstained:
         text, citations = NOT_IN_DOCUMENTS, []
+    elif condition is not None:
+        n = next((i for i, u in enumerate(units, 1) if u.chunk_id == condition.standing.unit.chunk_id), 0)
+        text = with_condition(short_text, condition, n)
+        citations = [citation(n, condition.standing.unit, "cited")] if n else []
+        closest = [stood(condition.standing, units, "stands on")]
+        rules.append({"rule": "condition", "before": short_text, "after": text})
     else:
         if checked is not None and checked.step:  # the check changed the answer: the text says the new one
             text = short_text
@@ -206,6 +219,7 @@ def answer_question(
         rules=rules,
         abstained=checked is not None and checked.abstained,
         closest=closest,
+        condition=condition.clause if condition is not None else "",
     )
 
 

@@ -44,6 +44,8 @@ def copied_example(short: str, plan: ReadPlan) -> bool:
     """True when the short answer is a word of the instruction's example that none of the
     passages holds ("Springfield"): the model copied the prompt, it did not answer."""
     needle = normalize(short)
+    if plan.choices is not None and short.strip().lower() in {c.lower() for c in plan.choices}:
+        return False  # an answer it was held to ("no" is a word of the instruction too)
     if not needle or f" {needle} " not in f" {normalize(plan.messages[0]['content'])} ":
         return False
     return not any(f" {needle} " in f" {normalize(u.text)} " for u in plan.units)

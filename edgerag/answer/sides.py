@@ -50,11 +50,13 @@ def sentences_about(side: str, units: list[Unit]) -> list[str]:
     return out
 
 
-def each_side(question: str, units: list[Unit]) -> tuple[str, str] | None:
+def each_side(question: str, units: list[Unit], names: list[str] | None = None) -> tuple[str, str] | None:
     """(answer, why) for a yes to ``question`` read side by side (the module doc): "yes", "no",
-    or "" when the documents do not say; None when the question names no side to read."""
+    or "" when the documents do not say; None when the question names no side to read. ``names``:
+    the names the question is about (question.py: not the user's own), else read from it."""
     q = parse_comparison(question)
-    sides = list(q.options) if q is not None and q.kind in ("both", "same", "common") else question_names(question)[:2]
+    named = question_names(question) if names is None else list(names)
+    sides = list(q.options) if q is not None and q.kind in ("both", "same", "common") else named[:2]
     if not sides:
         return None
     about = {side: sentences_about(side, units) for side in sides}
