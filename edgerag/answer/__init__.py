@@ -45,6 +45,9 @@ One module per step of the path:
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
+        derived.py   a model's number for arithmetic code could not compute (a change, an
+                     average, a share …): kept only where the prose or the table's own "% Change"
+                     / "Total" cell states it, never an operand copied or a number made up
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject; a list's value bound to its item

@@ -70,6 +70,7 @@ from .binding import (
     subject_words,
 )
 from .candidates import candidates
+from .derived import underived
 from .kinds import ROLE_WORDS, asked_kind, fits, of_kind
 from .listed import counted, says_counted
 from .polarity import says_no
@@ -178,6 +179,8 @@ def check_answer(
     output held to ``options`` (its completion; None: not asked)."""
     if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
         return dropped("said", "the model found no answer in what it read", asked, units)
+    if (not_computed := underived(short, asked, units)) is not None:  # derived.py: arithmetic a small model does not do
+        return dropped("derived", not_computed, asked, units)
     kind = asked_kind(asked)
     step = why = ""
     completion = None

@@ -1,0 +1,67 @@
+"""A model's number for a question that asks arithmetic code could not compute (answer/derived.py):
+dropped unless the prose or a table's own change / share / total cell states it (issue #63)."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag.answer.check import check_answer
+from edgerag.answer.derived import asks_computed, underived
+from edgerag.answer.operation import operation
+from edgerag.text.rows import grid_lines
+from edgerag.types import Unit
+
+
+def _unit(text: str) -> Unit:
+    return Unit(kind="chunk", id="c1", text=text, tokens=len(text.split()), score=1.0, doc_id="d1", chunk_id="c1")
+
+
+TABLE = grid_lines(
+    [["", "2019", "2018", "% Change"], ["Revenue", "1,054", "1,151", "(8.4)%"], ["Net loss", "(212)", "318", ""]], "Segment results"
+)
+PROSE = "Segment results. Gross margin rose to 41 % in 2019; an excavator loan of $13 remains outstanding."
+UNITS = [_unit(PROSE + "\n" + "\n".join(TABLE))]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the change in net loss from 2018 to 2019?", "318"),  # one operand copied
+        ("What was the average revenue in 2018 and 2019?", "1,151"),
+        ("What is the percentage change in net loss between 2018 and 2019?", "-12.5%"),  # a number made up
+        ("What percentage of the loan is outstanding?", "13%"),  # "$13" states no percentage
+        ("What % of total revenue is net loss in 2019?", "20.1%"),
+        ("What is the total revenue for 2018 and 2019?", "1,054"),
+    ],
+)
+def test_a_cell_or_a_made_up_number_is_no_computed_answer(question, reply):
+    assert underived(reply, question, UNITS) is not None
+    checked = check_answer(reply, reply, question, UNITS)
+    assert checked.abstained and checked.step == "derived"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the percentage change in revenue between 2018 and 2019?", "(8.4)%"),  # the table's "% Change" column
+        ("What was the increase in gross margin in 2019?", "41 %"),  # the prose states it
+        ("What was the total revenue in 2019?", "1,054"),  # a row's cell: no sum asked
+        ("What was the revenue in 2019?", "1,054"),  # no operation
+        ("What was the change in net loss from 2018 to 2019?", "It was due to lower sales"),  # no number
+    ],
+)
+def test_a_stated_result_or_a_question_asking_no_arithmetic_stands(question, reply):
+    assert underived(reply, question, UNITS) is None
+
+
+def test_what_asks_a_computed_number():
+    assert asks_computed("What was the change in revenue from 2018 to 2019?").op == "change"
+    assert asks_computed("What is the total revenue in 2018 and 2019?").op == "sum"  # two years added
+    assert asks_computed("What was the total property and equipment in 2019?") is None  # one row named, not a sum
+    assert asks_computed("How many items had a % change that is less than 50%?") is None  # a count is read
+    assert asks_computed("Why did revenue change?") is None
+
+
+def test_a_percent_sign_asks_as_the_word_does():
+    assert operation("What is the % change in total equity from 2018 to 2019?").op == "percent_change"
+    assert operation("What % of the total property and equipment does equipment make up in 2019?").op == "proportion"
