@@ -65,3 +65,13 @@ def test_what_asks_a_computed_number():
 def test_a_percent_sign_asks_as_the_word_does():
     assert operation("What is the % change in total equity from 2018 to 2019?").op == "percent_change"
     assert operation("What % of the total property and equipment does equipment make up in 2019?").op == "proportion"
+
+
+def test_a_row_line_is_no_list_whose_item_rebinds_a_number():
+    """A table's row is bound in code (table_cells.py): the check's list step must not take the
+    day of a column's date ("As of March 31") for the asked item's value."""
+    row = "Item: United States; As of March 31, · 2019: $62,455; 2018: $62,064"
+    units = [_unit("The Company's build-to-suit facility in the U.S. is capitalized.\n" + row)]
+    asked = "How much was the amount capitalized related to the Company's U.S. build-to-suit facility as of March 31, 2019?"
+    checked = check_answer("$62,455", "$62,455", asked, units)
+    assert "31" not in checked.short.replace(",", "")

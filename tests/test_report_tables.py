@@ -285,6 +285,13 @@ def test_a_list_asked_keeps_every_item_the_passages_hold():
     assert items_read("1,204 and 330", units) == ["1,204", "330"]  # numbers keep their commas
     assert items_read("July 27, 2019, July 28, 2018", units) == ["July 27, 2019", "July 28, 2018"]  # dates keep theirs
     assert items_read("The two are 1,204; and 330.", units) == ["1,204", "330"]
+    parts = [
+        passage("q", "Report", "Inventories — Item: Purchased parts and assemblies; 2019: 12\nInventories — Item: Finished goods; 2019: 9")
+    ]
+    assert items_read("Purchased parts and assemblies, Finished goods", parts) == [
+        "Purchased parts and assemblies",
+        "Finished goods",
+    ]  # a label the passages hold whole is one item, its "and" and all
 
 
 # ---- through the API, the real model answering the rest -------------------------------------------------

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from ..llm.local import Completion
 from ..text.keywords import keywords
 from ..text.linkkeys import capitalised_runs
+from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .asked import role_bound, says_what_was_asked, unread_qualifier
@@ -224,7 +225,9 @@ def check_answer(
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", asked, units, bound[:2])
         bound = said
-    value = bound_value(short, bound[0].sentence, asked) if kind == "number" else None
+    value = (
+        bound_value(short, bound[0].sentence, asked) if kind == "number" and not parse_row(bound[0].sentence) else None
+    )  # a row is bound in code
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion)
