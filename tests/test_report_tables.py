@@ -164,6 +164,7 @@ def report() -> list[tuple[str, str]]:
         ("What is the total Products revenue for 2018 and 2019?", "4,313 million"),
         ("What is the ratio of Services revenue to Products revenue in 2019?", "0.46"),
         ("What is Services revenue as a percentage of Total revenue in 2019?", "31.33%"),
+        ("What percentage of the total revenue consists of Services revenue in 2019?", "31.33%"),  # the total is the whole, however worded
         ("What is the difference between Products revenue and Services revenue in 2018?", "852 million"),
         ("What was the change in operating profit from 2018 to 2019?", "-530 million"),  # (212) is -212
         ("What was the percentage change in operating profit from 2018 to 2019?", "-166.67%"),
