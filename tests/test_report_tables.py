@@ -357,3 +357,17 @@ def test_one_phrase_or_a_copied_row_is_no_list():
     ]
     assert items_read("costs associated with acquiring property, plant and equipment", units) == []
     assert items_read("Basic; 2019: 2.24; 2018: -0.48", units) == []
+
+
+def test_the_prose_beside_an_unlabelled_table_gives_its_scale():
+    """No header, caption or label scales the table; the prose states one of its amounts in
+    millions ("a net income of $392 million"): its cells are in millions. A table that says its
+    own scale keeps it, and a small amount ("$12 million") is too common to tell."""
+    rows = grid_lines([["", "2019", "2018"], ["Net income", "$392", "$418"], ["Headcount", "12", "15"]], "")
+    said = "We reported a net income of $392 million, against $418 million a year ago.\n" + "\n".join(rows)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", said)]).answer == "405 million"
+    small = "Headcount rose by 12 million.\n" + "\n".join(rows)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", small)]).answer == "405"
+    own = grid_lines([["", "2019 · $'000", "2018 · $'000"], ["Net income", "$392", "$418"], ["Headcount", "12", "15"]], "")
+    stated = "We reported a net income of $392 million.\n" + "\n".join(own)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", stated)]).answer == "405 thousand"
