@@ -371,3 +371,19 @@ def test_the_prose_beside_an_unlabelled_table_gives_its_scale():
     own = grid_lines([["", "2019 · $'000", "2018 · $'000"], ["Net income", "$392", "$418"], ["Headcount", "12", "15"]], "")
     stated = "We reported a net income of $392 million.\n" + "\n".join(own)
     assert compute("What is the average net income for 2018 and 2019?", [("p", stated)]).answer == "405 thousand"
+
+
+def test_a_number_the_model_read_from_a_table_is_said_with_its_scale():
+    from edgerag.answer.scaled import with_scale
+
+    rows = grid_lines(
+        [["", "2019", "2018"], ["Net assets", "4,779", "4,195"], ["Margin", "12.5%", "11.0%"], ["Estimated life (in years)", "10", "7"]],
+        "Acquisition (in thousands)",
+    )
+    units = [passage("p", "Report", "\n".join(rows))]
+    assert with_scale("4,779; 4,195", units) == "4,779 thousand; 4,195 thousand"  # a list, each item
+    assert with_scale("$4,779", units) == "$4,779 thousand"
+    assert with_scale("4,779 thousand", units) == "4,779 thousand"  # said already
+    assert with_scale("12.5%", units) == "12.5%" and with_scale("10", units) == "10"  # a percentage, a life in years
+    assert with_scale("8,888", units) == "8,888"  # no cell of a table read
+    assert with_scale("Net assets", units) == "Net assets"

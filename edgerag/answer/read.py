@@ -31,6 +31,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
 
 
@@ -188,6 +189,9 @@ def answer_question(
             text = short_text
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+        if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
+            rule("scale", with_scale(short_text, units))
+            short_text = with_scale(short_text, units)
     if held and on_text is not None:
         on_text(text)
     return Answer(

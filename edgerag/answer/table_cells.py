@@ -45,6 +45,8 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
 """A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
+NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
+"""A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class Grid:
         )
         scale = (
             ""
-            if a.percent or UNSCALED.search(label)
+            if a.percent or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
             else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)

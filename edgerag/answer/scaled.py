@@ -1,0 +1,42 @@
+"""A number the model read from a table, said with the table's scale (issue #63): "4,779" read
+from a table "(in thousands)" is 4,779 thousand, as code's own cell answers say it
+(cell_lookup.py), and as a reader of the report takes it.
+
+A short answer that is one bare number, or a list of them ("4,779; 4,195"), each found as an
+amount of a table read whose scale is known (its header, caption, label, or the prose beside
+it: table_cells.py), gets that scale after each number; a number already said with a scale, a
+percentage, or a number found in tables of different scales (or in none) is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..types import Unit
+from .several import SEPARATOR as _SEPARATOR
+from .table_cells import grids
+
+_BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
+
+
+def _scales(number: str, units: Sequence[Unit]) -> set[str]:
+    key = number.strip("()$€£¥ -")
+    out = set()
+    for grid in grids([(u.chunk_id, u.text) for u in units]):
+        for i, row in enumerate(grid.cells):
+            for header, cell in row.items():
+                if cell.strip("()$€£¥ -").replace(" ", "") == key and (c := grid.value(i, header)) is not None:
+                    out.add("" if c.amount.percent else c.scale)
+    return out
+
+
+def with_scale(short: str, units: Sequence[Unit]) -> str:
+    """``short`` with the scale of the table its numbers were read from (the module doc)."""
+    items = short.split(_SEPARATOR)
+    if not short.strip() or not all(_BARE.match(i.strip()) for i in items):
+        return short
+    scales = set().union(*(_scales(i.strip(), units) for i in items))
+    if len(scales) != 1 or not (scale := next(iter(scales))):
+        return short
+    return _SEPARATOR.join(f"{i.strip()} {scale}" for i in items)
