@@ -75,3 +75,23 @@ def test_a_row_line_is_no_list_whose_item_rebinds_a_number():
     asked = "How much was the amount capitalized related to the Company's U.S. build-to-suit facility as of March 31, 2019?"
     checked = check_answer("$62,455", "$62,455", asked, units)
     assert "31" not in checked.short.replace(",", "")
+
+
+def test_a_description_is_the_documents_whole_clause_and_the_check_keeps_it():
+    from edgerag.answer.clause import asks_clause, whole_clause
+
+    assert asks_clause("What does sales related reserves represent?") and asks_clause("What is included in Tax fees?")
+    assert asks_clause("What led to decrease in shipping revenues?") and asks_clause("How are inventories stated?")
+    assert not asks_clause("What was the revenue in 2019?") and not asks_clause("Which method is used for computing EPS?")
+    units = [
+        _unit(
+            "Sales related reserves represent price concessions and stock rotation rights that the Company offers to many of its "
+            "distributors. Revenue was $12 million."
+        )
+    ]
+    whole = whole_clause("price concessions and stock rotation rights", units)
+    assert whole == "price concessions and stock rotation rights that the Company offers to many of its distributors"
+    assert whole_clause("volume rebates", units) == "volume rebates"  # held by no sentence: as it was
+    assert whole_clause("Revenue", units) == "Revenue"  # one word: as it was
+    checked = check_answer(whole, whole, "What does sales related reserves represent?", units)
+    assert not checked.abstained and checked.short == whole

@@ -40,6 +40,9 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      clause.py      a question asking for a description ("What does X represent?", "What led
+                     to …?"): the reply is not cut to a name, and runs on to the end of the
+                     sentence that holds it word for word, as the documents say it
       scaled.py      a bare number (or list of them) the model read from a table, said with the
                      table's scale ("4,779" from a table in thousands → "4,779 thousand")
       several.py     a question asking for several things, and the reply's items kept whole, each

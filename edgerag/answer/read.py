@@ -15,6 +15,7 @@ from ..types import Context, Unit
 from .candidates import closed_choices
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
+from .clause import asks_clause, whole_clause
 from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
@@ -142,6 +143,9 @@ def answer_question(
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
+    if free and asks_clause(asked):  # a description: the documents' whole clause, never cut to a name (clause.py)
+        rule("clause", whole_clause(short_text, units))
+        short_text, free = whole_clause(short_text, units), False
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
