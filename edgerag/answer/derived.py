@@ -13,7 +13,9 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
 * a table read gives it in a row or column that says the operation ("% Change", "Increase
   (decrease)", "Average", "Ratio", "% of revenue", "Total"): the table computed it.
 
-A reply with no number is left to the other steps (a reason, a name).
+A reply with no number to a question that asks the number itself ("What proportion of the
+shares … ?" → "Warrants") is dropped too; to one that asks a choice ("In which year …", "… A or
+B?") it is left to the other steps.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ _CUES["percent_change"] = _CUES["change"] + r"|%"
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_ASKS_NUMBER = re.compile(r"\s*(?:what|how\s+much)\b", re.I)
+"""A question that asks a number itself (not "In which year …", "Was A or B …")."""
 _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 """A count ("How many items had a % change …?") is read, not computed."""
 
@@ -97,8 +101,12 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
     it may stand (the question asks nothing computed, the reply holds no number, or the
     documents state it)."""
     op = asks_computed(asked)
-    number = reply_number(short) if op is not None else None
-    if op is None or number is None:
+    if op is None:
+        return None
+    number = reply_number(short)
+    if number is None:  # "What proportion of the shares … are the 2001 plan's?" → "Warrants": no number at all
+        if _ASKS_NUMBER.match(asked) and not re.search(r"\bwhich\b|\bor\b", asked, re.I):
+            return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
         return None
     value, percent = number  # "13 %" is not stated by "$13"
     if any(value in _values(_prose(u.text), percent) or _in_cue_cell(value, op.op, u.text) for u in units):
