@@ -387,3 +387,9 @@ def test_a_number_the_model_read_from_a_table_is_said_with_its_scale():
     assert with_scale("12.5%", units) == "12.5%" and with_scale("10", units) == "10"  # a percentage, a life in years
     assert with_scale("8,888", units) == "8,888"  # no cell of a table read
     assert with_scale("Net assets", units) == "Net assets"
+    rates = grid_lines([["", "F19", "F18"], ["ROFE (%)", "9.6", "9.5"], ["Stores", "180", "170"]], "Returns")
+    prose = "Depreciation expense was $180.6 million in 2019."
+    more = [passage("r", "Report", prose + "\n" + "\n".join(rates))]
+    assert with_scale("9.6", more) == "9.6%"  # a row of percentages
+    assert with_scale("180.6", more) == "180.6 million"  # in no table: as the prose says it
+    assert with_scale("180", more) == "180"  # a cell of a table that says no scale
