@@ -96,3 +96,14 @@ def test_a_description_is_the_documents_whole_clause_and_the_check_keeps_it():
     assert whole_clause("Revenue", units) == "Revenue"  # one word: as it was
     checked = check_answer(whole, whole, "What does sales related reserves represent?", units)
     assert not checked.abstained and checked.short == whole
+
+
+def test_a_table_row_is_no_list_of_values_for_subjects():
+    """ "How much was capitalized … as of March 31, 2019?" over a row "As of March 31, · 2019: $62,455":
+    the row's "March 31" is no list item naming the subject (listed.py); 31 is no answer."""
+    from edgerag.answer.listed import listed_value
+
+    row = "Item: United States; As of March 31, · 2019: $62,455; 2018: $62,064"
+    units = [_unit("Build-to-suit facilities.\n" + row)]
+    decided = listed_value("How much was the amount capitalized related to the U.S. facility as of March 31, 2019?", units)
+    assert decided is None
