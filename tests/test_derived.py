@@ -107,3 +107,15 @@ def test_a_table_row_is_no_list_of_values_for_subjects():
     units = [_unit("Build-to-suit facilities.\n" + row)]
     decided = listed_value("How much was the amount capitalized related to the U.S. facility as of March 31, 2019?", units)
     assert decided is None
+
+
+def test_the_things_an_arithmetic_question_names_are_operands_not_options():
+    """ "What proportion of Options, Warrants and Rights are …?" held the model to "Warrants"."""
+    from edgerag.answer.candidates import closed_choices
+
+    asked = (
+        "What proportion of the Number of Shares to be Issued Upon Exercise of Outstanding Options, Warrants and Rights are shares "
+        "from the 2001 share incentive plan?"
+    )
+    assert closed_choices(asked) is None
+    assert closed_choices("In which year was the average revenue higher, 2018 or 2019?") == ["2018", "2019"]

@@ -42,6 +42,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)", re.I)
 _ASKS_NUMBER = re.compile(r"\s*(?:what|how\s+much)\b", re.I)
 """A question that asks a number itself (not "In which year …", "Was A or B …")."""
+_CHOICE = re.compile(r"\bwhich\b|\bor\b", re.I)
 _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 """A count ("How many items had a % change …?") is read, not computed."""
 
@@ -58,6 +59,13 @@ def asks_computed(asked: str) -> Operation | None:
     if op.op == "sum" and len(op.parts) < 2 and len(op.years) < 2:
         return None
     return op
+
+
+def asks_number_computed(asked: str) -> bool:
+    """Whether ``asked`` asks a computed number itself ("What proportion of A, B and C are D?"),
+    not a choice between things ("In which year was the average higher, 2018 or 2019?"): its
+    names are operands, never options to choose among."""
+    return asks_computed(asked) is not None and bool(_ASKS_NUMBER.match(asked)) and not _CHOICE.search(asked)
 
 
 def _values(text: str, percent: bool = False) -> set[float]:
@@ -105,7 +113,7 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
         return None
     number = reply_number(short)
     if number is None:  # "What proportion of the shares … are the 2001 plan's?" → "Warrants": no number at all
-        if _ASKS_NUMBER.match(asked) and not re.search(r"\bwhich\b|\bor\b", asked, re.I):
+        if asks_number_computed(asked):
             return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
         return None
     value, percent = number  # "13 %" is not stated by "$13"
