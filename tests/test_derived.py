@@ -61,6 +61,7 @@ def test_what_asks_a_computed_number():
     assert asks_computed("What was the total property and equipment in 2019?") is None  # one row named, not a sum
     assert asks_computed("How many items had a % change that is less than 50%?") is None  # a count is read
     assert asks_computed("Why did revenue change?") is None
+    assert asks_computed("What is the number of options in the Weighted-Average Exercise Price of Outstanding Options?") is None
 
 
 def test_a_percent_sign_asks_as_the_word_does():

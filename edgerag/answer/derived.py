@@ -58,6 +58,8 @@ def asks_computed(asked: str) -> Operation | None:
         return None
     if op.op == "sum" and len(op.parts) < 2 and len(op.years) < 2:
         return None
+    if op.cue and re.search(rf"\w-{re.escape(op.cue)}\b", asked, re.I):
+        return None  # "the Weighted-Average Exercise Price": a name's word, not the operation asked
     return op
 
 
