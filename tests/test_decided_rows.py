@@ -378,3 +378,27 @@ def test_a_description_the_passage_does_not_repeat_is_no_qualifier():
     bio = passage("b", "Ralph Hefferline", "He was a professor at Columbia University in New York City.")
     asked = "Ralph Hefferline was a psychology professor at a university in what city?"
     assert check_answer("New York City", "New York City", asked, [bio]).short == "New York City"
+
+
+def test_a_description_is_read_whole_not_cut_to_a_name(index_copy):
+    """ "What is included in Tax fees?": the model's clause runs on to its sentence's end (clause.py),
+    and no rule for names cuts it to "Professional"."""
+    from edgerag import EdgeRAG, Settings
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    fees = passage(
+        "fees", "Fees", "Tax fees include fees billed for professional services rendered by Ernst & Young, primarily for tax compliance."
+    )
+    rag = EdgeRAG(index_copy, Settings(progress=False))
+    question = "What is included in Tax fees?"
+    plan = ReadPlan(question, "short", [fees], 0, 500, 0, build_messages(question, [fees], "short", "evidence"), 48, None, None, "evidence")
+    context = Context(query=question, method="bridge-ppr", budget=500, units=[fees])
+    reply = "Professional services rendered by Ernst & Young [1]"
+    ans = answer_question(MeteredLLM(ScriptedLLM([reply, "Professional"]), rag.index.tables), question, context, plan=plan)
+    assert ans.short == "professional services rendered by Ernst & Young, primarily for tax compliance", ans
+    rag.close()

@@ -164,6 +164,7 @@ def report() -> list[tuple[str, str]]:
         ("What is the total Products revenue for 2018 and 2019?", "4,313 million"),
         ("What is the ratio of Services revenue to Products revenue in 2019?", "0.46"),
         ("What is Services revenue as a percentage of Total revenue in 2019?", "31.33%"),
+        ("What percentage of the total revenue consists of Services revenue in 2019?", "31.33%"),  # the total is the whole, however worded
         ("What is the difference between Products revenue and Services revenue in 2018?", "852 million"),
         ("What was the change in operating profit from 2018 to 2019?", "-530 million"),  # (212) is -212
         ("What was the percentage change in operating profit from 2018 to 2019?", "-166.67%"),
@@ -285,6 +286,13 @@ def test_a_list_asked_keeps_every_item_the_passages_hold():
     assert items_read("1,204 and 330", units) == ["1,204", "330"]  # numbers keep their commas
     assert items_read("July 27, 2019, July 28, 2018", units) == ["July 27, 2019", "July 28, 2018"]  # dates keep theirs
     assert items_read("The two are 1,204; and 330.", units) == ["1,204", "330"]
+    parts = [
+        passage("q", "Report", "Inventories — Item: Purchased parts and assemblies; 2019: 12\nInventories — Item: Finished goods; 2019: 9")
+    ]
+    assert items_read("Purchased parts and assemblies, Finished goods", parts) == [
+        "Purchased parts and assemblies",
+        "Finished goods",
+    ]  # a label the passages hold whole is one item, its "and" and all
 
 
 # ---- through the API, the real model answering the rest -------------------------------------------------
@@ -349,3 +357,39 @@ def test_one_phrase_or_a_copied_row_is_no_list():
     ]
     assert items_read("costs associated with acquiring property, plant and equipment", units) == []
     assert items_read("Basic; 2019: 2.24; 2018: -0.48", units) == []
+
+
+def test_the_prose_beside_an_unlabelled_table_gives_its_scale():
+    """No header, caption or label scales the table; the prose states one of its amounts in
+    millions ("a net income of $392 million"): its cells are in millions. A table that says its
+    own scale keeps it, and a small amount ("$12 million") is too common to tell."""
+    rows = grid_lines([["", "2019", "2018"], ["Net income", "$392", "$418"], ["Headcount", "12", "15"]], "")
+    said = "We reported a net income of $392 million, against $418 million a year ago.\n" + "\n".join(rows)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", said)]).answer == "405 million"
+    small = "Headcount rose by 12 million.\n" + "\n".join(rows)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", small)]).answer == "405"
+    own = grid_lines([["", "2019 · $'000", "2018 · $'000"], ["Net income", "$392", "$418"], ["Headcount", "12", "15"]], "")
+    stated = "We reported a net income of $392 million.\n" + "\n".join(own)
+    assert compute("What is the average net income for 2018 and 2019?", [("p", stated)]).answer == "405 thousand"
+
+
+def test_a_number_the_model_read_from_a_table_is_said_with_its_scale():
+    from edgerag.answer.scaled import with_scale
+
+    rows = grid_lines(
+        [["", "2019", "2018"], ["Net assets", "4,779", "4,195"], ["Margin", "12.5%", "11.0%"], ["Estimated life (in years)", "10", "7"]],
+        "Acquisition (in thousands)",
+    )
+    units = [passage("p", "Report", "\n".join(rows))]
+    assert with_scale("4,779; 4,195", units) == "4,779 thousand; 4,195 thousand"  # a list, each item
+    assert with_scale("$4,779", units) == "$4,779 thousand"
+    assert with_scale("4,779 thousand", units) == "4,779 thousand"  # said already
+    assert with_scale("12.5%", units) == "12.5%" and with_scale("10", units) == "10"  # a percentage, a life in years
+    assert with_scale("8,888", units) == "8,888"  # no cell of a table read
+    assert with_scale("Net assets", units) == "Net assets"
+    rates = grid_lines([["", "F19", "F18"], ["ROFE (%)", "9.6", "9.5"], ["Stores", "180", "170"]], "Returns")
+    prose = "Depreciation expense was $180.6 million in 2019."
+    more = [passage("r", "Report", prose + "\n" + "\n".join(rates))]
+    assert with_scale("9.6", more) == "9.6%"  # a row of percentages
+    assert with_scale("180.6", more) == "180.6 million"  # in no table: as the prose says it
+    assert with_scale("180", more) == "180"  # a cell of a table that says no scale

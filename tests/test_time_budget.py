@@ -194,3 +194,14 @@ def test_the_budget_comes_from_the_environment_when_left_at_its_default(tmp_path
     monkeypatch.setenv("EDGERAG_ANSWER_SECONDS", "-3")
     with pytest.raises(ValueError, match="answer_seconds must be positive"):
         EdgeRAG(tmp_path / "a")
+
+
+def test_a_question_asking_arithmetic_is_read_whole_not_chained(tables):
+    """ "What percent of total goodwill is the goodwill from the purchase of Agiletics?": a chain
+    step would put a number in the question and let the model compute; read whole, the check
+    (answer/derived.py) holds the model to a number the documents state."""
+    llm = MeteredLLM(TimedLLM(SLOW), tables)
+    step = Bridge(39, 67, "the purchase of Agiletics", "What is the purchase of Agiletics?", "of", "purchase", "Agiletics")
+    question = "What percent of total goodwill is the goodwill from the purchase of Agiletics?"
+    plan = plan_answer(llm, question, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step)
+    assert plan.chain is None and plan.reads == 1

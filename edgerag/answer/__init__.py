@@ -46,11 +46,19 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      clause.py      a question asking for a description ("What does X represent?", "What led
+                     to …?"): the reply is not cut to a name, and runs on to the end of the
+                     sentence that holds it word for word, as the documents say it
+      scaled.py      a bare number (or list of them) the model read from a table, said with the
+                     table's scale ("4,779" from a table in thousands → "4,779 thousand")
       several.py     a question asking for several things, and the reply's items kept whole, each
                      held by a passage read ("What are the …", "… respectively")
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
+        derived.py   a model's number for arithmetic code could not compute (a change, an
+                     average, a share …): kept only where the prose or the table's own "% Change"
+                     / "Total" cell states it, never an operand copied or a number made up
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject; a list's value bound to its item

@@ -31,6 +31,7 @@ from ..types import Unit
 from .compare import Decision
 from .operation import Operation, operation, years_in
 from .table_cells import (
+    NOT_MONEY,
     UNSCALED,
     Cell,
     Grid,
@@ -230,6 +231,15 @@ def _in_time(cells: list[Cell]) -> list[Cell]:
     return cells
 
 
+_TOTAL = re.compile(r"\btotal\b", re.I)
+
+
+def _the_total_first(a: Cell, b: Cell) -> bool:
+    """Whether ``a`` is a total and ``b`` not, by what names them apart: their rows, else their columns."""
+    x, y = (a.label, b.label) if a.label != b.label else (a.header, b.header)
+    return bool(_TOTAL.search(x)) and not _TOTAL.search(y)
+
+
 def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     """The value and its formula: a change is the later less the earlier (by year, else as the
     question names them: "from A to B"), a difference the first named less the second."""
@@ -254,6 +264,11 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
         return sum(v) / len(v), f"({' + '.join(t)}) / {len(v)}"
     if op.op == "sum":
         return sum(v), " + ".join(t)
+    if op.op == "proportion" and len(cells) == 2 and _the_total_first(*cells):
+        v, t = (
+            v[::-1],
+            t[::-1],
+        )  # a share of a total, however worded ("… of all sources consists of Network Solutions"): the total is the whole
     if op.op in ("ratio", "proportion") and len(v) == 2 and v[1] != 0:
         if op.op == "proportion":  # a part's share of a whole is a size: expenses printed negative are still a share
             return abs(v[0]) / abs(v[1]) * 100, f"{t[0].lstrip('-')} / {t[1].lstrip('-')} × 100"
@@ -276,7 +291,7 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
         not scale
         and not percent
         and op.op not in ("ratio", "proportion", "percent_change")
-        and not any(UNSCALED.search(c.label) for c in cells)
+        and not any(UNSCALED.search(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
     answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")

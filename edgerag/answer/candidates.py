@@ -31,6 +31,7 @@ from ..text.dates import MONTHS
 from ..text.keywords import stop_words
 from ..text.linkkeys import capitalised_runs
 from .comparison_question import question_options
+from .derived import asks_number_computed
 
 _DATES = re.compile(rf"\b(?:\d{{1,2}} (?:{MONTHS})\.? \d{{3,4}}|(?:{MONTHS})\.? \d{{1,2}}, \d{{3,4}}|(?:{MONTHS}) \d{{3,4}})\b")
 _NUMBER = re.compile(r"(?<![\w.])[$£€]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?:\s(?:million|billion|trillion|thousand))?(?![\w])")
@@ -80,6 +81,8 @@ def closed_choices(question: str) -> list[str] | None:
     """The answers a closed question allows whatever the passages say: the two options of a
     comparison question, or yes and no; None for an open one. The free short reader offers
     only these to the model (plan.py)."""
+    if asks_number_computed(question):
+        return None  # "What proportion of Options, Warrants and Rights are …?": operands, not options (derived.py)
     opts = options(question)
     if opts:
         return opts

@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from ..llm.local import Completion
 from ..text.keywords import keywords
 from ..text.linkkeys import capitalised_runs
+from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .asked import role_bound, says_what_was_asked, unread_qualifier
@@ -76,6 +77,7 @@ from .binding import (
     subject_words,
 )
 from .candidates import candidates
+from .derived import underived
 from .kinds import ROLE_WORDS, fits, of_kind
 from .listed import counted, says_counted
 from .polarity import says_no
@@ -192,6 +194,8 @@ def check_answer(
     core, names = q.core, list(q.names)
     if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
         return dropped("said", "the model found no answer in what it read", core, units)
+    if (not_computed := underived(short, core, units)) is not None:  # derived.py: arithmetic a small model does not do
+        return dropped("derived", not_computed, core, units)
     kind = q.kind
     step = why = ""
     completion = None
@@ -244,7 +248,9 @@ def check_answer(
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
-    value = bound_value(short, bound[0].sentence, core) if kind == "number" else None
+    value = (
+        bound_value(short, bound[0].sentence, core) if kind == "number" and not parse_row(bound[0].sentence) else None
+    )  # a row is bound in code
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
+from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .binding import before, distinguishing, heads, house_name, lemma, list_items, names_in, question_names, subject_words, telling
@@ -120,6 +121,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     found: dict[str, tuple[int, Unit, str, str]] = {}
     for u in units:
         for sentence in split_sentences(u.text):
+            if parse_row(sentence) is not None:
+                continue  # a table's row: its cells are bound by row and column (table_cells.py), not as a list
             items = list_items(sentence)
             if len([it for it in items if _values(it)]) < 2:
                 continue

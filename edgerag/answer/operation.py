@@ -45,7 +45,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
         "percent_change",
         re.compile(
-            r"\b(?:percentage|percent|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
+            r"(?:\b(?:percentage|percent)|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
             r"|\b(?:change|increase|decrease|variance|movement|growth)\s+in\s+(?:percentage|percent)\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
             r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?",
             re.I,
@@ -55,8 +55,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
         "proportion",
         re.compile(
-            r"\b(?:as\s+a\s+)?(?:percentage|proportion|percent|share|fraction)\s+(?:of|constitution\s+of)\b"
-            r"|\bwhat\s+(?:percentage|proportion|percent|fraction)\b|\b(?:percentage|proportion)\s+(?:does|did|do|is|was)\b",
+            r"(?:\b(?:as\s+a\s+)?(?:percentage|proportion|percent|share|fraction)|%)\s+(?:of|constitution\s+of)\b"
+            r"|\bwhat\s+(?:(?:percentage|proportion|percent|fraction)\b|%)|\b(?:percentage|proportion)\s+(?:does|did|do|is|was)\b",
             re.I,
         ),
     ),

@@ -14,6 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
+from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -31,6 +32,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
 
 
@@ -145,6 +147,9 @@ def answer_question(
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
+    if free and asks_clause(asked):  # a description: the documents' whole clause, never cut to a name (clause.py)
+        rule("clause", whole_clause(short_text, units))
+        short_text, free = whole_clause(short_text, units), False
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
@@ -201,6 +206,9 @@ def answer_question(
             text = short_text
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
+        if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
+            rule("scale", with_scale(short_text, units))
+            short_text = with_scale(short_text, units)
     if held and on_text is not None:
         on_text(text)
     return Answer(

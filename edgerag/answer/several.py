@@ -6,7 +6,8 @@ of A and B, respectively?": a small model often reads every item, and the short 
 keep the first ("the reply ran on", reply.py `narrow`). Here the reply's items are kept, each
 in the documents' words: an item is kept where a passage read holds it as written (or, for an
 item written inside a phrase, the one name, date or number of it a passage holds), in the
-reply's order, once each. Items are joined by "; " (numbers and dates keep their commas).
+reply's order, once each; a part the passages hold whole is one item even where it says "and"
+("Purchased parts and assemblies, Work-in-process"). Items are joined by "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
 reply that copies a table row ("2019: 166.0") is no list: both are read as before.
 
@@ -36,7 +37,10 @@ _ASKED_NOUN = re.compile(
     re.I,
 )
 _NOT_PLURAL = frozenset("is was has does this its his plus thus status basis analysis business process loss gross less".split())
-_SPLIT = re.compile(r"\s*(?:\n+\s*(?:[-*•]|\d+[.)])?\s*|;\s*|,\s+and\s+|\s+and\s+|,\s+(?!(?:19|20)\d{2}\b))\s*")
+_SPLIT = re.compile(r"\s*(?:\n+\s*(?:[-*•]|\d+[.)])?\s*|;\s*|,\s+and\s+|,\s+(?!(?:19|20)\d{2}\b))\s*")
+_AND = re.compile(r"\s+and\s+")
+"""Items part at lines, semicolons and commas; at "and" only where the passages do not hold the
+part whole ("Purchased parts and assemblies" is one item)."""
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b", re.I)
 SEPARATOR = "; "
 LISTED = "the question asks for several things: every item of the reply a passage read holds is kept"
@@ -65,7 +69,11 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
     if ": " in reply or f" {normalize(reply)} " in held:
         return []  # a table row copied, or one phrase as the documents write it ("plant and equipment"): no list
     out: dict[str, None] = {}
+    parts = []
     for part in _SPLIT.split(reply):
+        whole = f" {normalize(part)} " in held
+        parts += [part] if whole else _AND.split(part)
+    for part in parts:
         part = part.strip(" .:;,'\"").removeprefix("and ").strip()
         if not part:
             continue

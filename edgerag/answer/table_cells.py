@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.printed import scale_word
-from ..text.rows import SECTION_MARK
+from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
 from .operation import years_in
 
@@ -45,6 +45,8 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
 """A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
+NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
+"""A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ class Grid:
     keys: list[str]
     lines: list[str]
     caption: str
+    said_scale: str = ""
+    """The scale the prose beside an unlabelled table implies (`prose_scale`), else ""."""
 
     def value(self, i: int, header: str) -> Cell | None:
         a = amount(self.cells[i].get(header, ""))
@@ -108,8 +112,8 @@ class Grid:
         )
         scale = (
             ""
-            if a.percent or UNSCALED.search(label)
-            else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header)
+            if a.percent or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
+            else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
 
@@ -121,8 +125,32 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         first = t.headers[0]
         headers = [h for h in t.headers[1:] if not re.fullmatch(r"notes?", h.strip(), re.I)]
         labels = [r.cells.get(first, "") for r in t.rows]
-        out.append(Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption))
+        grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
+        grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
+        out.append(grid)
     return out
+
+
+_SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|million|billion|bn)\b", re.I)
+_SCALED = re.compile(r"[$€£¥]|thousand|million|billion|'000|’000|\b(?:m|bn|k)\b|\bin\s+(?:thousands|millions|billions)", re.I)
+
+
+def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
+    """The scale of a table that says none (no header, caption or label scales it) implied by its
+    prose: a sentence beside it states one of its amounts with a scale ("a net income of $392
+    million" over a row "Net income: $392"); "" when none does, or two scales are implied. An
+    amount of fewer than three digits is too common to tell."""
+    if any(_SCALED.search(h) for h in (grid.caption, grid.label_header, *grid.headers)):
+        return ""
+    values = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
+    said = set()
+    for text in texts:
+        for start, end in reversed(row_spans(text)):
+            text = text[:start] + text[end:]
+        for m in _SAID.finditer(text):
+            if m["num"] in values and len(re.sub(r"\D", "", m["num"])) >= 3:
+                said.add("billion" if m["word"].lower().startswith("b") else m["word"].lower())
+    return next(iter(said)) if len(said) == 1 else ""
 
 
 def _close(a: str, b: str) -> bool:

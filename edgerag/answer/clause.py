@@ -1,0 +1,47 @@
+"""A question that asks for a description, answered by the documents' whole clause (issue #63).
+
+"What does sales related reserves represent?", "What is included in tax fees?", "What led to the
+increase in cable revenue?", "How are inventories stated?": the answer is a clause of a sentence,
+not a name, date or number. A small model copies the clause's start ("price concessions and
+stock rotation rights") and the reply rules made for names cut it further ("Internet" of
+"Increase in Internet revenue from …"). Here such a reply is neither narrowed nor re-chosen,
+and a reply a sentence read holds word for word runs on to that sentence's end, as the
+documents say it ("… rights that the Company offers to many of its distributors").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.sentences import split_sentences
+from ..types import Unit
+
+_CLAUSE = re.compile(
+    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
+    r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
+    r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b"
+    r"|how\s+(?:is|are|was|were)\s+.+?\s+(?:stated|valued|measured|determined|calculated|recogni[sz]ed|accounted\s+for)\b)",
+    re.I,
+)
+_SPACE = re.compile(r"\s+")
+
+
+def asks_clause(question: str) -> bool:
+    """Whether ``question`` asks for a description, answered by a clause (the module doc)."""
+    return bool(_CLAUSE.match(question))
+
+
+def whole_clause(reply: str, units: Sequence[Unit]) -> str:
+    """``reply`` run on to the end of the first sentence read that holds it word for word
+    (case aside); ``reply`` itself when none does or it is one word."""
+    said = _SPACE.sub(" ", reply).strip().rstrip(".").strip()
+    if len(said.split()) < 2:
+        return reply
+    for u in units:
+        for sentence in split_sentences(u.text):
+            flat = _SPACE.sub(" ", sentence)
+            at = flat.lower().find(said.lower())
+            if at >= 0:
+                return flat[at:].strip().rstrip(".").strip()
+    return reply

@@ -1,0 +1,124 @@
+"""A model's number for a question that asks arithmetic (issue #63): kept only where the documents
+state it, since a small model does not compute.
+
+Where a question asks a change, a percentage change, a difference, an average, a ratio, a
+proportion, or a sum of two or more named things (operation.py), and code could not compute it
+(arithmetic.py left it to the model), the model's reply is most often one operand copied from a
+table ("What was the change in revenue from 2018 to 2019?" → the 2019 cell), or a number it made
+up. Such a reply is not the answer: the check drops it ("The documents do not say.") unless
+
+* a sentence of prose read states the number ("Revenue increased by 12 %", "up $19.7 million"),
+  a percentage as a percentage (a reply "13 %" is not stated by "$13"): the text gives the
+  result, it need not be computed; or
+* a table read gives it in a row or column that says the operation ("% Change", "Increase
+  (decrease)", "Average", "Ratio", "% of revenue", "Total"): the table computed it.
+
+A reply with no number to a question that asks the number itself ("What proportion of the
+shares … ?" → "Warrants") is dropped too; to one that asks a choice ("In which year …", "… A or
+B?") it is left to the other steps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.rows import row_spans, rows_in
+from ..types import Unit
+from .operation import Operation, operation
+
+_COMPUTED = ("change", "percent_change", "difference", "average", "ratio", "proportion", "sum")
+_CUES = {
+    "change": r"chang|increas|decreas|varian|growth|grew|declin|movement|differen",
+    "difference": r"chang|increas|decreas|varian|differen",
+    "average": r"average|\bmean\b",
+    "ratio": r"ratio|\btimes\b|\bx\b",
+    "proportion": r"%|percent|\bshare\b|\bof\s+(?:total|revenue|sales)",
+    "sum": r"total|\bsum\b|combined|aggregate",
+}
+_CUES["percent_change"] = _CUES["change"] + r"|%"
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_ASKS_NUMBER = re.compile(r"\s*(?:what|how\s+much)\b", re.I)
+"""A question that asks a number itself (not "In which year …", "Was A or B …")."""
+_CHOICE = re.compile(r"\bwhich\b|\bor\b", re.I)
+_COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
+"""A count ("How many items had a % change …?") is read, not computed."""
+
+
+def asks_computed(asked: str) -> Operation | None:
+    """The operation ``asked`` asks whose answer is computed, never read as one value: a change,
+    percentage change, difference, average, ratio, proportion, or a sum of two or more named
+    things ("the total of A and B", "in 2018 and 2019"; not "the total revenue in 2019", nor "the
+    total property and equipment"); a
+    count ("How many …?") is none."""
+    op = operation(asked)
+    if op is None or _COUNT.match(asked) or op.op not in _COMPUTED:
+        return None
+    if op.op == "sum" and len(op.parts) < 2 and len(op.years) < 2:
+        return None
+    if op.cue and re.search(rf"\w-{re.escape(op.cue)}\b", asked, re.I):
+        return None  # "the Weighted-Average Exercise Price": a name's word, not the operation asked
+    return op
+
+
+def asks_number_computed(asked: str) -> bool:
+    """Whether ``asked`` asks a computed number itself ("What proportion of A, B and C are D?"),
+    not a choice between things ("In which year was the average higher, 2018 or 2019?"): its
+    names are operands, never options to choose among."""
+    return asks_computed(asked) is not None and bool(_ASKS_NUMBER.match(asked)) and not _CHOICE.search(asked)
+
+
+def _values(text: str, percent: bool = False) -> set[float]:
+    """The sizes of the numbers ``text`` writes, years left out; ``percent``: percentages only."""
+    return {
+        abs(float(m.group().replace(",", "")))
+        for m in _NUMBER.finditer(text)
+        if not _YEAR.fullmatch(m.group()) and (not percent or _PERCENT.match(text, m.end()))
+    }
+
+
+def reply_number(short: str) -> tuple[float, bool] | None:
+    """The first number of a reply that is not a bare year, as a size, and whether it is a percentage."""
+    short = short.replace("\u2212", "-")
+    for m in _NUMBER.finditer(short):
+        if not _YEAR.fullmatch(m.group()):
+            return abs(float(m.group().replace(",", ""))), bool(_PERCENT.match(short, m.end()))
+    return None
+
+
+def _prose(text: str) -> str:
+    for start, end in reversed(row_spans(text)):
+        text = text[:start] + text[end:]
+    return text
+
+
+def _in_cue_cell(value: float, op: str, text: str) -> bool:
+    cue = re.compile(_CUES[op], re.I)
+    for row in rows_in(text):
+        label = next(iter(row.cells.values()), "")
+        for header, cell in row.cells.items():
+            if value in _values(cell) and (
+                cue.search(header) or cue.search(label) or (op in ("proportion", "percent_change") and "%" in cell)
+            ):
+                return True
+    return False
+
+
+def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
+    """Why ``short``, the model's reply to ``asked``, is no answer (the module doc); None when
+    it may stand (the question asks nothing computed, the reply holds no number, or the
+    documents state it)."""
+    op = asks_computed(asked)
+    if op is None:
+        return None
+    number = reply_number(short)
+    if number is None:  # "What proportion of the shares … are the 2001 plan's?" → "Warrants": no number at all
+        if asks_number_computed(asked):
+            return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
+        return None
+    value, percent = number  # "13 %" is not stated by "$13"
+    if any(value in _values(_prose(u.text), percent) or _in_cue_cell(value, op.op, u.text) for u in units):
+        return None
+    return f"the question asks a {op.op.replace('_', ' ')} that code could not compute from the cells read; the model's '{short}' is not stated as one"

@@ -1,0 +1,61 @@
+"""A number the model read from a table, said with the table's scale (issue #63): "4,779" read
+from a table "(in thousands)" is 4,779 thousand, as code's own cell answers say it
+(cell_lookup.py), and as a reader of the report takes it.
+
+A short answer that is one bare number, or a list of them ("4,779; 4,195"), each found as an
+amount of a table read whose scale is known (its header, caption, label, or the prose beside
+it: table_cells.py), gets that scale after each number; a number already said with a scale, a
+percentage is left as it is, and so is a number found in tables of different scales. A number of a
+row or column of percentages ("ROFE (%): 9.6") gets its "%". A number found in no table gets the
+scale the prose says it in ("$180.6 million"), where the prose says it in one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.rows import row_spans
+from ..types import Unit
+from .several import SEPARATOR as _SEPARATOR
+from .table_cells import grids
+
+_BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
+
+
+def _scales(number: str, units: Sequence[Unit]) -> set[str]:
+    key = number.strip("()$€£¥ -")
+    out = set()
+    for grid in grids([(u.chunk_id, u.text) for u in units]):
+        for i, row in enumerate(grid.cells):
+            for header, cell in row.items():
+                if cell.strip("()$€£¥ -").replace(" ", "") == key and (c := grid.value(i, header)) is not None:
+                    out.add("%" if c.amount.percent and "%" not in cell else "" if c.amount.percent else c.scale)
+    return out
+
+
+def _said(number: str, units: Sequence[Unit]) -> set[str]:
+    """The scales the prose read says ``number`` in ("$180.6 million" for "180.6")."""
+    key = re.escape(number.strip("()$€£¥ -"))
+    said = re.compile(rf"(?<![\d.,]){key}\s*(thousand|million|billion)\b", re.I)
+    out = set()
+    for u in units:
+        prose = u.text
+        for start, end in reversed(row_spans(prose)):
+            prose = prose[:start] + prose[end:]
+        out |= {m.group(1).lower() for m in said.finditer(prose)}
+    return out
+
+
+def with_scale(short: str, units: Sequence[Unit]) -> str:
+    """``short`` with the scale of the table its numbers were read from, else the one the prose
+    says them in; a percentage cell with its "%" (the module doc)."""
+    items = short.split(_SEPARATOR)
+    if not short.strip() or not all(_BARE.match(i.strip()) for i in items):
+        return short
+    scales = set().union(*(_scales(i.strip(), units) for i in items))
+    if len(scales) == 1 and (scale := next(iter(scales))):
+        return _SEPARATOR.join(f"{i.strip()}%" if scale == "%" else f"{i.strip()} {scale}" for i in items)
+    if not scales and len(items) == 1 and len(said := _said(short, units)) == 1:
+        return f"{short.strip()} {next(iter(said))}"
+    return short

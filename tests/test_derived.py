@@ -1,0 +1,122 @@
+"""A model's number for a question that asks arithmetic code could not compute (answer/derived.py):
+dropped unless the prose or a table's own change / share / total cell states it (issue #63)."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgerag.answer.check import check_answer
+from edgerag.answer.derived import asks_computed, underived
+from edgerag.answer.operation import operation
+from edgerag.text.rows import grid_lines
+from edgerag.types import Unit
+
+
+def _unit(text: str) -> Unit:
+    return Unit(kind="chunk", id="c1", text=text, tokens=len(text.split()), score=1.0, doc_id="d1", chunk_id="c1")
+
+
+TABLE = grid_lines(
+    [["", "2019", "2018", "% Change"], ["Revenue", "1,054", "1,151", "(8.4)%"], ["Net loss", "(212)", "318", ""]], "Segment results"
+)
+PROSE = "Segment results. Gross margin rose to 41 % in 2019; an excavator loan of $13 remains outstanding."
+UNITS = [_unit(PROSE + "\n" + "\n".join(TABLE))]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the change in net loss from 2018 to 2019?", "318"),  # one operand copied
+        ("What was the average revenue in 2018 and 2019?", "1,151"),
+        ("What is the percentage change in net loss between 2018 and 2019?", "-12.5%"),  # a number made up
+        ("What percentage of the loan is outstanding?", "13%"),  # "$13" states no percentage
+        ("What % of total revenue is net loss in 2019?", "20.1%"),
+        ("What is the total revenue for 2018 and 2019?", "1,054"),
+        ("What proportion of revenue is net loss in 2019?", "Segment results"),  # no number at all
+    ],
+)
+def test_a_cell_or_a_made_up_number_is_no_computed_answer(question, reply):
+    assert underived(reply, question, UNITS) is not None
+    checked = check_answer(reply, reply, question, UNITS)
+    assert checked.abstained and checked.step == "derived"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the percentage change in revenue between 2018 and 2019?", "(8.4)%"),  # the table's "% Change" column
+        ("What was the increase in gross margin in 2019?", "41 %"),  # the prose states it
+        ("What was the total revenue in 2019?", "1,054"),  # a row's cell: no sum asked
+        ("What was the revenue in 2019?", "1,054"),  # no operation
+        ("In which year was the average revenue higher, 2018 or 2019?", "Segment results"),  # a choice: other steps judge it
+    ],
+)
+def test_a_stated_result_or_a_question_asking_no_arithmetic_stands(question, reply):
+    assert underived(reply, question, UNITS) is None
+
+
+def test_what_asks_a_computed_number():
+    assert asks_computed("What was the change in revenue from 2018 to 2019?").op == "change"
+    assert asks_computed("What is the total revenue in 2018 and 2019?").op == "sum"  # two years added
+    assert asks_computed("What was the total property and equipment in 2019?") is None  # one row named, not a sum
+    assert asks_computed("How many items had a % change that is less than 50%?") is None  # a count is read
+    assert asks_computed("Why did revenue change?") is None
+    assert asks_computed("What is the number of options in the Weighted-Average Exercise Price of Outstanding Options?") is None
+
+
+def test_a_percent_sign_asks_as_the_word_does():
+    assert operation("What is the % change in total equity from 2018 to 2019?").op == "percent_change"
+    assert operation("What % of the total property and equipment does equipment make up in 2019?").op == "proportion"
+
+
+def test_a_row_line_is_no_list_whose_item_rebinds_a_number():
+    """A table's row is bound in code (table_cells.py): the check's list step must not take the
+    day of a column's date ("As of March 31") for the asked item's value."""
+    row = "Item: United States; As of March 31, · 2019: $62,455; 2018: $62,064"
+    units = [_unit("The Company's build-to-suit facility in the U.S. is capitalized.\n" + row)]
+    asked = "How much was the amount capitalized related to the Company's U.S. build-to-suit facility as of March 31, 2019?"
+    checked = check_answer("$62,455", "$62,455", asked, units)
+    assert "31" not in checked.short.replace(",", "")
+
+
+def test_a_description_is_the_documents_whole_clause_and_the_check_keeps_it():
+    from edgerag.answer.clause import asks_clause, whole_clause
+
+    assert asks_clause("What does sales related reserves represent?") and asks_clause("What is included in Tax fees?")
+    assert asks_clause("What led to decrease in shipping revenues?") and asks_clause("How are inventories stated?")
+    assert not asks_clause("What was the revenue in 2019?") and not asks_clause("Which method is used for computing EPS?")
+    units = [
+        _unit(
+            "Sales related reserves represent price concessions and stock rotation rights that the Company offers to many of its "
+            "distributors. Revenue was $12 million."
+        )
+    ]
+    whole = whole_clause("price concessions and stock rotation rights", units)
+    assert whole == "price concessions and stock rotation rights that the Company offers to many of its distributors"
+    assert whole_clause("volume rebates", units) == "volume rebates"  # held by no sentence: as it was
+    assert whole_clause("Revenue", units) == "Revenue"  # one word: as it was
+    checked = check_answer(whole, whole, "What does sales related reserves represent?", units)
+    assert not checked.abstained and checked.short == whole
+
+
+def test_a_table_row_is_no_list_of_values_for_subjects():
+    """ "How much was capitalized … as of March 31, 2019?" over a row "As of March 31, · 2019: $62,455":
+    the row's "March 31" is no list item naming the subject (listed.py); 31 is no answer."""
+    from edgerag.answer.listed import listed_value
+
+    row = "Item: United States; As of March 31, · 2019: $62,455; 2018: $62,064"
+    units = [_unit("Build-to-suit facilities.\n" + row)]
+    decided = listed_value("How much was the amount capitalized related to the U.S. facility as of March 31, 2019?", units)
+    assert decided is None
+
+
+def test_the_things_an_arithmetic_question_names_are_operands_not_options():
+    """ "What proportion of Options, Warrants and Rights are …?" held the model to "Warrants"."""
+    from edgerag.answer.candidates import closed_choices
+
+    asked = (
+        "What proportion of the Number of Shares to be Issued Upon Exercise of Outstanding Options, Warrants and Rights are shares "
+        "from the 2001 share incentive plan?"
+    )
+    assert closed_choices(asked) is None
+    assert closed_choices("In which year was the average revenue higher, 2018 or 2019?") == ["2018", "2019"]
