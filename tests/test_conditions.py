@@ -1,8 +1,9 @@
 """Questions in people's own words (issue #62): the question read once, typed (answer/question.py:
 the user's situation, the question proper, the names that are the user's own); the check never
 asks the documents for the user's own words and takes no namesake for the subject (check.py,
-binding.py); a yes or no about a rule says the rule's condition (conditions.py); "Is there a time
-limit …?" asks for the limit. Guidance-like pages written for these tests: a made-up council's
+binding.py); a yes or no about a rule says the rule's condition (conditions.py), unless the
+user's situation already settles it; the rule's yes or no read again from its own sentence and
+the situation (rule_check.py); "Is there a time limit …?" asks for the limit. Guidance-like pages written for these tests: a made-up council's
 benefit page, a visa page and an employment-leave page; a scripted model only where a read again
 is under test."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from edgerag.answer.binding import Standing, about, names_in, namesake
 from edgerag.answer.check import check_answer, unnamed
-from edgerag.answer.conditions import rule_condition, with_condition
+from edgerag.answer.conditions import rule_condition, rule_sentence, settled, with_condition
 from edgerag.answer.question import read_question
 from edgerag.llm.local import Completion
 
@@ -182,3 +183,81 @@ def test_a_restriction_in_a_rule_is_its_condition_not_a_no():
     assert check_answer("yes", "yes", q, [banned]).short == "no"  # an outright 'cannot' still says no
     cond = rule_condition(q, [banned])
     assert cond is not None and not cond.grants and with_condition("no", cond, 1) == "No, if your contract says so [1]"
+
+
+def test_a_condition_the_situation_already_settles_is_not_said():
+    owner = read_question("I own my home and have lived in it for three years. Can I get the Warm Homes Grant?")
+    cond = rule_condition(owner, [BENEFIT])
+    assert cond is not None and settled(cond, "yes", owner)
+    assert with_condition("yes", cond, 1, owner) == "Yes [1]"  # the user already said they meet it
+    # a situation that says only part of it, or the opposite, leaves the condition said
+    renter = read_question("I have lived in my flat for three years. Can I get the Warm Homes Grant?")
+    assert not settled(cond, "yes", renter)
+    assert with_condition("yes", cond, 1, renter).startswith("Yes, if you own your home")
+    not_owner = read_question("I do not own my home but have lived in it for years. Can I get the Warm Homes Grant?")
+    assert not settled(cond, "yes", not_owner)
+    # "No, unless C" where the user says C would turn the answer, not confirm it: still said
+    assert not settled(cond, "no", owner) and with_condition("no", cond, 1, owner).startswith("No, unless you own your home")
+    # no situation: the condition is said, as before
+    bare = read_question("Can I get the Warm Homes Grant?")
+    assert with_condition("yes", cond, 1, bare) == f"Yes, if {cond.clause} [1]"
+
+
+class _RuleModel:
+    """Stands in for the metered model: remembers the prompt and the allowed outputs."""
+
+    def __init__(self, reply: str):
+        self.reply, self.calls = reply, []
+
+    def chat(self, messages, **kw):
+        self.calls.append((messages, kw))
+        return done(self.reply)
+
+
+def test_the_rule_is_read_again_from_its_sentence_and_the_situation_alone():
+    from edgerag.answer.rule_check import read_rule, rule_text
+
+    q = read_question("I am 17 and have a job offer from an approved farm. Can I apply for a Seasonal Worker visa?")
+    standing = rule_sentence(q, PAGES)
+    assert standing is not None and standing.sentence.startswith("To apply you must")
+    rule = rule_text(standing)
+    assert "be 18 or over" in rule and "approved farm" in rule  # the list it leads is the rule's
+    model = _RuleModel("no")
+    reading, call = read_rule(model, q, standing, method="test")
+    ((messages, kw),) = model.calls
+    prompt = messages[-1]["content"]
+    assert kw["choices"] == ["yes", "no"] and kw["max_tokens"] <= 4  # one short constrained call
+    assert "Situation: I am 17" in prompt and "Question: Can I apply for a Seasonal Worker visa?" in prompt
+    assert "Warm Homes" not in prompt and "bereavement" not in prompt.lower()  # only the rule's sentence is read
+    assert reading.answer == "no" and call.text == "no"
+
+
+def test_a_rules_yes_the_rules_sentence_says_no_to_becomes_no(tmp_path):
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.store.tables import Tables
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    class Choosing(ScriptedLLM):
+        def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
+            return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
+
+    text = "I am 17 and have a job offer from an approved farm. Can I apply for a Seasonal Worker visa?"
+    units = [VISA, BENEFIT]
+    plan = ReadPlan(text, "short", units, 0, 500, 0, build_messages(text, units, "short", "evidence"), 60, ["yes", "no"], None, "evidence")
+    ctx = Context(query=text, method="bridge-ppr", budget=500, units=units)
+
+    def tables(name: str):  # each its own LLM cache
+        (tmp_path / name).mkdir()
+        return Tables(str(tmp_path / name), map_size=1 << 26)
+
+    kept = answer_question(MeteredLLM(Choosing(["yes"]), tables("off")), text, ctx, plan=plan)  # off: one call, the reply stands
+    assert kept.short == "yes" and not any(r["rule"] == "rule" for r in kept.rules)
+    model = Choosing(["yes", "no"])  # the reply, then the rule's sentence read for the user
+    ans = answer_question(MeteredLLM(model, tables("on")), text, ctx, plan=plan, rule_check=True)
+    assert model.replies == [] and ans.short == "no"
+    assert {"rule": "rule", "before": "yes", "after": "no"} in ans.rules
+    assert ans.text.startswith("No, unless be 18 or over") and ans.citations[0].n == 1  # the rule's own passage cited

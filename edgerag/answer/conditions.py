@@ -16,8 +16,13 @@ steering to the page and case the user is in) and its condition:
 A condition that grants the rule ("you can … if C", "you cannot … unless C") reads "Yes, if C"
 after a yes and "No, unless C" after a no; one that excepts from it ("you can … unless C", "you
 cannot … if C") reads "Yes, unless C" and "No, if C". The short answer stays "yes" or "no" (what
-is scored); the answer's text says the condition and cites the rule's passage. A condition the
-situation already settles is still said: the reader sees the case the answer holds in.
+is scored); the answer's text says the condition and cites the rule's passage.
+
+A condition the situation already settles is not said (`settled`): where the user's own
+sentences say the telling words of a condition the answer holds under ("Yes, if you pay Income
+Tax" for "I pay income tax through PAYE"), with no "not" of their own against the clause's, the
+answer is a plain "Yes" (still citing the rule). A condition the situation says the opposite of,
+or says only in part, is quoted: the reader sees the case the answer holds in.
 """
 
 from __future__ import annotations
@@ -110,13 +115,20 @@ def rule_sentence(q: Question, units: list[Unit]) -> Standing | None:
     return best[1] if best is not None else None
 
 
+def rule_items(standing: Standing) -> list[str]:
+    """The list items a rule's sentence leads ("To apply you must:"), else []."""
+    if not standing.sentence.rstrip().endswith(":"):
+        return []
+    return [i for i in _list_after(standing.sentence, standing.unit.text) if i]
+
+
 def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
     """The condition of the rule ``q`` asks about, in what was read (the module doc); None where
     the rule's sentence states none."""
     best = rule_sentence(q, units)
     if best is None:
         return None
-    sentence, unit = best.sentence, best.unit
+    sentence = best.sentence
     negative = bool(_NEGATIVE.search(sentence))
     m = _CONDITION.search(sentence)
     if m:
@@ -126,16 +138,46 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
         if len(clause.split()) >= 3:
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
-        items = [i for i in _list_after(sentence, unit.text) if i]
+        items = rule_items(best)
         if items:
             joiner = " or " if re.search(r"\b(?:one|any|either) of\b", sentence, re.I) else " and "
             return Condition(joiner.join(items), grants=not negative, standing=best)
     return None
 
 
-def with_condition(short: str, condition: Condition, n: int) -> str:
-    """The answer's text: "Yes, if …" / "No, unless …" (the module doc), citing passage ``n``."""
+def _telling(text: str) -> set[str]:
+    return {lemma(w) for w in subject_words(text) if w.lower() not in _OWN_WORDS}
+
+
+_OWN_WORDS = frozenset("you your yours yourself i my me mine myself we our us".split())
+
+
+def settled(condition: Condition, short: str, q: Question) -> bool:
+    """Whether the user's situation already says the condition the answer holds under (the
+    module doc): "Yes, if C" / "No, if C" where the situation says C, all of C's telling words
+    (four in five, at least two) in one of the situation's sentences, negated there as C is. An "unless" is
+    never settled: the situation saying its clause would turn the answer, not confirm it."""
     yes = short.lower() == "yes"
-    word = ("if" if yes else "unless") if condition.grants else ("unless" if yes else "if")
+    if_word = condition.grants == yes  # "Yes, if …" or "No, if …"
+    if not if_word or not q.situation:
+        return False
+    want = _telling(condition.clause)
+    if len(want) < 2:
+        return False
+    negated = bool(_NEGATIVE.search(condition.clause))
+    need = max(2, -(-len(want) * 4 // 5))  # four in five of them, at least two
+    for said in q.situation:
+        if len(want & _telling(said)) >= need and bool(_NEGATIVE.search(said)) == negated:
+            return True
+    return False
+
+
+def with_condition(short: str, condition: Condition, n: int, q: Question | None = None) -> str:
+    """The answer's text: "Yes, if …" / "No, unless …" (the module doc), citing passage ``n``;
+    a plain "Yes" / "No" where the situation of ``q`` settles the condition (`settled`)."""
+    yes = short.lower() == "yes"
     cite = f" [{n}]" if n else ""
+    if q is not None and settled(condition, short, q):
+        return f"{'Yes' if yes else 'No'}{cite}"
+    word = ("if" if yes else "unless") if condition.grants else ("unless" if yes else "if")
     return f"{'Yes' if yes else 'No'}, {word} {condition.clause}{cite}"

@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
-from .conditions import rule_condition, with_condition
+from .conditions import rule_condition, rule_sentence, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
@@ -31,6 +31,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .rule_check import read_rule
 from .several import LISTED, SEPARATOR, asks_several, items_read
 
 
@@ -93,12 +94,14 @@ def answer_question(
     on_text: Callable[[str], None] | None = None,
     plan: ReadPlan | None = None,
     check: bool = True,
+    rule_check: bool = False,
 ) -> Answer:
     """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
     callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it.
     ``check`` (``Settings.answer_check``) puts a short answer through check.py: kept where the
     evidence read holds it for what was asked, else read again or dropped ("The documents do
-    not say.")."""
+    not say."). ``rule_check`` (``Settings.answer_rule_check``) asks the model once more, yes or
+    no, of a rule's yes/no from the rule's sentence and the user's situation alone (rule_check.py)."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -187,12 +190,19 @@ def answer_question(
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
     condition = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
+        standing = rule_sentence(typed, units) if rule_check else None
+        if standing is not None:  # the rule's sentence read for the user's situation, yes or no
+            reading, again = read_rule(llm, typed, standing, method=context.method)
+            c = merged(c, again)
+            if reading.answer != short_text.lower():
+                rule("rule", reading.answer)
+                text = short_text = reading.answer
         condition = rule_condition(typed, units)  # "Can I …?": yes or no, and the case it holds in
     if checked is not None and checked.abstained:
         text, citations = NOT_IN_DOCUMENTS, []
     elif condition is not None:
         n = next((i for i, u in enumerate(units, 1) if u.chunk_id == condition.standing.unit.chunk_id), 0)
-        text = with_condition(short_text, condition, n)
+        text = with_condition(short_text, condition, n, typed)
         citations = [citation(n, condition.standing.unit, "cited")] if n else []
         closest = [stood(condition.standing, units, "stands on")]
         rules.append({"rule": "condition", "before": short_text, "after": text})
