@@ -261,3 +261,12 @@ def test_a_rules_yes_the_rules_sentence_says_no_to_becomes_no(tmp_path):
     assert model.replies == [] and ans.short == "no"
     assert {"rule": "rule", "before": "yes", "after": "no"} in ans.rules
     assert ans.text.startswith("No, unless be 18 or over") and ans.citations[0].n == 1  # the rule's own passage cited
+
+
+def test_a_condition_that_only_repeats_the_question_is_not_said():
+    page = passage("g1", "Claiming Gift Aid", "You can claim Gift Aid online if you have claimed online before and kept your records.")
+    echo = passage("g2", "Claiming Gift Aid", "You can only claim Gift Aid online if you claim online.")
+    q = read_question("I kept records of all donations. Can I claim Gift Aid online?")
+    cond = rule_condition(q, [page])
+    assert cond is not None and cond.clause.startswith("you have claimed online before and kept your records")
+    assert rule_condition(q, [echo]) is None  # "if you claim online" is the question itself, no case of it

@@ -10,6 +10,8 @@ visa?", not "You cannot extend a Seasonal Worker visa …"; the situation's word
 steering to the page and case the user is in) and its condition:
 
 * in the sentence: "… if / only if / as long as / provided (that) / unless / except …";
+  (not one that says only what the question asks: "Can I claim online?" has no condition in
+  "You can only claim online if you claimed online before");
 * or, where the sentence leads a list ("The donor must:", "You can claim if you:"), its items:
   each is a condition (joined "and"; "or" where the lead says "one of" / "any of").
 
@@ -115,6 +117,13 @@ def rule_sentence(q: Question, units: list[Unit]) -> Standing | None:
     return best[1] if best is not None else None
 
 
+def _echoes(clause: str, q: Question) -> bool:
+    """Whether a condition says only what the question proper asks ("Can I claim online?" →
+    "if you claimed online"): no case the answer holds in, so none is said."""
+    said = _telling(clause)
+    return bool(said) and said <= _telling(q.core or q.asked)
+
+
 def rule_items(standing: Standing) -> list[str]:
     """The list items a rule's sentence leads ("To apply you must:"), else []."""
     if not standing.sentence.rstrip().endswith(":"):
@@ -135,7 +144,7 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
         clause = _clause(m["c"])
-        if len(clause.split()) >= 3:
+        if len(clause.split()) >= 3 and not _echoes(clause, q):
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
         items = rule_items(best)
