@@ -270,3 +270,19 @@ def test_a_condition_that_only_repeats_the_question_is_not_said():
     cond = rule_condition(q, [page])
     assert cond is not None and cond.clause.startswith("you have claimed online before and kept your records")
     assert rule_condition(q, [echo]) is None  # "if you claim online" is the question itself, no case of it
+
+
+def test_a_condition_is_a_case_not_a_heading_a_wish_or_a_cut_aside():
+    q = read_question("My colleague lost his licence. Can he get compensation from the register?")
+    heading = passage(
+        "h1",
+        "Register",
+        "Compensation if you stay on the register: You can get compensation from the register if your registration was wrongly refused.",
+    )
+    cond = rule_condition(q, [heading])
+    assert cond is not None and cond.clause.startswith("your registration was wrongly refused")  # not 'you stay on the register'
+    wish = passage("w1", "Redundancy", "You can get redundancy pay if you want to.")
+    assert rule_condition(read_question("Can I get redundancy pay?"), [wish]) is None  # 'if you want to' is no case
+    aside = passage("a1", "Gift Aid", "A charity can claim Gift Aid if it is a community amateur sports club (CASC, registered with HMRC.")
+    club = rule_condition(read_question("Can a charity claim Gift Aid?"), [aside])
+    assert club is not None and club.clause == "it is a community amateur sports club"

@@ -11,7 +11,10 @@ steering to the page and case the user is in) and its condition:
 
 * in the sentence: "… if / only if / as long as / provided (that) / unless / except …";
   (not one that says only what the question asks: "Can I claim online?" has no condition in
-  "You can only claim online if you claimed online before");
+  "You can only claim online if you claimed online before"; not one of fewer than two telling
+  words: "if you want to"; not one in a heading before the sentence's ": ", which names its
+  topic: "Compensation if you stay on the register: You can get …"; an aside the clause cuts
+  off, "(CASC", is left out);
 * or, where the sentence leads a list ("The donor must:", "You can claim if you:"), its items:
   each is a condition (joined "and"; "or" where the lead says "one of" / "any of").
 
@@ -88,7 +91,11 @@ or heading (evidence lines are joined by a space)."""
 
 def _clause(text: str) -> str:
     m = _CLAUSE_END.search(text)
-    return (text[: m.start()] if m else text).strip(" ,")
+    clause = (text[: m.start()] if m else text).strip(" ,")
+    opened = clause.rfind("(")
+    if opened >= 0 and ")" not in clause[opened:]:  # "a community amateur sports club (CASC": the aside cut off
+        clause = clause[:opened].rstrip(" ,")
+    return clause
 
 
 def _heading(sentence: str) -> bool:
@@ -139,12 +146,13 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
         return None
     sentence = best.sentence
     negative = bool(_NEGATIVE.search(sentence))
-    m = _CONDITION.search(sentence)
+    body = sentence.find(": ")  # "Compensation if you stay on the register: You can get …": a heading's "if" is its topic
+    m = _CONDITION.search(sentence, body + 2 if body > 0 and not sentence.rstrip().endswith(":") else 0)
     if m:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
         clause = _clause(m["c"])
-        if len(clause.split()) >= 3 and not _echoes(clause, q):
+        if len(clause.split()) >= 3 and len(_telling(clause)) >= 2 and not _echoes(clause, q):
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
         items = rule_items(best)
