@@ -286,3 +286,30 @@ def test_a_condition_is_a_case_not_a_heading_a_wish_or_a_cut_aside():
     aside = passage("a1", "Gift Aid", "A charity can claim Gift Aid if it is a community amateur sports club (CASC, registered with HMRC.")
     club = rule_condition(read_question("Can a charity claim Gift Aid?"), [aside])
     assert club is not None and club.clause == "it is a community amateur sports club"
+
+
+def test_a_rule_question_without_a_situation_is_not_read_again(tmp_path):
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.store.tables import Tables
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    class Choosing(ScriptedLLM):
+        def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
+            return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
+
+    text = "Can I apply for a Seasonal Worker visa?"
+    units = [VISA, BENEFIT]
+    plan = ReadPlan(text, "short", units, 0, 500, 0, build_messages(text, units, "short", "evidence"), 60, ["yes", "no"], None, "evidence")
+    model = Choosing(["yes", "no"])
+    ans = answer_question(
+        MeteredLLM(model, Tables(str(tmp_path), map_size=1 << 26)),
+        text,
+        Context(text, "bridge-ppr", 500, units),
+        plan=plan,
+        rule_check=True,
+    )
+    assert model.replies == ["no"] and ans.short == "yes"  # one call: no situation to read the rule for

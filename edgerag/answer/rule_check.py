@@ -10,7 +10,9 @@ items where it leads a list), the user's situation and the question proper:
 and says whether it holds for that user. The reply's yes or no is read from many passages at
 once, and a small model answers "yes" to most; the one sentence, beside the situation, is a
 question it reads far more reliably. Where the two differ the rule's reading is the answer
-(``answer_rule_check``; off by default until it measures better: benchmarks/check_steps.py).
+(``answer_rule_check``). Only a question that gives the user's situation is read again: without
+one the reply has already read the rule for the question as asked (and the office set's rule
+questions, none situated, read as before).
 """
 
 from __future__ import annotations
