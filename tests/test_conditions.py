@@ -232,37 +232,6 @@ def test_the_rule_is_read_again_from_its_sentence_and_the_situation_alone():
     assert reading.answer == "no" and call.text == "no"
 
 
-def test_a_rules_yes_the_rules_sentence_says_no_to_becomes_no(tmp_path):
-    from edgerag.answer.plan import ReadPlan, build_messages
-    from edgerag.answer.read import answer_question
-    from edgerag.llm.metered import MeteredLLM
-    from edgerag.store.tables import Tables
-    from edgerag.types import Context
-
-    from .helpers import ScriptedLLM
-
-    class Choosing(ScriptedLLM):
-        def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
-            return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
-
-    text = "I am 17 and have a job offer from an approved farm. Can I apply for a Seasonal Worker visa?"
-    units = [VISA, BENEFIT]
-    plan = ReadPlan(text, "short", units, 0, 500, 0, build_messages(text, units, "short", "evidence"), 60, ["yes", "no"], None, "evidence")
-    ctx = Context(query=text, method="bridge-ppr", budget=500, units=units)
-
-    def tables(name: str):  # each its own LLM cache
-        (tmp_path / name).mkdir()
-        return Tables(str(tmp_path / name), map_size=1 << 26)
-
-    kept = answer_question(MeteredLLM(Choosing(["yes"]), tables("off")), text, ctx, plan=plan)  # off: one call, the reply stands
-    assert kept.short == "yes" and not any(r["rule"] == "rule" for r in kept.rules)
-    model = Choosing(["yes", "no"])  # the reply, then the rule's sentence read for the user
-    ans = answer_question(MeteredLLM(model, tables("on")), text, ctx, plan=plan, rule_check=True)
-    assert model.replies == [] and ans.short == "no"
-    assert {"rule": "rule", "before": "yes", "after": "no"} in ans.rules
-    assert ans.text.startswith("No, unless be 18 or over") and ans.citations[0].n == 1  # the rule's own passage cited
-
-
 def test_a_condition_that_only_repeats_the_question_is_not_said():
     page = passage("g1", "Claiming Gift Aid", "You can claim Gift Aid online if you have claimed online before and kept your records.")
     echo = passage("g2", "Claiming Gift Aid", "You can only claim Gift Aid online if you claim online.")
@@ -288,28 +257,63 @@ def test_a_condition_is_a_case_not_a_heading_a_wish_or_a_cut_aside():
     assert club is not None and club.clause == "it is a community amateur sports club"
 
 
-def test_a_rule_question_without_a_situation_is_not_read_again(tmp_path):
+class _Choosing:
+    """A scripted model that takes ``choices`` (the yes/no reads are constrained)."""
+
+    @staticmethod
+    def make(replies):
+        from .helpers import ScriptedLLM
+
+        class Choosing(ScriptedLLM):
+            def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
+                return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
+
+        return Choosing(replies)
+
+
+def _ask(text, units, replies, path, rule_check):
     from edgerag.answer.plan import ReadPlan, build_messages
     from edgerag.answer.read import answer_question
     from edgerag.llm.metered import MeteredLLM
     from edgerag.store.tables import Tables
     from edgerag.types import Context
 
-    from .helpers import ScriptedLLM
-
-    class Choosing(ScriptedLLM):
-        def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
-            return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
-
-    text = "Can I apply for a Seasonal Worker visa?"
-    units = [VISA, BENEFIT]
     plan = ReadPlan(text, "short", units, 0, 500, 0, build_messages(text, units, "short", "evidence"), 60, ["yes", "no"], None, "evidence")
-    model = Choosing(["yes", "no"])
+    model = _Choosing.make(replies)
+    path.mkdir()  # each its own LLM cache
     ans = answer_question(
-        MeteredLLM(model, Tables(str(tmp_path), map_size=1 << 26)),
+        MeteredLLM(model, Tables(str(path), map_size=1 << 26)),
         text,
         Context(text, "bridge-ppr", 500, units),
         plan=plan,
-        rule_check=True,
+        rule_check=rule_check,
     )
-    assert model.replies == ["no"] and ans.short == "yes"  # one call: no situation to read the rule for
+    return ans, model
+
+
+LOAN = passage(
+    "m1", "Loans for study", "Loans for study\n\nYou cannot get a Postgraduate Loan if you already have a master degree or a doctorate."
+)
+
+
+def test_a_yes_the_polarity_step_made_no_is_read_again_from_the_rule_for_the_user(tmp_path):
+    text = "I have a degree in history and want to study again. Can I get a Postgraduate Loan?"
+    off, _ = _ask(text, [LOAN, BENEFIT], ["yes"], tmp_path / "off", rule_check=False)
+    assert off.short == "no" and [r["rule"] for r in off.rules if r["rule"] in ("polarity", "rule")] == ["polarity"]  # the word 'cannot'
+    on, model = _ask(text, [LOAN, BENEFIT], ["yes", "yes"], tmp_path / "on", rule_check=True)
+    assert model.replies == [] and on.short == "yes"  # the model read the rule for a history graduate: yes
+    assert [r["rule"] for r in on.rules if r["rule"] in ("polarity", "rule")] == ["polarity", "rule"]
+    assert on.text.startswith("Yes, unless you already have a master degree or a doctorate") and on.citations[0].n == 1
+    agrees, model = _ask(text, [LOAN, BENEFIT], ["yes", "no"], tmp_path / "agrees", rule_check=True)
+    assert model.replies == [] and agrees.short == "no"  # the model agrees: no stays
+
+
+def test_a_plain_yes_about_a_rule_is_not_read_again(tmp_path):
+    text = "I am 17 and have a job offer from an approved farm. Can I apply for a Seasonal Worker visa?"
+    ans, model = _ask(text, [VISA, BENEFIT], ["yes", "no"], tmp_path / "visa", rule_check=True)
+    assert model.replies == ["no"] and ans.short == "yes"  # one call: no step of the check turned it
+
+
+def test_a_rule_question_without_a_situation_is_not_read_again(tmp_path):
+    ans, model = _ask("Can I get a Postgraduate Loan?", [LOAN, BENEFIT], ["yes", "yes"], tmp_path / "bare", rule_check=True)
+    assert model.replies == ["yes"] and ans.short == "no"  # one call: no situation to read the rule for

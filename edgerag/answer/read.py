@@ -101,8 +101,8 @@ def answer_question(
     ``check`` (``Settings.answer_check``) puts a short answer through check.py: kept where the
     evidence read holds it for what was asked, else read again or dropped ("The documents do
     not say."). ``rule_check`` (``Settings.answer_rule_check``) asks the model once more, yes or
-    no, of a rule's yes/no from the rule's sentence and the user's situation alone (rule_check.py),
-    where the user gave a situation (without one, the reply has already read the rule as asked)."""
+    no, of a rule's "yes" the check's polarity step made "no", from the rule's sentence and the
+    user's situation alone (rule_check.py), where the user gave a situation."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -191,7 +191,8 @@ def answer_question(
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
     condition = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
-        standing = rule_sentence(typed, units) if rule_check and typed.situated else None
+        second = rule_check and typed.situated and checked.step == "polarity"  # the code's 'not' read again by the model
+        standing = rule_sentence(typed, units) if second else None
         if standing is not None:  # the rule's sentence read for the user's situation, yes or no
             reading, again = read_rule(llm, typed, standing, method=context.method)
             c = merged(c, again)

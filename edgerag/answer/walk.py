@@ -47,7 +47,7 @@ class Reader:
     """A chain's step through a known relation made in code (``answer_hops``)."""
     check: bool = True
     """Each read's short answer checked against what it stands on (``answer_check``, check.py)."""
-    rule_check: bool = False
+    rule_check: bool = True
     """A rule's yes/no read again from the rule's sentence (``answer_rule_check``, rule_check.py)."""
 
 
