@@ -317,3 +317,17 @@ def test_a_plain_yes_about_a_rule_is_not_read_again(tmp_path):
 def test_a_rule_question_without_a_situation_is_not_read_again(tmp_path):
     ans, model = _ask("Can I get a Postgraduate Loan?", [LOAN, BENEFIT], ["yes", "yes"], tmp_path / "bare", rule_check=True)
     assert model.replies == ["yes"] and ans.short == "no"  # one call: no situation to read the rule for
+
+
+def test_if_all_of_the_following_apply_quotes_the_following():
+    page = passage(
+        "f1",
+        "Funeral Expenses Payment",
+        "Eligibility\n\nYou can get a Funeral Expenses Payment if all of the following apply:\n\n"
+        "- you get certain benefits or tax credits\n\n- you meet the rules on your relationship with the deceased\n\n"
+        "- you're arranging a funeral in the UK\n\nHow to claim\n\nClaim by phone.",
+    )
+    q = read_question("My mother died last month. Am I eligible for a Funeral Expenses Payment?")
+    cond = rule_condition(q, [page])
+    assert cond is not None and cond.grants
+    assert cond.clause.startswith("you get certain benefits or tax credits and you meet the rules")  # not 'all of the following apply'

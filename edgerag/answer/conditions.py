@@ -15,7 +15,8 @@ steering to the page and case the user is in) and its condition:
   words: "if you want to"; not one in a heading before the sentence's ": ", which names its
   topic: "Compensation if you stay on the register: You can get …"; an aside the clause cuts
   off, "(CASC", is left out);
-* or, where the sentence leads a list ("The donor must:", "You can claim if you:"), its items:
+* or, where the sentence leads a list ("The donor must:", "You can claim if you:", "You can get
+  it if all of the following apply:"), its items:
   each is a condition (joined "and"; "or" where the lead says "one of" / "any of").
 
 A condition that grants the rule ("you can … if C", "you cannot … unless C") reads "Yes, if C"
@@ -124,6 +125,9 @@ def rule_sentence(q: Question, units: list[Unit]) -> Standing | None:
     return best[1] if best is not None else None
 
 
+_LEADS_LIST = re.compile(r"(?:all|any|one|both|either|each|some)\s+of\s+(?:the\s+following|these|them)\b", re.I)
+
+
 def _echoes(clause: str, q: Question) -> bool:
     """Whether a condition says only what the question proper asks ("Can I claim online?" →
     "if you claimed online"): no case the answer holds in, so none is said."""
@@ -152,7 +156,10 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
         clause = _clause(m["c"])
-        if len(clause.split()) >= 3 and len(_telling(clause)) >= 2 and not _echoes(clause, q):
+        listed = sentence.rstrip().endswith(":") and _LEADS_LIST.match(
+            clause
+        )  # "if all of the following apply:": the list is the condition
+        if not listed and len(clause.split()) >= 3 and len(_telling(clause)) >= 2 and not _echoes(clause, q):
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
         items = rule_items(best)
