@@ -331,3 +331,11 @@ def test_if_all_of_the_following_apply_quotes_the_following():
     cond = rule_condition(q, [page])
     assert cond is not None and cond.grants
     assert cond.clause.startswith("you get certain benefits or tax credits and you meet the rules")  # not 'all of the following apply'
+    # the same list joined into the sentence read (evidence lines are joined by a space)
+    joined = passage(
+        "f2",
+        "Funeral Expenses Payment",
+        "You can get a Funeral Expenses Payment if all of the following apply: you get certain benefits, you meet the rules on your relationship.",
+    )
+    cond = rule_condition(q, [joined])
+    assert cond is not None and cond.clause.startswith("you get certain benefits, you meet the rules on your relationship")

@@ -54,6 +54,8 @@ SITUATION_WEIGHT = 0.5
 score as the rule's sentence: less than a word of the question proper."""
 MAX_ITEMS = 4
 """List items a condition quotes at most (a longer list is cited, its first items said)."""
+MAX_LIST_WORDS = 40
+"""Words of a list joined into the rule's sentence read that a condition quotes at most."""
 
 
 @dataclass(frozen=True)
@@ -151,14 +153,17 @@ def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
     sentence = best.sentence
     negative = bool(_NEGATIVE.search(sentence))
     body = sentence.find(": ")  # "Compensation if you stay on the register: You can get …": a heading's "if" is its topic
-    m = _CONDITION.search(sentence, body + 2 if body > 0 and not sentence.rstrip().endswith(":") else 0)
+    topic = body > 0 and not sentence.rstrip().endswith(":") and _heading(sentence[:body])
+    m = _CONDITION.search(sentence, body + 2 if topic else 0)
     if m:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
         clause = _clause(m["c"])
-        listed = sentence.rstrip().endswith(":") and _LEADS_LIST.match(
-            clause
-        )  # "if all of the following apply:": the list is the condition
+        listed = bool(_LEADS_LIST.match(clause))  # "if all of the following apply:": the list is the condition
+        after = sentence[m.end() :].lstrip(" :") if listed else ""
+        if after:  # the list's items joined into the sentence read ("… apply: you get certain benefits …")
+            items = " ".join(after.split()[:MAX_LIST_WORDS]).rstrip(" .;")
+            return Condition(items, grants=negative == unless, standing=best) if len(_telling(items)) >= 2 else None
         if not listed and len(clause.split()) >= 3 and len(_telling(clause)) >= 2 and not _echoes(clause, q):
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
