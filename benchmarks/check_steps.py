@@ -40,7 +40,7 @@ from office import abstained, answer_model, is_right
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "conditionalqa" / "dev-open"
-CHECK_STEPS = ("said", "kind", "stands", "about", "asked", "subject", "sides", "polarity", "form")
+CHECK_STEPS = ("said", "kind", "stands", "about", "asked", "subject", "sides", "polarity", "form", "rule")
 
 
 def kind_of(q: dict) -> str:
@@ -81,6 +81,7 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=0)
     ap.add_argument("--limit", type=int, default=30)
     ap.add_argument("--every", type=int, default=1, help="ask every n-th question (a spread over the pages)")
+    ap.add_argument("--kind", default="", help="ask only questions of this kind (yesno, span, none)")
     ap.add_argument("--out", default="")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a setting for this run (answer_section=true)")
     args = ap.parse_args()
@@ -89,6 +90,8 @@ def main() -> None:
 
     with open(args.questions, encoding="utf-8") as f:
         questions = [json.loads(line) for line in f if line.strip()]
+    if args.kind:
+        questions = [q for q in questions if kind_of(q) == args.kind]
     questions = questions[args.skip :: args.every][: args.limit]
     fresh = not Path(args.index).exists()
     extra = {

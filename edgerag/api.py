@@ -317,6 +317,7 @@ class EdgeRAG:
             max_tokens=s.answer_max_tokens,
             relations=s.answer_hops,
             check=s.answer_check,
+            rule_check=s.answer_rule_check,
         )
         return answer_planned(reader, question, context, plan, on_text=on_text)
 

@@ -318,6 +318,11 @@ class Settings:
     answer_check: bool = True
     """Check a short answer against the sentence it stands on (answer/check.py): what fails is
     read again among answers of the kind asked, or said "The documents do not say."."""
+    answer_rule_check: bool = True
+    """A rule's "yes" ("Can I …?", the user's situation given) that the check's polarity step made
+    "no" is asked once more, constrained to yes or no, from the rule's own sentence and the
+    user's situation alone (answer/rule_check.py): its answer is the answer. One more short call
+    (about 1 s with the 1.5B here), only where the step turned the answer (issue #62, the model check)."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a

@@ -67,7 +67,10 @@ One module per step of the path:
         sides.py     a "yes" kept only where each side the question names holds
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
-                     "No, unless …", quoted from the rule's own sentence or the list it leads
+                     "No, unless …", quoted from the rule's own sentence or the list it leads;
+                     a plain yes or no where the user's situation already settles it
+      rule_check.py  a rule's yes or no read again, constrained to yes / no, from the rule's own
+                     sentence and the user's situation alone (``answer_rule_check``)
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

@@ -10,14 +10,25 @@ visa?", not "You cannot extend a Seasonal Worker visa …"; the situation's word
 steering to the page and case the user is in) and its condition:
 
 * in the sentence: "… if / only if / as long as / provided (that) / unless / except …";
-* or, where the sentence leads a list ("The donor must:", "You can claim if you:"), its items:
+  (not one that says only what the question asks: "Can I claim online?" has no condition in
+  "You can only claim online if you claimed online before"; not one of fewer than two telling
+  words: "if you want to"; not one in a heading before the sentence's ": ", which names its
+  topic: "Compensation if you stay on the register: You can get …"; an aside the clause cuts
+  off, "(CASC", is left out);
+* or, where the sentence leads a list ("The donor must:", "You can claim if you:", "You can get
+  it if all of the following apply:"), its items:
   each is a condition (joined "and"; "or" where the lead says "one of" / "any of").
 
 A condition that grants the rule ("you can … if C", "you cannot … unless C") reads "Yes, if C"
 after a yes and "No, unless C" after a no; one that excepts from it ("you can … unless C", "you
 cannot … if C") reads "Yes, unless C" and "No, if C". The short answer stays "yes" or "no" (what
-is scored); the answer's text says the condition and cites the rule's passage. A condition the
-situation already settles is still said: the reader sees the case the answer holds in.
+is scored); the answer's text says the condition and cites the rule's passage.
+
+A condition the situation already settles is not said (`settled`): where the user's own
+sentences say the telling words of a condition the answer holds under ("Yes, if you pay Income
+Tax" for "I pay income tax through PAYE"), with no "not" of their own against the clause's, the
+answer is a plain "Yes" (still citing the rule). A condition the situation says the opposite of,
+or says only in part, is quoted: the reader sees the case the answer holds in.
 """
 
 from __future__ import annotations
@@ -43,6 +54,8 @@ SITUATION_WEIGHT = 0.5
 score as the rule's sentence: less than a word of the question proper."""
 MAX_ITEMS = 4
 """List items a condition quotes at most (a longer list is cited, its first items said)."""
+MAX_LIST_WORDS = 40
+"""Words of a list joined into the rule's sentence read that a condition quotes at most."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +94,11 @@ or heading (evidence lines are joined by a space)."""
 
 def _clause(text: str) -> str:
     m = _CLAUSE_END.search(text)
-    return (text[: m.start()] if m else text).strip(" ,")
+    clause = (text[: m.start()] if m else text).strip(" ,")
+    opened = clause.rfind("(")
+    if opened >= 0 and ")" not in clause[opened:]:  # "a community amateur sports club (CASC": the aside cut off
+        clause = clause[:opened].rstrip(" ,")
+    return clause
 
 
 def _heading(sentence: str) -> bool:
@@ -110,32 +127,86 @@ def rule_sentence(q: Question, units: list[Unit]) -> Standing | None:
     return best[1] if best is not None else None
 
 
+_LEADS_LIST = re.compile(r"(?:all|any|one|both|either|each|some)\s+of\s+(?:the\s+following|these|them)\b", re.I)
+
+
+def _echoes(clause: str, q: Question) -> bool:
+    """Whether a condition says only what the question proper asks ("Can I claim online?" →
+    "if you claimed online"): no case the answer holds in, so none is said."""
+    said = _telling(clause)
+    return bool(said) and said <= _telling(q.core or q.asked)
+
+
+def rule_items(standing: Standing) -> list[str]:
+    """The list items a rule's sentence leads ("To apply you must:"), else []."""
+    if not standing.sentence.rstrip().endswith(":"):
+        return []
+    return [i for i in _list_after(standing.sentence, standing.unit.text) if i]
+
+
 def rule_condition(q: Question, units: list[Unit]) -> Condition | None:
     """The condition of the rule ``q`` asks about, in what was read (the module doc); None where
     the rule's sentence states none."""
     best = rule_sentence(q, units)
     if best is None:
         return None
-    sentence, unit = best.sentence, best.unit
+    sentence = best.sentence
     negative = bool(_NEGATIVE.search(sentence))
-    m = _CONDITION.search(sentence)
+    body = sentence.find(": ")  # "Compensation if you stay on the register: You can get …": a heading's "if" is its topic
+    topic = body > 0 and not sentence.rstrip().endswith(":") and _heading(sentence[:body])
+    m = _CONDITION.search(sentence, body + 2 if topic else 0)
     if m:
         lead = m["lead"].lower()
         unless = lead.startswith(("unless", "except"))
         clause = _clause(m["c"])
-        if len(clause.split()) >= 3:
+        listed = bool(_LEADS_LIST.match(clause))  # "if all of the following apply:": the list is the condition
+        after = sentence[m.end() :].lstrip(" :") if listed else ""
+        if after:  # the list's items joined into the sentence read ("… apply: you get certain benefits …")
+            items = " ".join(after.split()[:MAX_LIST_WORDS]).rstrip(" .;")
+            return Condition(items, grants=negative == unless, standing=best) if len(_telling(items)) >= 2 else None
+        if not listed and len(clause.split()) >= 3 and len(_telling(clause)) >= 2 and not _echoes(clause, q):
             return Condition(clause, grants=negative == unless, standing=best)
     if sentence.rstrip().endswith(":"):
-        items = [i for i in _list_after(sentence, unit.text) if i]
+        items = rule_items(best)
         if items:
             joiner = " or " if re.search(r"\b(?:one|any|either) of\b", sentence, re.I) else " and "
             return Condition(joiner.join(items), grants=not negative, standing=best)
     return None
 
 
-def with_condition(short: str, condition: Condition, n: int) -> str:
-    """The answer's text: "Yes, if …" / "No, unless …" (the module doc), citing passage ``n``."""
+def _telling(text: str) -> set[str]:
+    return {lemma(w) for w in subject_words(text) if w.lower() not in _OWN_WORDS}
+
+
+_OWN_WORDS = frozenset("you your yours yourself i my me mine myself we our us".split())
+
+
+def settled(condition: Condition, short: str, q: Question) -> bool:
+    """Whether the user's situation already says the condition the answer holds under (the
+    module doc): "Yes, if C" / "No, if C" where the situation says C, all of C's telling words
+    (four in five, at least two) in one of the situation's sentences, negated there as C is. An "unless" is
+    never settled: the situation saying its clause would turn the answer, not confirm it."""
     yes = short.lower() == "yes"
-    word = ("if" if yes else "unless") if condition.grants else ("unless" if yes else "if")
+    if_word = condition.grants == yes  # "Yes, if …" or "No, if …"
+    if not if_word or not q.situation:
+        return False
+    want = _telling(condition.clause)
+    if len(want) < 2:
+        return False
+    negated = bool(_NEGATIVE.search(condition.clause))
+    need = max(2, -(-len(want) * 4 // 5))  # four in five of them, at least two
+    for said in q.situation:
+        if len(want & _telling(said)) >= need and bool(_NEGATIVE.search(said)) == negated:
+            return True
+    return False
+
+
+def with_condition(short: str, condition: Condition, n: int, q: Question | None = None) -> str:
+    """The answer's text: "Yes, if …" / "No, unless …" (the module doc), citing passage ``n``;
+    a plain "Yes" / "No" where the situation of ``q`` settles the condition (`settled`)."""
+    yes = short.lower() == "yes"
     cite = f" [{n}]" if n else ""
+    if q is not None and settled(condition, short, q):
+        return f"{'Yes' if yes else 'No'}{cite}"
+    word = ("if" if yes else "unless") if condition.grants else ("unless" if yes else "if")
     return f"{'Yes' if yes else 'No'}, {word} {condition.clause}{cite}"

@@ -15,7 +15,7 @@ from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import asks_clause, whole_clause
-from .conditions import rule_condition, with_condition
+from .conditions import rule_condition, rule_sentence, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
@@ -32,6 +32,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .rule_check import read_rule
 from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
 
@@ -95,12 +96,15 @@ def answer_question(
     on_text: Callable[[str], None] | None = None,
     plan: ReadPlan | None = None,
     check: bool = True,
+    rule_check: bool = False,
 ) -> Answer:
     """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
     callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it.
     ``check`` (``Settings.answer_check``) puts a short answer through check.py: kept where the
     evidence read holds it for what was asked, else read again or dropped ("The documents do
-    not say.")."""
+    not say."). ``rule_check`` (``Settings.answer_rule_check``) asks the model once more, yes or
+    no, of a rule's "yes" the check's polarity step made "no", from the rule's sentence and the
+    user's situation alone (rule_check.py), where the user gave a situation."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -192,12 +196,20 @@ def answer_question(
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
     condition = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
+        second = rule_check and typed.situated and checked.step == "polarity"  # the code's 'not' read again by the model
+        standing = rule_sentence(typed, units) if second else None
+        if standing is not None:  # the rule's sentence read for the user's situation, yes or no
+            reading, again = read_rule(llm, typed, standing, method=context.method)
+            c = merged(c, again)
+            if reading.answer != short_text.lower():
+                rule("rule", reading.answer)
+                text = short_text = reading.answer
         condition = rule_condition(typed, units)  # "Can I …?": yes or no, and the case it holds in
     if checked is not None and checked.abstained:
         text, citations = NOT_IN_DOCUMENTS, []
     elif condition is not None:
         n = next((i for i, u in enumerate(units, 1) if u.chunk_id == condition.standing.unit.chunk_id), 0)
-        text = with_condition(short_text, condition, n)
+        text = with_condition(short_text, condition, n, typed)
         citations = [citation(n, condition.standing.unit, "cited")] if n else []
         closest = [stood(condition.standing, units, "stands on")]
         rules.append({"rule": "condition", "before": short_text, "after": text})

@@ -47,6 +47,8 @@ class Reader:
     """A chain's step through a known relation made in code (``answer_hops``)."""
     check: bool = True
     """Each read's short answer checked against what it stands on (``answer_check``, check.py)."""
+    rule_check: bool = True
+    """A rule's yes/no read again from the rule's sentence (``answer_rule_check``, rule_check.py)."""
 
 
 def answer_planned(
@@ -64,7 +66,16 @@ def answer_planned(
         ans, note = answer_comparison(plan, context, retrieve=retrieve, read=read, on_text=on_text)
         if ans is not None:
             return ans
-    ans = answer_question(reader.llm, question, context, plan=plan, max_tokens=reader.max_tokens, on_text=on_text, check=reader.check)
+    ans = answer_question(
+        reader.llm,
+        question,
+        context,
+        plan=plan,
+        max_tokens=reader.max_tokens,
+        on_text=on_text,
+        check=reader.check,
+        rule_check=reader.rule_check,
+    )
     if note:
         ans.reason = "; ".join(x for x in (note, ans.reason) if x)
     return ans
