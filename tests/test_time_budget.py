@@ -205,3 +205,14 @@ def test_a_question_asking_arithmetic_is_read_whole_not_chained(tables):
     question = "What percent of total goodwill is the goodwill from the purchase of Agiletics?"
     plan = plan_answer(llm, question, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step)
     assert plan.chain is None and plan.reads == 1
+
+
+def test_a_chain_question_naming_an_average_but_no_operands_is_still_chained(tables):
+    """ "the usual average snowfall in the city where …" names no periods or things to average:
+    the average is a value a passage states, so the question is read hop by hop (MuSiQue dev
+    lost a right answer when every 'average' was read whole)."""
+    llm = MeteredLLM(TimedLLM(SLOW), tables)
+    step = Bridge(53, 78, "the performers of Brother", "Who are the performers of Brother?", "of", "performers", "Brother")
+    question = "What is the usual average snowfall in the city where the performers of Brother were formed?"
+    plan = plan_answer(llm, question, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step)
+    assert plan.chain is step and plan.reads == 2

@@ -63,6 +63,13 @@ def asks_computed(asked: str) -> Operation | None:
     return op
 
 
+def names_operands(op: Operation | None) -> bool:
+    """Whether an operation asked names its operands: two periods ("in 2019 and 2018") or two
+    things ("of A and B"). "the usual average snowfall in the city where …" names none: the
+    average is a value some passage states, and a chain question may still be read hop by hop."""
+    return op is not None and (len(op.years) >= 2 or len(op.parts) >= 2)
+
+
 def asks_number_computed(asked: str) -> bool:
     """Whether ``asked`` asks a computed number itself ("What proportion of A, B and C are D?"),
     not a choice between things ("In which year was the average higher, 2018 or 2019?"): its

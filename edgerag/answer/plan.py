@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .candidates import candidates
 from .compare import Decision, Pending
-from .derived import asks_computed
+from .derived import asks_computed, names_operands
 from .hops import Hop
 from .question import Question, read_question
 from .steps import Bridge
@@ -335,8 +335,8 @@ def plan_answer(
         asked, pool = read_question(hop.question), hop.units
     first = None
     if (
-        chain is not None and mode == "short" and asked.options is None and asks_computed(asked.read_as) is None
-    ):  # arithmetic is read whole (derived.py)
+        chain is not None and mode == "short" and asked.options is None and not names_operands(asks_computed(asked.read_as))
+    ):  # arithmetic over named operands is read whole (derived.py)
         first = chain(asked.read_as, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     if whole_budget and first is None and hop is None and pending is None and mode != "long":
