@@ -120,3 +120,20 @@ def test_the_things_an_arithmetic_question_names_are_operands_not_options():
     )
     assert closed_choices(asked) is None
     assert closed_choices("In which year was the average revenue higher, 2018 or 2019?") == ["2018", "2019"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What steps can I take to possibly have the decision changed?",
+        "What documents show the change in my circumstances?",
+        "Who approves a change to the budget?",
+        "Where can I appeal against the total I was charged?",
+    ],
+)
+def test_a_question_asking_a_thing_is_no_arithmetic_whatever_word_of_change_it_says(question):
+    """Guidance questions say "changed" or "total" of a thing they ask: the model's "Appeal" or
+    "within 1 month" is no number code should have computed (ConditionalQA: "Appeal" was dropped)."""
+    assert asks_computed(question) is None
+    assert underived("Appeal", question, []) is None and underived("within 1 month", question, []) is None
+    assert asks_computed("What was the change in revenue from 2018 to 2019?") is not None

@@ -43,6 +43,13 @@ _PERCENT = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)", re.I)
 _ASKS_NUMBER = re.compile(r"\s*(?:what|how\s+much)\b", re.I)
 """A question that asks a number itself (not "In which year …", "Was A or B …")."""
 _CHOICE = re.compile(r"\bwhich\b|\bor\b", re.I)
+_ASKS_THING = re.compile(
+    r"\s*(?:who|whom|whose|where|why|what\s+(?!(?:is|was|are|were|will|would|did|does|do|has|have|had|percent|percentage|proportion|share|"
+    r"fraction|ratio|amount|change|difference|increase|decrease|average|mean|total|sum|rate|value|portion|part|growth|net)\b)[a-z]+)\b",
+    re.I,
+)
+"""A question that asks a person, a place, a reason or a thing ("What steps …", "What documents …"),
+never a number computed, whatever word of change or sum it says."""
 _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 """A count ("How many items had a % change …?") is read, not computed."""
 
@@ -60,6 +67,8 @@ def asks_computed(asked: str) -> Operation | None:
         return None
     if op.cue and re.search(rf"\w-{re.escape(op.cue)}\b", asked, re.I):
         return None  # "the Weighted-Average Exercise Price": a name's word, not the operation asked
+    if _ASKS_THING.match(asked):
+        return None  # "What steps can I take to have the decision changed?": a thing asked, no number
     return op
 
 
