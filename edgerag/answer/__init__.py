@@ -49,6 +49,8 @@ One module per step of the path:
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it
+      year_cell.py   a number the model read from a table's row in another year's column, moved
+                     to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644")
       scaled.py      a bare number (or list of them) the model read from a table, said with the
                      table's scale ("4,779" from a table in thousands → "4,779 thousand")
       several.py     a question asking for several things, and the reply's items kept whole, each

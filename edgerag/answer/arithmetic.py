@@ -14,6 +14,9 @@ Operands, by what the question names:
   columns of one row;
 * a table of years by row (a year in each label): the years' rows in the column named.
 
+Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
+and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
+
 A change is the later year less the earlier, a percentage change over the earlier; a difference
 of two things named is the first less the second. Anything not bound in code, or bound
 differently by two tables, gives None: the model reads the question as before (no guess).
@@ -181,8 +184,9 @@ _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, 
 
 
 def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
-    """ "In which year was X largest?" (the year of the row's largest value, none tied) and "How
-    many years did X exceed $2,000 million?" (the years whose value passes the bound)."""
+    """ "In which year was X largest?" (the year of the row's largest value, none tied), "How
+    many years did X exceed $2,000 million?" (how many years its value passes the bound) and
+    "In which year was X more than 2.0%?" (those years, earliest first; none: not decided)."""
     found = _year_values(op, grid, question)
     if found is None:
         return None
@@ -204,7 +208,13 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     asked_scale = _SCALES.get(m.group(1).lower(), 1.0) if m else 1.0
     table_scale = _SCALES.get(cells[0].scale, 1.0) if cells[0].scale else asked_scale
     bound = bound * asked_scale / table_scale
-    n = sum(1 for c in cells if (c.amount.value < bound if op.low else c.amount.value > bound))
+    passing = [y for y, c in values if (c.amount.value < bound if op.low else c.amount.value > bound)]
+    if op.op == "years_over":
+        if not passing:
+            return None
+        answer = "; ".join(map(str, passing))
+        return Computed(answer, f"{answer} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(len(passing)), op, cells)
+    n = len(passing)
     return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
 
 
@@ -311,7 +321,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     found: list[tuple[float, Computed]] = []
     asked = op
     for grid in grids(units_texts):
-        if asked.op in ("which_year", "count_years"):
+        if asked.op in ("which_year", "count_years", "years_over"):
             done_by_year = _by_year(asked, grid, question)
             if done_by_year is not None:
                 found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))

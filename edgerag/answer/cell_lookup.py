@@ -47,9 +47,20 @@ class Looked:
     why: str
 
 
-def _shown(c: Cell) -> str:
+def shown(c: Cell) -> str:
+    """A cell as code answers with it: as printed, with its table's scale; a percentage with its "%"."""
     text = re.sub(r"(?<=[$€£¥])\s+", "", c.amount.text)
-    return f"{text} {c.scale}" if c.scale and not c.amount.percent else text
+    if c.amount.percent:  # a cell of a column or row of percentages ("ROFE (%)": 9.6) is 9.6%
+        return text if "%" in text else f"{text}%"
+    return f"{text} {c.scale}" if c.scale else text
+
+
+def _amounts_beside(grid: Grid, c: Cell) -> bool:
+    """Whether the row of ``c``, a percentage, holds amounts too ("Revenue: 2019 $m 1,054; 2019 %
+    31.3"): then its percentage is asked only by name. A row of percentages alone ("ROFE (%)",
+    "Expected volatility: 25.37%") is asked by its own name."""
+    i = grid.labels.index(c.label)
+    return any((v := grid.value(i, h)) is not None and not v.amount.percent for h in grid.headers)
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
@@ -108,9 +119,11 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
         if not cols or (len(rows) > 1 and len(cols) > 1) or not _explained(question, grid, rows, cols):
             continue
         cells = tuple(c for i in rows for h in cols if (c := grid.value(i, h)) is not None)
-        if len(cells) != len(rows) * len(cols) or (any(c.amount.percent for c in cells) and not _ASKS_PERCENT.search(question)):
-            continue  # a cell missing, or a percentage the question does not ask for
-        answer = "; ".join(_shown(c) for c in cells)
+        if len(cells) != len(rows) * len(cols) or (
+            any(c.amount.percent and _amounts_beside(grid, c) for c in cells) and not _ASKS_PERCENT.search(question)
+        ):
+            continue  # a cell missing, or a percentage the question does not ask for beside the row's amounts
+        answer = "; ".join(shown(c) for c in cells)
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))
     if len({f.answer for f in found}) != 1:

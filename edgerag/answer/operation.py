@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years")
+OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years", "years_over")
 _NOT_A_NUMBER = re.compile(
     r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:reasons|factors|causes|drivers)"
     r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
@@ -37,6 +37,12 @@ _COUNT_YEARS = re.compile(
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
     re.I,
 )
+_YEARS_OVER = re.compile(
+    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?years?\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
+    r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
+    re.I,
+)
+"""A year, or several, a row's value passes a bound in: "In which year was the risk free rate more than 2.0%?"."""
 _ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
 """A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
 _LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
@@ -126,9 +132,9 @@ class Operation:
     cue: str = ""
     """The words that asked it ("percentage change", "average"): a label may hold them instead ("Weighted average shares")."""
     low: bool = False
-    """For ``which_year`` and ``count_years``: the lowest wins, or values below the bound count."""
+    """For ``which_year``, ``count_years`` and ``years_over``: the lowest wins, or values below the bound count."""
     bound: float | None = None
-    """For ``count_years``: the amount compared with ("exceed $2,000 million": 2000), in the table's scale as written."""
+    """For ``count_years`` and ``years_over``: the amount compared with ("exceed $2,000 million": 2000), in the table's scale as written."""
 
 
 def year_of(text: str) -> int | None:
@@ -183,9 +189,10 @@ def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
     if (m := _WHICH_YEAR.search(question)) and not _ARITHMETIC_WORDS.search(question):
         return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW)
-    if m := _COUNT_YEARS.search(question):
-        bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
-        return Operation("count_years", (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
+    for name, pattern in (("count_years", _COUNT_YEARS), ("years_over", _YEARS_OVER)):
+        if m := pattern.search(question):
+            bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
+            return Operation(name, (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
     if _NOT_A_NUMBER.search(question):
         return None
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]

@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
-from .clause import asks_clause, whole_clause
+from .clause import asks_clause, past_restatement, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -35,6 +35,7 @@ from .reply import (
 from .rule_check import read_rule
 from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
+from .year_cell import in_year_asked
 
 
 @dataclass
@@ -152,8 +153,9 @@ def answer_question(
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
     if free and asks_clause(asked):  # a description: the documents' whole clause, never cut to a name (clause.py)
-        rule("clause", whole_clause(short_text, units))
-        short_text, free = whole_clause(short_text, units), False
+        said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
+        rule("clause", said)
+        short_text, free = said, False
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
@@ -176,6 +178,10 @@ def answer_question(
         if trimmed != short_text:
             rule(why, trimmed)
             full, short_text = short_text, trimmed
+    moved = in_year_asked(short_text, asked, units) if free else None
+    if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
+        rule("column", moved.answer)
+        text, short_text, reason = moved.answer, moved.answer, moved.why
     checked, closest = None, []
     an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
     if (
@@ -260,7 +266,8 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
     cited = [citation(n, u, "cited") for n, u in enumerate(plan.units, 1)]
-    return _without_model(plan, used, t0, d.text or d.answer, d.answer, cited, d.reason, on_text)
+    short = with_scale(d.answer, plan.units) if d.kind == "table" else d.answer  # a table's row read in code: "9.4" is 9.4 million
+    return _without_model(plan, used, t0, d.text if d.text and d.text != d.answer else short, short, cited, d.reason, on_text)
 
 
 def _without_model(plan, used, t0, text, short, citations, reason, on_text, **more) -> Answer:

@@ -20,7 +20,7 @@ from ..types import Unit
 from .several import SEPARATOR as _SEPARATOR
 from .table_cells import grids
 
-_BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
+BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
 
 
 def _scales(number: str, units: Sequence[Unit]) -> set[str]:
@@ -51,7 +51,7 @@ def with_scale(short: str, units: Sequence[Unit]) -> str:
     """``short`` with the scale of the table its numbers were read from, else the one the prose
     says them in; a percentage cell with its "%" (the module doc)."""
     items = short.split(_SEPARATOR)
-    if not short.strip() or not all(_BARE.match(i.strip()) for i in items):
+    if not short.strip() or not all(BARE.match(i.strip()) for i in items):
         return short
     scales = set().union(*(_scales(i.strip(), units) for i in items))
     if len(scales) == 1 and (scale := next(iter(scales))):

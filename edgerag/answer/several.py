@@ -9,7 +9,8 @@ item written inside a phrase, the one name, date or number of it a passage holds
 reply's order, once each; a part the passages hold whole is one item even where it says "and"
 ("Purchased parts and assemblies, Work-in-process"). Items are joined by "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
-reply that copies a table row ("2019: 166.0") is no list: both are read as before.
+reply that copies a table row ("2019: 166.0") is no list: both are read as before. A table's total
+row ("Total share-based payment charge") is no item beside the rows it sums.
 
 `asks_several` reads the question's grammar: "respectively", a plural copula after
 "what"/"which" ("What are the …", "Which were …"), a plural noun asked ("Which years …",
@@ -27,12 +28,13 @@ from .citations import CITE
 from .operation import operation
 
 _SEVERAL = re.compile(
-    r"\brespective(?:ly)?\b|^\s*(?:what|which|who)\s+(?:are|were)\b|^\s*(?:what|which|who)\b.*\b(?:both|each\s+of)\b|^\s*(?:list|name)\s+(?:the|all)\b"
+    r"\brespective(?:ly)?\b|^\s*(?:what|which|who|where)\s+(?:are|were)\b|^\s*(?:what|which|who)\b.*\b(?:both|each\s+of)\b|^\s*(?:list|name)\s+(?:the|all)\b"
     r"|\b(?:19|20)\d{2}\s*(?:,\s*(?:19|20)\d{2}\s*)*,?\s+and\s+(?:19|20)\d{2}\b",
     re.I,
 )
 _ASKED_NOUN = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:the|two|three|four|main|key|major|kinds?\s+of|types?\s+of)\s+)*(?P<noun>[a-z]+)"
+    r"^\s*(?:what|which)\s+(?:(?:the|two|three|four|main|key|major|kinds?\s+of|types?\s+of)\s+)*"
+    r"(?:(?!(?:is|was|are|were|does|do|did|has|have|had|can|will|would)\b)[a-z]+\s+)?(?P<noun>[a-z]+)"
     r"\s+(?:are|were|does|do|did|have|had|has|of|in|for|that|which|can|will|would|is\s+the\s+table)\b",
     re.I,
 )
@@ -42,6 +44,7 @@ _AND = re.compile(r"\s+and\s+")
 """Items part at lines, semicolons and commas; at "and" only where the passages do not hold the
 part whole ("Purchased parts and assemblies" is one item)."""
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b", re.I)
+_TOTAL = re.compile(r"^\s*(?:total|sub-?total)\b", re.I)
 SEPARATOR = "; "
 LISTED = "the question asks for several things: every item of the reply a passage read holds is kept"
 
@@ -84,4 +87,5 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
         inside = [c for c in all_candidates([part]) if normalize(c) and f" {normalize(c)} " in held]
         if len(inside) == 1:
             out.setdefault(inside[0], None)
-    return list(out)
+    parts = [p for p in out if not _TOTAL.match(p)]
+    return parts if len(parts) >= 2 else list(out)  # a table's total row is no component of it

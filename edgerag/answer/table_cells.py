@@ -135,18 +135,30 @@ _SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|
 _SCALED = re.compile(r"[$€£¥]|thousand|million|billion|'000|’000|\b(?:m|bn|k)\b|\bin\s+(?:thousands|millions|billions)", re.I)
 
 
+_NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^()]*\)", re.I)
+"""A page's note of its tables' scale: "(Tabular amounts in millions, unless otherwise disclosed)",
+"(In thousands, except per share data)", "(dollars in millions)"."""
+
+
 def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     """The scale of a table that says none (no header, caption or label scales it) implied by its
-    prose: a sentence beside it states one of its amounts with a scale ("a net income of $392
-    million" over a row "Net income: $392"); "" when none does, or two scales are implied. An
-    amount of fewer than three digits is too common to tell."""
+    prose: the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
+    beside it states one of its amounts with a scale ("a net income of $392 million" over a row
+    "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
+    three digits is too common to tell."""
     if any(_SCALED.search(h) for h in (grid.caption, grid.label_header, *grid.headers)):
         return ""
-    values = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
-    said = set()
+    prose = []
     for text in texts:
         for start, end in reversed(row_spans(text)):
             text = text[:start] + text[end:]
+        prose.append(text)
+    noted = {m["word"].lower().rstrip("s") for text in prose for m in _NOTED.finditer(text)}
+    if len(noted) == 1:
+        return next(iter(noted))
+    values = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
+    said = set()
+    for text in prose:
         for m in _SAID.finditer(text):
             if m["num"] in values and len(re.sub(r"\D", "", m["num"])) >= 3:
                 said.add("billion" if m["word"].lower().startswith("b") else m["word"].lower())
@@ -187,7 +199,7 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     if share < MIN_LABEL:
         return 0.0
     from_section = {q for q in words if any(_close(w, q) for w in content(section))}
-    from_label = {q for q in words if any(_close(w, q) for w in content(own))}
+    from_label = {q for q in words if q != "total" and any(_close(w, q) for w in content(own))}  # "total": its own weight below
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
     missing_total = -0.5 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked

@@ -36,7 +36,7 @@ _UNIT = re.compile(
 )
 SCALE = re.compile(
     r"\(?\s*(?:(?:[$€£¥]|US\$|dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
-    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'000s?|(?<!\w)[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
+    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
 )
 _NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")

@@ -1,0 +1,128 @@
+"""A report table's cell as the answer says it (issue #63): with the scale the page notes for its
+tables ("(Tabular amounts in millions, unless otherwise disclosed)"), a currency code's scale
+("NZ$ MILLION"), a row of percentages with its "%", a row read in code (text/lookup.py) said
+with its table's scale; and a number the model read in the wrong year's column moved to the
+year asked (answer/year_cell.py); a description said without the question said back
+(answer/clause.py); a list asked by its plural noun, without the table's total row
+(answer/several.py). Tables written here, read by the real row reader."""
+
+from __future__ import annotations
+
+from edgerag.answer.arithmetic import compute
+from edgerag.answer.cell_lookup import looked_up
+from edgerag.answer.clause import past_restatement
+from edgerag.answer.several import asks_several, items_read
+from edgerag.answer.table_cells import grids
+from edgerag.answer.year_cell import in_year_asked
+from edgerag.text.printed import scale_word
+from edgerag.text.rows import grid_lines
+
+from .helpers import passage
+
+INVENTORIES = [
+    ["", "2019", "2018"],
+    ["Parts and raw materials", "$134,816", "$76,647"],
+    ["Work in process", "10,269", "6,644"],
+    ["Finished goods", "84,934", "14,696"],
+    ["Total", "$230,019", "$97,987"],
+]
+
+
+def _units(text: str):
+    return [passage("p", "Report", text)]
+
+
+def test_the_pages_note_of_its_tables_scale_scales_a_table_that_says_none():
+    rows = "\n".join(grid_lines(INVENTORIES, "Inventories"))
+    for note in ("(in thousands, except per share amounts)", "ACME CORP NOTES (Tabular amounts in thousands, unless otherwise disclosed)"):
+        grid = grids([("p", f"{note}\n\nNOTE 10. INVENTORIES\n{rows}")])[0]
+        assert grid.value(1, "2018").scale == "thousand"
+    two = grids([("p", f"(in thousands)\n(in millions)\n{rows}")])[0]
+    assert two.value(1, "2018").scale == ""  # two scales noted: neither is the table's
+    plain = grids([("p", f"Inventories rose in the year (see note 4).\n{rows}")])[0]
+    assert plain.value(1, "2018").scale == ""
+
+
+def test_a_currency_codes_scale_is_read():
+    assert [scale_word(s) for s in ("NZ$ MILLION", "US$m", "A$bn", "$ million", "2019")] == ["million", "million", "billion", "million", ""]
+
+
+def test_a_cell_of_a_row_of_percentages_is_said_with_its_percent_sign():
+    rows = grid_lines([["NZ$ MILLION", "F19", "F18"], ["Sales", "6,712", "6,433"], ["ROFE (%)", "9.6", "9.3"]], "Food")
+    units = _units("\n".join(rows))
+    assert looked_up("What was the ROFE in F19?", units).answer == "9.6%"
+    assert looked_up("What were the sales in F18?", units).answer == "6,433 million"
+
+
+def test_a_number_read_in_the_wrong_years_column_is_moved_to_the_year_asked():
+    units = _units("(in thousands)\n" + "\n".join(grid_lines(INVENTORIES, "Inventories")))
+    moved = in_year_asked("10,269", "What were the inventories of work in progress in 2018?", units)
+    assert moved is not None and moved.answer == "6,644" and "Work in process" in moved.why
+    assert in_year_asked("6,644", "What were the inventories of work in progress in 2018?", units) is None  # the year's own cell
+    assert in_year_asked("10,269", "What was the change in work in process from 2018 to 2019?", units) is None  # two years, a computation
+    assert in_year_asked("10,269", "What was the increase in work in process in 2019?", units) is None  # a computation
+    assert in_year_asked("999", "What were the inventories of work in progress in 2018?", units) is None  # no cell holds it
+    assert in_year_asked("10,269", "What were the inventories of work in progress?", units) is None  # no year asked
+    twice = _units("\n".join(grid_lines([*INVENTORIES, ["Consigned goods", "10,269", "1,000"]], "Inventories")))
+    assert in_year_asked("10,269", "What were the inventories of work in progress in 2018?", twice) is None  # two rows hold it
+
+
+def test_a_description_is_said_without_the_question_said_back():
+    why = "Why did amortization of purchased intangible assets decrease?"
+    said = "The decrease in amortization of purchased intangible assets was due largely to the divestiture of SPVSS"
+    assert past_restatement(said, why) == "due largely to the divestiture of SPVSS"
+    how = "How were the company's inventories valued?"
+    assert past_restatement("The company's inventories were valued at the lower of cost or net realizable value", how) == (
+        "at the lower of cost or net realizable value"
+    )
+    assert past_restatement("Tax fees include fees billed for services", "What is included in Tax fees?") == "fees billed for services"
+    kept = "increase in Internet revenue from the movement of customers"  # one word of the question: no restatement
+    assert past_restatement(kept, "What led to the increase in cable revenue?") == kept
+    assert past_restatement("Inventories are stated", "How are inventories stated?") == "Inventories are stated"  # nothing left
+
+
+def test_a_list_is_asked_by_its_plural_noun_and_keeps_no_total_row():
+    assert asks_several("What financial items does operating expenses consist of?")
+    assert asks_several("Where are the operating segments for non-current assets in the table?")
+    assert not asks_several("What was sales in 2019?") and not asks_several("What type of lease does the company have?")
+    rows = grid_lines(
+        [["", "2019"], ["Share Incentive Plan", "1.2"], ["Sharesave scheme", "0.4"], ["Total share-based payment charge", "1.6"]]
+    )
+    units = _units("\n".join(rows))
+    reply = "Share Incentive Plan; Sharesave scheme; Total share-based payment charge"
+    assert items_read(reply, units) == ["Share Incentive Plan", "Sharesave scheme"]
+    assert items_read("Sharesave scheme; Total share-based payment charge", units) == [
+        "Sharesave scheme",
+        "Total share-based payment charge",
+    ]
+
+
+def test_a_row_of_percentages_alone_is_read_and_its_years_over_a_bound_found():
+    rates = grid_lines(
+        [
+            ["", "January 3, 2020", "December 28, 2018", "December 29, 2017"],
+            ["Expected volatility", "22.02%", "25.37%", "27.19%"],
+            ["Risk free rate of return", "2.39%", "2.35%", "1.53%"],
+        ],
+        "Assumptions",
+    )
+    units = _units("\n".join(rates))
+    assert looked_up("What was the Expected volatility in 2018 and 2017 respectively?", units).answer == "25.37%; 27.19%"
+    text = [("p", "\n".join(rates))]
+    assert compute("In which year was Risk free rate of return more than 2.0%?", text).answer == "2018; 2020"
+    assert compute("In which years was Risk free rate of return below 2.0%?", text).answer == "2017"
+    assert compute("In which year was Risk free rate of return more than 3%?", text) is None  # none passes: not decided
+
+
+def test_a_total_in_the_question_does_not_outweigh_the_rows_own_words():
+    debt = grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Total debt", "5,275.3", "4,941.7"],
+            ["Less current portion", "602.2", "1.5"],
+            ["Long-term debt", "4,673.1", "4,940.2"],
+        ]
+    )
+    text = [("p", "\n".join(debt))]
+    assert compute("What is the percentage change in total long-term debt in 2019 compared to 2018?", text).answer == "-5.41%"
+    assert compute("What is the percentage change in total debt in 2019 compared to 2018?", text).answer == "6.75%"
