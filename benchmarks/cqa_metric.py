@@ -6,7 +6,8 @@ Right (CRAG's truthfulness, issue #62; the answer only, conditions reported apar
   with both "yes" and "no" gold, under different conditions, accepts either);
 - ``span``: the reply matches a gold answer as the office benchmark matches (benchmarks/office.py
   `match`: equal after normalising, or holding it within a few words), or the reply is held in a
-  gold answer and covers at least half of its words ("£1,500" for "£1,500 a year");
+  gold answer and covers at least half of its words ("£1,500" for "£1,500 a year"); a list
+  (items joined by "; ", as edgerag lists them) is right when each of its items is;
 - ``none``: no gold answer; right only when the reply says the documents do not say.
 
 ConditionalQA's EM / F1 (answers only) is our port of ``compute_metrics`` in its
@@ -52,6 +53,13 @@ def is_right(q: dict, reply: str) -> bool:
         return False
     if q["kind"] == "yesno":
         return first_word(reply) in {canon(a) for a in gold}
+    items = [i for i in re.split(r"\s*;\s*", reply) if i.strip()]
+    if len(items) > 1:  # a list: right when each item is one of the gold answers
+        return all(_one_right(i, gold) for i in items)
+    return _one_right(reply, gold)
+
+
+def _one_right(reply: str, gold: list[str]) -> bool:
     if match(reply, gold):
         return True
     p = canon(reply)

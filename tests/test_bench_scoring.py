@@ -105,6 +105,13 @@ def test_cqa_span_containment_either_way():
     assert not is_right(q, "£2,000 a year")
 
 
+def test_cqa_a_list_is_right_when_each_item_is():
+    q = cqa_q("span", ["tax relief on income, gains and profits", "gift aid repayments on donations", "business rates relief"])
+    assert is_right(q, "tax relief on income, gains and profits; Gift Aid repayments on donations")
+    assert not is_right(q, "tax relief; income; gains; profits; business rates relief; membership fees")  # items cut, one not gold
+    assert not is_right(q, "business rates relief; council tax relief")
+
+
 def test_cqa_rows_unanswerable_and_over_abstention():
     none = cqa_q("none", ["__none__"])
     row = {"id": "c1", "short": "", "text": "The documents do not say.", "abstained": "flag", "seconds": 2.0, "cached": False}

@@ -126,3 +126,17 @@ def test_a_total_in_the_question_does_not_outweigh_the_rows_own_words():
     text = [("p", "\n".join(debt))]
     assert compute("What is the percentage change in total long-term debt in 2019 compared to 2018?", text).answer == "-5.41%"
     assert compute("What is the percentage change in total debt in 2019 compared to 2018?", text).answer == "6.75%"
+
+
+def test_a_list_item_the_page_prints_on_its_own_line_is_kept_whole():
+    page = (
+        "If your sports club is eligible, you can become a community amateur sports club (CASC). You'll get:\n\n"
+        "tax relief on income, gains and profits from some activities\n\nGift Aid repayments on donations\n\nbusiness rates relief\n"
+    )
+    units = _units(page)
+    reply = "Tax relief on income, gains and profits from some activities, Gift Aid repayments on donations and business rates relief"
+    assert items_read(reply, units) == [
+        "tax relief on income, gains and profits from some activities",
+        "Gift Aid repayments on donations",
+        "business rates relief",
+    ]

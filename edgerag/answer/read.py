@@ -156,6 +156,9 @@ def answer_question(
         said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
         rule("clause", said)
         short_text, free = said, False
+    elif plan.mode == "long" and asks_clause(asked):  # an explanation's short answer: what it says, not the question said back
+        rule("clause", past_restatement(short_text, asked))
+        short_text = past_restatement(short_text, asked)
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:

@@ -7,7 +7,8 @@ keep the first ("the reply ran on", reply.py `narrow`). Here the reply's items a
 in the documents' words: an item is kept where a passage read holds it as written (or, for an
 item written inside a phrase, the one name, date or number of it a passage holds), in the
 reply's order, once each; a part the passages hold whole is one item even where it says "and"
-("Purchased parts and assemblies, Work-in-process"). Items are joined by "; " (numbers and dates keep their commas).
+("Purchased parts and assemblies, Work-in-process"), and so is a line of a passage the reply holds
+(a page's list item, "tax relief on income, gains and profits"). Items are joined by "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
 reply that copies a table row ("2019: 166.0") is no list: both are read as before. A table's total
 row ("Total share-based payment charge") is no item beside the rows it sums.
@@ -65,6 +66,29 @@ def asks_several(question: str) -> bool:
     return noun.endswith("s") and not noun.endswith("ss") and noun not in _NOT_PLURAL and len(noun) > 3
 
 
+_LINE = re.compile(r"\x00(\d+)\x00")
+
+
+def _lines_kept(reply: str, units: list[Unit]) -> tuple[str, list[str]]:
+    """``reply`` with each line of a passage it holds (a list's item as the page prints it, commas
+    and all: "tax relief on income, gains and profits") held as one part, and those lines."""
+    lines: list[str] = []
+    for u in units:
+        for line in u.text.splitlines():
+            line = " ".join(line.split()).strip(" .;:")
+            if 2 <= len(line.split()) <= 20 and ("," in line or " and " in line) and line not in lines:
+                lines.append(line)
+    for n, line in sorted(enumerate(lines), key=lambda p: -len(p[1])):
+        reply = re.sub(rf"(?<!\w){re.escape(line)}(?!\w)", f"\x00{n}\x00", reply, flags=re.I)
+    return reply, lines
+
+
+def _as_written(part: str, units: list[Unit]) -> str:
+    """``part`` as a passage writes it ("research and development" → "Research and development"), else as it is."""
+    pattern = re.compile(rf"(?<!\w){re.escape(part)}(?!\w)", re.I)
+    return next((m.group() for u in units if (m := pattern.search(u.text))), part)
+
+
 def items_read(reply: str, units: list[Unit]) -> list[str]:
     """The items of ``reply`` a passage read holds, in the reply's order, once each (the module doc)."""
     held = f" {normalize(' '.join(u.text for u in units))} "
@@ -72,17 +96,19 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
     if ": " in reply or f" {normalize(reply)} " in held:
         return []  # a table row copied, or one phrase as the documents write it ("plant and equipment"): no list
     out: dict[str, None] = {}
+    reply, lines = _lines_kept(reply, units)
     parts = []
     for part in _SPLIT.split(reply):
-        whole = f" {normalize(part)} " in held
+        whole = f" {normalize(part)} " in held or _LINE.search(part)
         parts += [part] if whole else _AND.split(part)
+    parts = [_LINE.sub(lambda m: lines[int(m.group(1))], p) for p in parts]
     for part in parts:
         part = part.strip(" .:;,'\"").removeprefix("and ").strip()
         if not part:
             continue
         key = normalize(part)
         if key and f" {key} " in held:
-            out.setdefault(part, None)
+            out.setdefault(_as_written(part, units), None)
             continue
         inside = [c for c in all_candidates([part]) if normalize(c) and f" {normalize(c)} " in held]
         if len(inside) == 1:
