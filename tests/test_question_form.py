@@ -7,11 +7,13 @@ guidance-like page written for these tests; a scripted model where the read is u
 
 from __future__ import annotations
 
-from edgerag.answer.form import alternatives, anything, if_so
+from edgerag.answer.check import check_answer
+from edgerag.answer.form import affirmed, alternatives, anything, if_so
 from edgerag.answer.plan import plan_answer, resolve_mode
 from edgerag.answer.question import read_question
 from edgerag.answer.read import answer_question
 from edgerag.answer.restated import content
+from edgerag.llm.local import Completion
 from edgerag.llm.metered import MeteredLLM
 from edgerag.store.tables import Tables
 from edgerag.types import Context
@@ -31,13 +33,32 @@ def test_phrase_alternatives_are_the_options_and_not_yes_or_no():
     assert q.kind != "yes-no" and not q.rule
     assert q.options == ("one lump sum", "instalments")
     assert read_question("Is the grant paid weekly or monthly?").options == ("weekly", "monthly")
-    assert alternatives("Is VAT charged on it, either at the point of sale or on delivery?") == ("the point of sale", "delivery")
+    assert alternatives("Is VAT charged on it, either at the point of sale or on delivery?").options == ("the point of sale", "delivery")
 
 
 def test_clause_alternatives_are_answered_in_the_documents_words():
     q = read_question("I moved house last week. Will I need a new residence card, or can I simply update my address online?")
     assert q.kind != "yes-no" and q.options is None and not q.rule
+    assert q.alternatives.clauses and q.alternatives.options == ("need a new residence card", "update my address online")
     assert read_question("Will the money go to my college or will it be given to me?").options is None
+
+
+def test_a_yes_to_alternatives_is_the_alternative_it_names_or_a_read_again():
+    q = read_question("I moved house last week. Will I need a new residence card, or can I simply update my address online?")
+    named = check_answer("Yes, you can update my address online", "", q, [GRANT])
+    assert named.short == "update my address online" and named.step == "form" and not named.abstained
+    asked = []
+
+    def reread(options):
+        asked.append(options)
+        return Completion("need a new residence card", 10, 10, 2, 0.01, "stop")
+
+    again = check_answer("Yes", "Yes", q, [GRANT], reread=reread)
+    assert asked == [["need a new residence card", "update my address online"]]
+    assert again.short == "need a new residence card" and again.step == "form"
+    neither = check_answer("No", "No", q, [GRANT], reread=lambda options: Completion("yes", 10, 10, 2, 0.01, "stop"))
+    assert neither.abstained and neither.step == "form"
+    assert affirmed("You need a new residence card", q.alternatives) is None  # no yes or no: the check reads it as any answer
 
 
 def test_an_either_question_stays_yes_or_no():

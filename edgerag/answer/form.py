@@ -23,6 +23,9 @@ question.py reads these once, into the typed `Question` (``read_as``, ``kind``, 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+from ..text.normalize import normalize
 
 AUX = r"(?:am|is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|must|may|might)"
 PRONOUN = r"(?:i|we|you|he|she|they|it|my|our|your|his|her|their|the|this|that|there)"
@@ -38,9 +41,28 @@ _ARTICLE = re.compile(r"^(?:a|an|the|some|any)\s", re.I)
 MAX_OPTION_WORDS = 5
 
 
-def _clause_alternatives(asked: str) -> bool:
+@dataclass(frozen=True)
+class Alternatives:
+    """What a question proper offers (`alternatives`)."""
+
+    options: tuple[str, str]
+    """The two alternatives as phrases ("one lump sum", "instalments"; "need a new residence
+    card", "update my address online")."""
+    clauses: bool = False
+    """Each alternative a question of its own: the answer is read in the documents' words, and
+    the options serve only where the model answers yes or no (`affirmed`)."""
+
+
+_OPENING = re.compile(rf"^\s*{AUX}\s+(?:(?:i|we|you|it|they|he|she)\s+)?(?:(?:simply|just|still|also|then)\s+)?", re.I)
+
+
+def _clause_alternatives(asked: str) -> tuple[str, str] | None:
     body = asked.rstrip(" ?")
-    return re.match(rf"^\s*{AUX}\b", body, re.I) is not None and _CLAUSE_OR.search(body) is not None
+    m = _CLAUSE_OR.search(body)
+    if m is None or re.match(rf"^\s*{AUX}\b", body, re.I) is None:
+        return None
+    a, b = _OPENING.sub("", body[: m.start()]).strip(" ,"), _OPENING.sub("", m["b"]).strip(" ,")
+    return (a, b) if a and b else None
 
 
 def _phrase(words: str) -> str:
@@ -79,12 +101,26 @@ def _phrase_alternatives(asked: str) -> tuple[str, str] | None:
     return a, b
 
 
-def alternatives(asked: str) -> tuple[str, str] | bool | None:
-    """What a question proper's alternatives are (the module doc): the two phrases it offers,
-    True where they are clauses (answered in the documents' words), None where it offers none."""
-    if _clause_alternatives(asked):
-        return True
-    return _phrase_alternatives(asked)
+def alternatives(asked: str) -> Alternatives | None:
+    """The alternatives a question proper offers (the module doc), None where it offers none."""
+    if clauses := _clause_alternatives(asked):
+        return Alternatives(clauses, clauses=True)
+    phrases = _phrase_alternatives(asked)
+    return Alternatives(phrases) if phrases else None
+
+
+_YES_NO_OPEN = re.compile(r"^\s*(?:yes|no)\b", re.I)
+
+
+def affirmed(reply: str, offered: Alternatives) -> str | None:
+    """The alternative a yes/no-shaped reply to a question of alternatives names ("Yes, you can
+    simply update your address online" → "update your address online"); "" where the reply is a
+    yes or no naming neither (read again between them); None where it opens with no yes or no."""
+    if not _YES_NO_OPEN.match(reply):
+        return None
+    key = f" {normalize(reply)} "
+    named = [o for o in offered.options if normalize(o) and f" {normalize(o)} " in key]
+    return named[0] if len(named) == 1 else ""
 
 
 _IF_SO = re.compile(

@@ -41,7 +41,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.sentences import split_sentences
 from .binding import TITLES, question_names
 from .candidates import closed_choices
-from .form import alternatives, anything, if_so
+from .form import Alternatives, alternatives, anything, if_so
 from .kinds import asked_kind
 
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|me|my|mine|myself|we|we're|we’re|we've|our|ours|us)\b", re.I)
@@ -100,6 +100,8 @@ class Question:
     """A yes/no about what a rule allows or requires (conditions.py may add its condition)."""
     limit: str = ""
     """What an "Is there a … limit / requirement?" question asks for ("time limit"), else ""."""
+    alternatives: Alternatives | None = None
+    """The alternatives the question proper offers (form.py), else None."""
     notes: list[str] = field(default_factory=list, compare=False)
     """How the text was read, one line each (for a person, and the benchmarks)."""
 
@@ -252,8 +254,11 @@ def read_question(text: str) -> Question:
     choices = closed_choices(read_as)
     if offered:  # "… one payment or instalments?" asks which: one of them, never yes or no (form.py)
         kind = "other" if kind == "yes-no" else kind
-        choices = list(offered) if isinstance(offered, tuple) else None
-        notes.append("offers alternatives: " + (" or ".join(choices) if choices else "two clauses, answered in the documents' words"))
+        choices = None if offered.clauses else list(offered.options)
+        notes.append(
+            f"offers alternatives: {' or '.join(offered.options)}"
+            + (" (clauses: answered in the documents' words)" if offered.clauses else "")
+        )
     asked_names = _clean_names(question_names(asked), asked)
     said = " ".join(situation)
     situation_names = _clean_names([r for r in capitalised_runs(said)], said) if said else []
@@ -281,6 +286,7 @@ def read_question(text: str) -> Question:
         own=tuple(dict.fromkeys(own)),
         rule=rule,
         limit=limit,
+        alternatives=offered,
         notes=notes,
     )
 
