@@ -31,13 +31,15 @@ AUX = r"(?:am|is|are|was|were|do|does|did|has|have|had|can|could|will|would|shou
 PRONOUN = r"(?:i|we|you|he|she|they|it|my|our|your|his|her|their|the|this|that|there)"
 _CLAUSE_OR = re.compile(rf",?\s+or\s+(?:else\s+)?(?P<b>{AUX}\s+{PRONOUN}\b.*)$", re.I)
 """", or can I …?", " or will it …?": the second alternative is a question itself."""
-_PREPOSITION = r"(?:as|in|on|by|at|via|through|from|for|with|into|to|over|under|within|after|before)"
+_PREPOSITIONS = "as|in|on|by|at|via|through|from|for|with|into|to|over|under|within|after|before"
+_PREPOSITION = rf"(?:{_PREPOSITIONS})"
 _EITHER_OR = re.compile(r"\beither\s+(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.I)
 _PHRASE_OR = re.compile(r"(?:^|,)\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.I)
 _YES_NO_END = frozenset("not no otherwise else something anything both neither none".split())
 """'… or not?' asks yes or no."""
 _LED = re.compile(rf"^(?P<lead>{_PREPOSITION})\s+(?P<rest>.+)$", re.I)
-_ARTICLE = re.compile(r"^(?:a|an|the|some|any)\s", re.I)
+_DETERMINER = re.compile(rf"(?:a|an|the|some|any|my|our|your|his|her|their|its|this|that|these|those|{_PREPOSITIONS})", re.I)
+"""A word before a noun: "for a son or daughter" offers either of two (yes or no), "paid weekly or monthly" which."""
 MAX_OPTION_WORDS = 5
 
 
@@ -91,8 +93,8 @@ def _phrase_alternatives(asked: str) -> tuple[str, str] | None:
             if at <= 1 or len(left) - at - 1 > MAX_OPTION_WORDS:
                 return None
             a = " ".join(left[at:])
-        elif len(b.split()) == 1 and not _ARTICLE.match(b):  # "weekly or monthly": one word each
-            a = left[-1]
+        elif len(b.split()) == 1 and len(left) > 1 and not _DETERMINER.fullmatch(left[-2]):  # "paid weekly or monthly": one word each
+            a = left[-1]  # not "for a son or daughter", "tell my employer or HMRC": either of two, yes or no
         else:
             return None  # "a permit or a licence to own it": asks whether either is needed
     a, b = _phrase(a), _phrase(b)
