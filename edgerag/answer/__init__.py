@@ -7,6 +7,9 @@ One module per step of the path:
                      situation apart from the question proper ("I work in Leeds. Can I …?"), its
                      kind, options, years, its names and the user's own; made by the plan and
                      handed to the read, the reply's rules and the check
+        form.py      the form asked beyond the first word: alternatives ("… one payment or
+                     instalments?", "…, or can I …?") asked as a choice, never yes/no; "… and if
+                     so how?" as the how; "Is there anything else …?" as "What else …?"
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
         in_code.py   what code decides before a read (``answer_hops``): a fact, arithmetic over a
                      report's table, its cells, a table's column or row (text/tables.py,
@@ -46,6 +49,8 @@ One module per step of the path:
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
+      restated.py    a long reply's short answer: what follows its restatement of the question
+                     ("To notify the workers, you need to …"), or the first item below a lead-in
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it

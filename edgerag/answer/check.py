@@ -12,7 +12,9 @@ documents will not name it (issue #62).
 
 1. ``said``: the model said it does not know, or wrote nothing → not in the documents.
    ``form``: a yes/no question answered neither yes nor no (a passage number and a heading) is
-   read again between its options; none → not in the documents.
+   read again between its options; none → not in the documents. A question offering
+   alternatives ("Will I need a new card, or can I update it online?", form.py) answered yes or
+   no is answered by the alternative the reply names, else read again between them.
 2. ``kind`` (kinds.py): a reply of the wrong kind ("Who …?" answered with a year, "What
    position …?" with a name), or the question's own subject ("Which firm audits the
    Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
@@ -78,6 +80,7 @@ from .binding import (
 )
 from .candidates import candidates
 from .derived import underived
+from .form import affirmed
 from .kinds import ROLE_WORDS, fits, of_kind
 from .listed import counted, says_counted
 from .polarity import says_no
@@ -194,6 +197,8 @@ def check_answer(
     core, names = q.core, list(q.names)
     if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
         return dropped("said", "the model found no answer in what it read", core, units)
+    if q.alternatives is not None and q.kind != "yes-no" and (named := affirmed(short, q.alternatives)) is not None:
+        return _alternative(short, named, q, core, units, reread)
     if (not_computed := underived(short, core, units)) is not None:  # derived.py: arithmetic a small model does not do
         return dropped("derived", not_computed, core, units)
     kind = q.kind
@@ -254,3 +259,19 @@ def check_answer(
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion)
+
+
+def _alternative(short: str, named: str, q: Question, core: str, units: list[Unit], reread) -> Check:
+    """A yes or no to a question of alternatives (form.py `affirmed`): the alternative the reply
+    names, else the one the model chooses when read again between them; neither → not in the
+    documents."""
+    why = f"the question asks which of {' or '.join(q.alternatives.options)}; '{short}' says yes or no"
+    if named:
+        return Check(named, step="form", why=f"{why}: it names one")
+    options = list(q.alternatives.options)
+    completion = reread(options) if reread is not None else None
+    again = completion.text.strip() if completion is not None else ""
+    chosen = next((o for o in options if o.lower() == again.lower()), None)
+    if chosen is None:
+        return dropped("form", f"{why}, and names neither", core, units, reread=completion)
+    return Check(chosen, step="form", why=f"{why}: read again between them", reread=completion)

@@ -21,6 +21,12 @@ its options and the names it is about.
   opens a sentence ("Unfortunately").
 * A question of the form "Is there a time limit to apply?" asks for the limit, not yes or no:
   ``read_as`` asks it so ("What is the time limit to apply?"), and ``kind`` is that question's.
+* The form beyond the first word (form.py): a question proper that offers alternatives ("…
+  as one payment or in instalments?", "Will I need a new BRP, or can I update it online?") asks
+  which: its ``kind`` is not yes/no and its ``options`` are the two phrases (none for two
+  clauses: the answer is in the documents' words); "Can I challenge it and if so how?" is read
+  as "How can I challenge it?"; "Is there anything else that I need to include?" as "What else
+  do I need to include?".
 * ``rule``: a yes/no question about what a rule allows or requires ("Can I …?", "Am I eligible
   …?", "Do I have to …?", "Will I get …?"): its answer may carry the rule's condition
   (conditions.py).
@@ -35,6 +41,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.sentences import split_sentences
 from .binding import TITLES, question_names
 from .candidates import closed_choices
+from .form import Alternatives, alternatives, anything, if_so
 from .kinds import asked_kind
 
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|me|my|mine|myself|we|we're|we’re|we've|our|ours|us)\b", re.I)
@@ -93,6 +100,8 @@ class Question:
     """A yes/no about what a rule allows or requires (conditions.py may add its condition)."""
     limit: str = ""
     """What an "Is there a … limit / requirement?" question asks for ("time limit"), else ""."""
+    alternatives: Alternatives | None = None
+    """The alternatives the question proper offers (form.py), else None."""
     notes: list[str] = field(default_factory=list, compare=False)
     """How the text was read, one line each (for a person, and the benchmarks)."""
 
@@ -163,6 +172,9 @@ _INVERSION = re.compile(
 )
 
 
+_WH_BEFORE = re.compile(r"\b(?:how|what|which|when|where|who|whom|whose|why)\b", re.I)
+
+
 def _inverted(asked: str) -> tuple[str, list[str]]:
     """A question proper that a clause about the user opens without a comma ("As I am under
     eighteen am I allowed to apply?" → "Am I allowed to apply?", the clause to the situation)."""
@@ -171,8 +183,12 @@ def _inverted(asked: str) -> tuple[str, list[str]]:
     m = _INVERSION.search(asked)
     if m is None or m.start() == 0:
         return asked, []
-    lead = asked[: m.start()].strip(" ,")
-    rest = asked[m.start() :]
+    at = m.start()
+    wh = list(_WH_BEFORE.finditer(asked[:at]))  # "If I apply how long can it take?": the question opens at "how long"
+    if wh and len(asked[wh[-1].start() : at].split()) <= 3:
+        at = wh[-1].start()
+    lead = asked[:at].strip(" ,")
+    rest = asked[at:]
     return rest[:1].upper() + rest[1:], [lead]
 
 
@@ -221,16 +237,28 @@ def read_question(text: str) -> Question:
     asked, tail = _own_clause_cut(asked) if len(asked.split()) > 5 else (asked, [])
     around = around + lead
     situation = [p for i, p in enumerate(pieces) if i != last] + around + tail
-    read_as, limit = asked, ""
+    read_as, limit, notes = asked, "", []
     m = _LIMIT.match(asked)
     if m:
         limit = m["what"].strip()
         verb = "are" if limit.lower().endswith("s") and not limit.lower().endswith("ss") else "is"
         read_as = f"What {verb} the {limit}{m['rest']}".rstrip()
         read_as = read_as if read_as.endswith("?") else read_as.rstrip(".") + "?"
+    offered = alternatives(asked)
+    reformed = None if limit or offered else (if_so(asked) or anything(asked))
+    if reformed is not None:  # "Can I challenge it and if so how?" asks the how (form.py)
+        read_as = reformed
+        notes.append(f"asks for more than yes or no: read as {read_as}")
     core = read_as  # the clauses about the user are already the situation's
     kind = asked_kind(read_as)
     choices = closed_choices(read_as)
+    if offered:  # "… one payment or instalments?" asks which: one of them, never yes or no (form.py)
+        kind = "other" if kind == "yes-no" else kind
+        choices = None if offered.clauses else list(offered.options)
+        notes.append(
+            f"offers alternatives: {' or '.join(offered.options)}"
+            + (" (clauses: answered in the documents' words)" if offered.clauses else "")
+        )
     asked_names = _clean_names(question_names(asked), asked)
     said = " ".join(situation)
     situation_names = _clean_names([r for r in capitalised_runs(said)], said) if said else []
@@ -241,9 +269,8 @@ def read_question(text: str) -> Question:
     names = [n for n in asked_names if not _own_in_clause(n, asked)]
     own += [n for n in asked_names if n not in names]
     rule = kind == "yes-no" and bool(_RULE.search(asked))
-    notes = []
     if situation:
-        notes.append(f"situation: {len(situation)} sentence(s) or clause(s) about the user; asked: {asked}")
+        notes.insert(0, f"situation: {len(situation)} sentence(s) or clause(s) about the user; asked: {asked}")
     if limit:
         notes.append(f"asks for the {limit}: read as {read_as}")
     return Question(
@@ -259,6 +286,7 @@ def read_question(text: str) -> Question:
         own=tuple(dict.fromkeys(own)),
         rule=rule,
         limit=limit,
+        alternatives=offered,
         notes=notes,
     )
 

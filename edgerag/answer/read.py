@@ -32,6 +32,7 @@ from .reply import (
     said_of,
     span_asked,
 )
+from .restated import content
 from .rule_check import read_rule
 from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
@@ -230,6 +231,10 @@ def answer_question(
         if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
             rule("scale", with_scale(short_text, units))
             short_text = with_scale(short_text, units)
+        else:  # a long reply's short answer is what follows its restatement of the question (restated.py)
+            kept, why = content(short_text, text, typed)
+            rule(why, kept)
+            short_text = kept
     if held and on_text is not None:
         on_text(text)
     return Answer(
