@@ -3,14 +3,14 @@ tables ("(Tabular amounts in millions, unless otherwise disclosed)"), a currency
 ("NZ$ MILLION"), a row of percentages with its "%", a row read in code (text/lookup.py) said
 with its table's scale; and a number the model read in the wrong year's column moved to the
 year asked (answer/year_cell.py); a description said without the question said back
-(answer/clause.py); a list asked by its plural noun, without the table's total row
+(answer/restated.py); a list asked by its plural noun, without the table's total row
 (answer/several.py). Tables written here, read by the real row reader."""
 
 from __future__ import annotations
 
 from edgerag.answer.arithmetic import compute
 from edgerag.answer.cell_lookup import looked_up
-from edgerag.answer.clause import past_restatement
+from edgerag.answer.restated import past_restatement
 from edgerag.answer.several import asks_several, items_read
 from edgerag.answer.table_cells import grids
 from edgerag.answer.year_cell import in_year_asked

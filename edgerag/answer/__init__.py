@@ -50,10 +50,12 @@ One module per step of the path:
                      ran on, re-chosen when it repeats the question's own name, cut to the span
                      asked, a person's name in full)
       restated.py    a long reply's short answer: what follows its restatement of the question
-                     ("To notify the workers, you need to …"), or the first item below a lead-in
+                     ("To notify the workers, you need to …", "The decrease in X was due to …"),
+                     or the first item below a lead-in
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
-                     sentence that holds it word for word, as the documents say it
+                     sentence that holds it word for word, as the documents say it, without the
+                     question said back (restated.py)
       year_cell.py   a number the model read from a table's row in another year's column, moved
                      to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644")
       scaled.py      a bare number (or list of them) the model read from a table, said with the

@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
-from .clause import asks_clause, past_restatement, whole_clause
+from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .plan import ReadPlan, plan_answer
 from .reply import (
@@ -32,7 +32,7 @@ from .reply import (
     said_of,
     span_asked,
 )
-from .restated import content
+from .restated import content, past_restatement
 from .rule_check import read_rule
 from .scaled import with_scale
 from .several import LISTED, SEPARATOR, asks_several, items_read
@@ -157,9 +157,6 @@ def answer_question(
         said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
         rule("clause", said)
         short_text, free = said, False
-    elif plan.mode == "long" and asks_clause(asked):  # an explanation's short answer: what it says, not the question said back
-        rule("clause", past_restatement(short_text, asked))
-        short_text = past_restatement(short_text, asked)
     if free and len(short_text.split()) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:

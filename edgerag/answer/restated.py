@@ -10,7 +10,10 @@ gives way to the first item below it. The reply itself is left as the model wrot
 
 A phrase restates the question where most of its content words are the question's own (the
 situation's words count: "To contact your local planning authority about your extension in
-Bristol, …").
+Bristol, …"). A reply may also open with a run of the question's own words in its own order
+(`past_restatement`, issue #63): "The decrease in amortization of purchased intangible assets was
+due largely to …" for "Why did amortization of purchased intangible assets decrease?" is "due
+largely to …"; a description's short answer (clause.py) is cut so too.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
+from ..text.tables import _stem
 from .binding import lemma
 from .citations import CITE
 from .question import Question
@@ -67,7 +71,8 @@ def _after(line: str, question: Question) -> str | None:
             break
         if restates(subject, question):  # "The time a document takes is 2 days": past the copula too
             return re.sub(r"^(?:is|are|was|were)\s+", "", line[v.end() :], flags=re.I)
-    return None
+    rest = past_restatement(line, question.text)
+    return rest if rest != line else None
 
 
 def _first_item(reply: str) -> str:
@@ -96,3 +101,39 @@ def content(short: str, reply: str, question: Question) -> tuple[str, str]:
         return short, ""
     kept = _first_sentence(rest)
     return (kept, rule) if kept else (short, "")
+
+
+_LINKING = frozenset(
+    "the a an its their our this that these those of in on for to by at from and is are was were be been has have had do does did".split()
+)
+"""Words a restatement of the question carries between the question's own words."""
+_AUXILIARY = frozenset("is are was were be been has have had do does did".split())
+_TOKEN = re.compile(r"[\w’'-]+")
+
+
+def _bare(word: str) -> str:
+    return word.lower().removesuffix("’s").removesuffix("'s")
+
+
+def past_restatement(reply: str, question: str) -> str:
+    """``reply`` after its opening restatement of ``question`` (the module doc): the longest
+    opening run of the question's own words (two at least), with linking words and adverbs
+    between them, cut off with the linking words after it; ``reply`` itself when it opens with
+    no such run or nothing of two words would be left."""
+    asked = {_stem(_bare(w)) for w in _TOKEN.findall(question)}
+    end, own, said = 0, 0, set()
+    for m in _TOKEN.finditer(reply):
+        w = _bare(m.group())
+        if _stem(w) in asked and w not in _LINKING and _stem(w) not in said:  # each once: "Tax fees include *fees* billed …"
+            end, own = m.end(), own + 1
+            said.add(_stem(w))
+        elif w not in _LINKING and not w.endswith("ly"):
+            break
+        if reply[m.end() : m.end() + 1] in (",", ";", ":", "."):
+            break  # a clause's end: what follows is the reply's own
+    if own < 2:
+        return reply
+    rest = reply[end:].lstrip(" ,:;")
+    while (first := _TOKEN.match(rest)) and first.group().lower() in _AUXILIARY:
+        rest = rest[first.end() :].lstrip()
+    return rest if len(rest.split()) >= 2 else reply
