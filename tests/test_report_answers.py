@@ -140,3 +140,23 @@ def test_a_list_item_the_page_prints_on_its_own_line_is_kept_whole():
         "Gift Aid repayments on donations",
         "business rates relief",
     ]
+
+
+def test_a_change_the_table_prints_in_its_own_column_is_read_as_printed():
+    rows = grid_lines(
+        [
+            ["(In millions, except for percentages)", "Fiscal Year 2018", "Fiscal Year 2017", "Variance in Dollars", "Variance in Percent"],
+            ["Net revenues", "$2,554", "$2,355", "$199", "8%"],
+            ["Percentage of total net revenues", "53%", "59%", "", ""],
+            ["Operating income", "$473", "$187", "$286", "153%"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What was the variance in percent for Net revenues from fiscal 2017 to fiscal 2018?"
+    assert compute(asked, text).answer == "8%"  # the report's own column, as it rounds it
+    assert compute("What was the variance in percent for Operating income from fiscal 2017 to fiscal 2018?", text).answer == "153%"
+    # not named by the column's own word: computed, from the row the question names (not "Percentage of …")
+    assert compute("What was the percentage change in Net revenues from fiscal 2017 to fiscal 2018?", text).answer == "8.45%"
+    assert (
+        compute("What was the variance in percent for Net revenues from fiscal 2016 to fiscal 2018?", text) is None
+    )  # years not the table's

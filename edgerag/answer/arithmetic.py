@@ -14,7 +14,8 @@ Operands, by what the question names:
   columns of one row;
 * a table of years by row (a year in each label): the years' rows in the column named.
 
-Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
+A change the table prints in its own column that the question names ("the variance in percent")
+is read as printed (printed_change.py). Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
 and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
@@ -33,6 +34,7 @@ from ..text.rows import row_spans
 from ..types import Unit
 from .compare import Decision
 from .operation import Operation, operation, years_in
+from .printed_change import printed_change
 from .table_cells import (
     NOT_MONEY,
     UNSCALED,
@@ -148,8 +150,8 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
 
 def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
     words = content(question)
-    if op.op == "sum":
-        words = [w for w in words if w not in content(op.cue)]  # "the total Products revenue": not the Total row
+    if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
+        words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
     if op.parts:
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):
@@ -325,6 +327,15 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             done_by_year = _by_year(asked, grid, question)
             if done_by_year is not None:
                 found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
+            continue
+        printed = printed_change(asked, grid, question)
+        if printed is not None:  # the report's own "Variance in Percent" column: as printed (printed_change.py)
+            text = printed.amount.text
+            answer = text if printed.amount.percent or not printed.scale else f"{text} {printed.scale}"
+            shown = f"{answer} (as the table prints it: {printed.label}, {printed.header})"
+            found.append(
+                (label_score(printed.label, content(question)) + 1, Computed(answer, shown, printed.amount.value, asked, (printed,)))
+            )
             continue
         op, cells = _operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):

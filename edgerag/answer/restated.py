@@ -61,7 +61,12 @@ def _first_sentence(text: str) -> str:
 
 
 def _after(line: str, question: Question) -> str | None:
-    """What follows the restatement that opens ``line``; None where it opens with none."""
+    """What follows the restatement that opens ``line``; None where it opens with none. The
+    question's own words in its order first: they end where the restatement does ("The company's
+    inventories were valued | at the lower of cost …")."""
+    rest = past_restatement(line, question.text)
+    if rest != line:
+        return rest
     m = _TO.match(line)
     if m and restates(m["x"], question):
         return m["rest"]
@@ -71,8 +76,7 @@ def _after(line: str, question: Question) -> str | None:
             break
         if restates(subject, question):  # "The time a document takes is 2 days": past the copula too
             return re.sub(r"^(?:is|are|was|were)\s+", "", line[v.end() :], flags=re.I)
-    rest = past_restatement(line, question.text)
-    return rest if rest != line else None
+    return None
 
 
 def _first_item(reply: str) -> str:
