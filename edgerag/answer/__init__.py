@@ -20,6 +20,8 @@ One module per step of the path:
           operation.py   the operation a question asks, from its grammar (typed `Operation`)
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words) and column (the year, the header's words) bound
+          printed_change.py  a change the table prints in a column the question names ("the
+                     variance in percent"), read as printed
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
                      June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in
