@@ -160,3 +160,30 @@ def test_a_change_the_table_prints_in_its_own_column_is_read_as_printed():
     assert (
         compute("What was the variance in percent for Net revenues from fiscal 2016 to fiscal 2018?", text) is None
     )  # years not the table's
+
+
+def test_a_row_that_is_the_result_asked_is_read_for_the_year_asked():
+    rows = grid_lines(
+        [
+            ["(in thousands, except for revenue growth)", "2019", "2018"],
+            ["Revenue", "$576,523", "$537,891"],
+            ["Revenue growth", "7.2%", "11.6%"],
+        ]
+    )
+    text = [("p", "Total revenue growth declined to 7% in 2019.\n" + "\n".join(rows))]
+    assert compute("What was revenue growth rate in 2019?", text).answer == "7.2%"
+    assert compute("What was the percentage change in revenue from 2018 to 2019?", text).answer == "7.18%"  # computed as before
+
+
+def test_a_column_headed_by_the_bound_asked_is_read():
+    rows = grid_lines(
+        [
+            ["(in thousands)", "Total", "Less than 1 year", "1-3 years", "After 5 years"],
+            ["Long-term debt obligations", "1,708,916", "65,087", "115,141", "861,443"],
+            ["Total contractual obligations", "$4,788,478", "$1,128,447", "$1,185,318", "$1,279,102"],
+        ]
+    )
+    units = _units("\n".join(rows))
+    asked = "What is the total contractual obligations that has payments due in less than 1 year?"
+    assert looked_up(asked, units).answer == "$1,128,447 thousand"
+    assert looked_up("What are the obligations of more than $1m?", units) is None  # a bound no column is headed by

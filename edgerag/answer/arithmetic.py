@@ -14,8 +14,9 @@ Operands, by what the question names:
   columns of one row;
 * a table of years by row (a year in each label): the years' rows in the column named.
 
-A change the table prints in its own column that the question names ("the variance in percent")
-is read as printed (printed_change.py). Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
+A change the table prints in its own column that the question names ("the variance in percent"),
+or in a row that is the result asked ("Revenue growth" for one year), is read as printed
+(printed_change.py). Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
 and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
@@ -32,9 +33,10 @@ from dataclasses import dataclass
 from ..text.printed import SCALE, scale_word
 from ..text.rows import row_spans
 from ..types import Unit
+from .cell_lookup import shown as shown_cell
 from .compare import Decision
 from .operation import Operation, operation, years_in
-from .printed_change import printed_change
+from .printed_change import printed_change, printed_row
 from .table_cells import (
     NOT_MONEY,
     UNSCALED,
@@ -328,10 +330,9 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             if done_by_year is not None:
                 found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
             continue
-        printed = printed_change(asked, grid, question)
-        if printed is not None:  # the report's own "Variance in Percent" column: as printed (printed_change.py)
-            text = printed.amount.text
-            answer = text if printed.amount.percent or not printed.scale else f"{text} {printed.scale}"
+        printed = printed_change(asked, grid, question) or printed_row(asked, grid, question)
+        if printed is not None:  # the report's own "Variance in Percent" column, its "Revenue growth" row: as printed (printed_change.py)
+            answer = shown_cell(printed)
             shown = f"{answer} (as the table prints it: {printed.label}, {printed.header})"
             found.append(
                 (label_score(printed.label, content(question)) + 1, Computed(answer, shown, printed.amount.value, asked, (printed,)))

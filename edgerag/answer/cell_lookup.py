@@ -31,9 +31,11 @@ _ASKS_VALUE = re.compile(
 )
 _NOT_A_VALUE = re.compile(
     r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|include|includes|method|policy|how\s+is|how\s+are|which"
-    r"|relate[sd]?|accounts?|components?|items?|more\s+than|less\s+than|above|below|exceed\w*|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
+    r"|relate[sd]?|accounts?|components?|items?|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
     re.I,
 )
+_BOUND = re.compile(r"\b(?:more|less|fewer|greater)\s+than\b|\babove\b|\bbelow\b|\bexceed\w*", re.I)
+"""A bound the question sets ("the items above $1m"): no cell's question, unless a column is headed so ("Less than 1 year")."""
 _ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bproportion\b|\bshare\s+of\b", re.I)
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as\s+well\s+as\s+)\s*", re.I)
 MIN_EXPLAINED = 0.6
@@ -84,8 +86,10 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
                 return None
             out.append(cols[0])
         return out
-    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
-    return named[:1] or None  # no year and no column named: not a cell's question
+    bound = _BOUND.search(question)
+    headed = [h for h in grid.headers if bound and bound.group().lower() in h.lower()]  # "less than 1 year": that column
+    named = [h for h in (headed or named_columns(grid, words)) if all(grid.value(i, h) is not None for i in rows)]
+    return named[:1] if len(headed) <= 1 and named else None  # no year and no column named: not a cell's question
 
 
 def _rows(grid: Grid, question: str) -> list[int]:
@@ -111,7 +115,10 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     if op is not None and op.op != "sum":
         return None  # a computation: arithmetic.py's, or the model's
     found: list[Looked] = []
+    bound = _BOUND.search(question)
     for grid in grids(units_texts):
+        if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
+            continue
         rows = _rows(grid, question)
         if not rows:
             continue

@@ -1,4 +1,5 @@
-"""A change the report prints in a column of its own, read as printed (issue #63).
+"""A result the report prints, read as printed rather than computed (issue #63): a change in a
+column of its own, or a row that is the result asked.
 
 "What was the variance in percent for Net revenues from fiscal 2017 to fiscal 2018?" over a table
 whose columns are "Fiscal Year · 2018", "Fiscal Year · 2017", "Variance in · Dollars" and
@@ -7,6 +8,10 @@ it, and rounded it as it prints it. Only where the question names that column by
 own beyond the operation's ("variance"; a bare "% Change" column is not named so), the column
 says a change (a percentage one for a percentage change), the row is bound, and the table's year
 columns are the years asked; anything else is computed (arithmetic.py).
+
+"What was revenue growth rate in 2019?" over a row "Revenue growth: 2019 7.2%" asks that row's 2019
+cell: a question of one year whose operation's words are the row's own ("growth", "average") reads
+the row (`printed_row`), as a question naming a cell does (cell_lookup.py).
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from __future__ import annotations
 import re
 
 from .operation import Operation
-from .table_cells import Cell, Grid, best_row, content, header_year, named_columns
+from .table_cells import Cell, Grid, _close, best_row, column_rank, content, header_year, named_columns, year_columns
 
 _CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen", re.I)
 _PERCENT = re.compile(r"%|percent", re.I)
+_RESULT = re.compile(r"growth|chang|increas|decreas|average|mean|varian|movement", re.I)
+"""A label's word that says it is a result ("Revenue growth", "Average price")."""
 
 
 def printed_change(op: Operation, grid: Grid, question: str) -> Cell | None:
@@ -32,3 +39,19 @@ def printed_change(op: Operation, grid: Grid, question: str) -> Cell | None:
     named = content(columns[0])
     row = best_row(grid, [w for w in words if w not in named])  # the row by the words the column does not take
     return None if row is None else grid.value(row, columns[0])
+
+
+def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:
+    """The cell of the one year ``question`` asks, in the row whose label holds the operation's
+    words ("Revenue growth" for "revenue growth rate"; the module doc), or None."""
+    if op.op not in ("change", "percent_change", "average") or op.parts or len(op.years) != 1:
+        return None
+    words = content(question)
+    row = best_row(grid, words)
+    said = [x for x in content(grid.labels[row]) if _RESULT.match(x)] if row is not None else []
+    if not any(_close(w, x) for w in content(op.cue) for x in said):  # "Revenue growth", not the "Operating income" that grew
+        return None
+    columns = [h for h in year_columns(grid, op.years[0], words, row) if grid.value(row, h) is not None]
+    if not columns or (len(columns) > 1 and column_rank(grid, columns[0], words, row) == column_rank(grid, columns[1], words, row)):
+        return None
+    return grid.value(row, columns[0])

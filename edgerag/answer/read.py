@@ -271,8 +271,13 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
     """The answer of a comparison decided in code: every passage it read is cited."""
     d = plan.decision
     cited = [citation(n, u, "cited") for n, u in enumerate(plan.units, 1)]
-    short = with_scale(d.answer, plan.units) if d.kind == "table" else d.answer  # a table's row read in code: "9.4" is 9.4 million
-    return _without_model(plan, used, t0, d.text if d.text and d.text != d.answer else short, short, cited, d.reason, on_text)
+    short, reason = d.answer, d.reason
+    if d.kind == "table":  # a table's row read in code: in the year asked (year_cell.py), "9.4" is 9.4 million (scaled.py)
+        moved = in_year_asked(short, plan.asked.read_as, plan.units)
+        if moved is not None:
+            short, reason = moved.answer, f"{reason}; {moved.why}"
+        short = with_scale(short, plan.units)
+    return _without_model(plan, used, t0, d.text if d.text and d.text != d.answer else short, short, cited, reason, on_text)
 
 
 def _without_model(plan, used, t0, text, short, citations, reason, on_text, **more) -> Answer:

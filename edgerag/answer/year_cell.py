@@ -34,7 +34,10 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     """The row's cell of the year ``asked`` names, where the reply ``short`` read another
     year's (the module doc); None to leave the reply as it is."""
     years = years_in(asked)
-    if len(years) != 1 or not BARE.match(short.strip()) or YEAR.fullmatch(short.strip()) or operation(asked) is not None:
+    op = operation(asked)
+    if len(years) != 1 or not BARE.match(short.strip()) or YEAR.fullmatch(short.strip()):
+        return None
+    if op is not None and op.op != "sum":  # "the total charges for fiscal 2019" is a cell, not a sum of years
         return None
     said = amount(short.strip())
     if said is None:
