@@ -187,3 +187,18 @@ def test_a_column_headed_by_the_bound_asked_is_read():
     asked = "What is the total contractual obligations that has payments due in less than 1 year?"
     assert looked_up(asked, units).answer == "$1,128,447 thousand"
     assert looked_up("What are the obligations of more than $1m?", units) is None  # a bound no column is headed by
+
+
+def test_a_total_of_two_rows_named_is_their_sum_in_the_year_asked():
+    rows = grid_lines(
+        [
+            ["(in millions)", "2019", "2018"],
+            ["Television", "2.77", "2.85"],
+            ["Local residential telephone services", "2.70", "2.91"],
+            ["Wireless", "9.61", "9.20"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the total number of subscribers for Television and Local residential telephone services in 2019?"
+    assert compute(asked, text).answer == "5.47 million"
+    assert compute("What is the total Wireless for 2018 and 2019?", text).answer == "18.81 million"  # one row, two years: as before
