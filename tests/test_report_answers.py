@@ -202,3 +202,12 @@ def test_a_total_of_two_rows_named_is_their_sum_in_the_year_asked():
     asked = "What is the total number of subscribers for Television and Local residential telephone services in 2019?"
     assert compute(asked, text).answer == "5.47 million"
     assert compute("What is the total Wireless for 2018 and 2019?", text).answer == "18.81 million"  # one row, two years: as before
+
+
+def test_which_year_reads_a_row_whose_own_words_are_arithmetics():
+    rows = grid_lines(
+        [["", "2019", "2018", "2017"], ["Weighted average grant-date fair value per common stock", "$29.10", "$28.48", "$30.49"]]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("In which year was the Weighted average grant-date fair value per common stock the smallest?", text).answer == "2018"
+    assert compute("In which year was the average change in fair value the smallest?", text) is None  # a computation's words, not the row's

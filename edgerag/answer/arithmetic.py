@@ -35,7 +35,7 @@ from ..text.rows import row_spans
 from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
-from .operation import Operation, operation, years_in
+from .operation import Operation, operation, which_year, years_in
 from .printed_change import printed_change, printed_row
 from .table_cells import (
     NOT_MONEY,
@@ -344,6 +344,13 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         done = _finish(op, cells, question, units_texts)
         if done is not None:
             found.append(done)
+    if not found and (
+        by_year := which_year(question)
+    ):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
+        for grid in grids(units_texts):
+            done_by_year = _by_year(by_year[0], grid, question)
+            if done_by_year is not None and all(w in content(done_by_year.cells[0].label) for w in by_year[1]):
+                found.append((label_score(done_by_year.cells[0].label, content(question)), done_by_year))
     if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts:
         stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
         done = _finish(asked, stated, question, units_texts) if stated else None

@@ -189,10 +189,20 @@ def _parts(question: str, op: str = "") -> tuple[str, ...]:
     return ()
 
 
+def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
+    """ "In which year was X smallest?" read whatever words X has, and the words of arithmetic it
+    says ("Weighted *average* grant-date fair value": a row's own word, or a computation's)."""
+    m = _WHICH_YEAR.search(question)
+    if m is None:
+        return None
+    said = tuple(w.lower() for w in _ARITHMETIC_WORDS.findall(question))
+    return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW), said
+
+
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
-    if (m := _WHICH_YEAR.search(question)) and not _ARITHMETIC_WORDS.search(question):
-        return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW)
+    if (w := which_year(question)) and not w[1]:
+        return w[0]
     for name, pattern in (("count_years", _COUNT_YEARS), ("years_over", _YEARS_OVER)):
         if m := pattern.search(question):
             bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
