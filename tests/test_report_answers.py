@@ -206,7 +206,11 @@ def test_a_total_of_two_rows_named_is_their_sum_in_the_year_asked():
 
 def test_which_year_reads_a_row_whose_own_words_are_arithmetics():
     rows = grid_lines(
-        [["", "2019", "2018", "2017"], ["Weighted average grant-date fair value per common stock", "$29.10", "$28.48", "$30.49"]]
+        [
+            ["", "2019", "2018", "2017"],
+            ["Weighted average grant-date fair value per common stock", "$29.10", "$28.48", "$30.49"],
+            ["Options granted", "1,200", "1,350", "990"],
+        ]
     )
     text = [("p", "\n".join(rows))]
     assert compute("In which year was the Weighted average grant-date fair value per common stock the smallest?", text).answer == "2018"
