@@ -2,12 +2,13 @@
 #63, "the wrong column"): asked "What were the inventories of work in progress in 2018?", the
 model reads the row right and gives the neighbouring year's cell ("10,269", the 2019 column).
 
-Where the question proper names one year and asks no computation (operation.py), and the reply is
-one bare number held by exactly one row of the tables read, in a column of another year, the
-answer is that row's cell in the year asked as printed (said with its scale after, as any number read
-from a table is: scaled.py). A number
-the row already holds in the year asked, one held by several rows, by a column of no year, or by
-no table is left as it is.
+Where the question proper names one year and asks no computation (operation.py; "the total
+charges for fiscal 2019" names a cell, not a sum), and the reply is one bare number held by
+exactly one row of the tables read, in a column of another year, the answer is that row's cell in
+the year asked, as printed (said with its scale after, as any number read from a table is:
+scaled.py). A number the row already holds in the year asked, one held by several rows, by a
+column of no year, or by no table is left as it is. The same holds for a row code looked up by
+its label (read.py `decided`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .operation import operation, years_in
 from .scaled import BARE
 from .table_cells import amount, content, grids, header_year, year_columns
 
-YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     year's (the module doc); None to leave the reply as it is."""
     years = years_in(asked)
     op = operation(asked)
-    if len(years) != 1 or not BARE.match(short.strip()) or YEAR.fullmatch(short.strip()):
+    if len(years) != 1 or not BARE.match(short.strip()) or _YEAR.fullmatch(short.strip()):
         return None
     if op is not None and op.op != "sum":  # "the total charges for fiscal 2019" is a cell, not a sum of years
         return None
