@@ -189,21 +189,6 @@ def test_a_column_headed_by_the_bound_asked_is_read():
     assert looked_up("What are the obligations of more than $1m?", units) is None  # a bound no column is headed by
 
 
-def test_a_total_of_two_rows_named_is_their_sum_in_the_year_asked():
-    rows = grid_lines(
-        [
-            ["(in millions)", "2019", "2018"],
-            ["Television", "2.77", "2.85"],
-            ["Local residential telephone services", "2.70", "2.91"],
-            ["Wireless", "9.61", "9.20"],
-        ]
-    )
-    text = [("p", "\n".join(rows))]
-    asked = "What is the total number of subscribers for Television and Local residential telephone services in 2019?"
-    assert compute(asked, text).answer == "5.47 million"
-    assert compute("What is the total Wireless for 2018 and 2019?", text).answer == "18.81 million"  # one row, two years: as before
-
-
 def test_which_year_reads_a_row_whose_own_words_are_arithmetics():
     rows = grid_lines(
         [
@@ -215,3 +200,25 @@ def test_which_year_reads_a_row_whose_own_words_are_arithmetics():
     text = [("p", "\n".join(rows))]
     assert compute("In which year was the Weighted average grant-date fair value per common stock the smallest?", text).answer == "2018"
     assert compute("In which year was the average change in fair value the smallest?", text) is None  # a computation's words, not the row's
+
+
+def test_the_years_a_table_covers_are_read_from_its_header():
+    from edgerag.answer.table_years import table_years
+
+    rows = grid_lines(
+        [
+            ["", "Year Ended December 31, 2019", "2018", "2017"],
+            ["Accounts receivable", "120", "110", "95"],
+            ["Inventories", "80", "70", "60"],
+        ]
+    )
+    other = grid_lines([["", "F19", "F18"], ["Stores", "180", "170"], ["Staff", "12", "11"]], "Store network")
+    one = _units("\n".join(rows))
+    assert table_years("Which years does the table provide information for accounts receivable?", one).answer == "2019; 2018; 2017"
+    assert table_years("What fiscal years are included in the table?", one).answer == "2019; 2018; 2017"
+    both = [*one, passage("q", "Report", "\n".join(other))]
+    assert (
+        table_years("Which years does the table provide information for stores?", both).answer == "F19; F18"
+    )  # the table of the row named
+    assert table_years("Which years does the table show?", both) is None  # two tables, two answers
+    assert table_years("What was accounts receivable in 2019?", one) is None  # not a question about the table's years

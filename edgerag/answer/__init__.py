@@ -26,6 +26,8 @@ One module per step of the path:
                      June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in
                      code ("… in 2019 and 2018, respectively": every cell, in order)
+        table_years.py the years a table's columns are headed by ("Which years does the table
+                     provide information for …?")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")

@@ -104,10 +104,6 @@ _PARTS: list[re.Pattern[str]] = [
         re.I,
     ),
 ]
-_SUM_PARTS = re.compile(  # "the total number of subscribers for Television and Local residential telephone services in 2019"
-    r"\b(?:total|sum|combined)\s+(?:of\s+)?(?:the\s+)?(?P<a>[^?,]+?)\s+and\s+(?:the\s+)?(?P<b>[^?,]+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
-    re.I,
-)
 _ROUND = re.compile(
     r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
     re.I,
@@ -178,8 +174,8 @@ def _decimals(question: str) -> int:
     return _WORD_N.get(m["n"].lower(), int(m["n"]) if m["n"].isdigit() else 2)
 
 
-def _parts(question: str, op: str = "") -> tuple[str, ...]:
-    for pattern in [*_PARTS, _SUM_PARTS] if op == "sum" else _PARTS:
+def _parts(question: str) -> tuple[str, ...]:
+    for pattern in _PARTS:
         m = pattern.search(question)
         if m:
             a, b = (" ".join(m[x].split()).strip(" '\"") for x in ("a", "b"))
@@ -221,4 +217,4 @@ def operation(question: str) -> Operation | None:
     elif op == "change" and _AS_PERCENT.search(question):
         op = "percent_change"  # "the change in revenue … as a percentage"
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
-    return Operation(op, _parts(question, op), years, _decimals(question), cue)
+    return Operation(op, _parts(question), years, _decimals(question), cue)
