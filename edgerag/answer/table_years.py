@@ -4,7 +4,9 @@ table?", "Which financial year's information is shown in the table?".
 
 The answer is the years its columns are headed by, once each, in the table's order, as the table
 writes them ("2019; 2018", "F19; F18"). The table is the one holding a row the question names (its
-label's words), else the only table read; two tables that would answer apart decide nothing.
+label's words), else any table read (the question names the table's subject: "… for Property,
+plant and equipment" over its rows "Land", "Buildings"); two tables that would answer apart
+decide nothing.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ def table_years(question: str, units: list[Unit]) -> Decision | None:
     if not _ASKS.search(question):
         return None
     tables = grids([(u.chunk_id, u.text) for u in units])
-    words = [w for w in content(question) if w not in _ABOUT_THE_TABLE]
-    named = [g for g in tables if best_row(g, words) is not None] if words else tables
+    words = [w for w in content(question) if re.sub(r"['’]s?$", "", w) not in _ABOUT_THE_TABLE]  # "year's"
+    named = [g for g in tables if words and best_row(g, words) is not None] or tables  # no row named: the table's subject
     answers = {tuple(_years(g.headers)) for g in named}
     if len(answers) != 1 or not (years := next(iter(answers))):
         return None
