@@ -1,0 +1,217 @@
+"""A rule's listed requirements or exceptions decided for the user's situation, item by item
+(issue #62): "To be eligible, an individual must: • have at least 2 years' continuous service •
+have been dismissed, laid off or made redundant" read for "I have 3 years of continuous service
+and decided on early retirement. Do I qualify for redundancy pay?" is a "no", whatever the
+model's first "yes".
+
+For a rule's yes or no with the user's situation given, `rule_list` reads the list the rule's
+sentence leads (conditions.py `rule_sentence`) and its polarity from the lead:
+
+* **requirements**: "The donor must:", "To be eligible, an individual must:", "You can claim if
+  you:", "You cannot get it unless you:": the rule holds only if the items do (all of them; one
+  of them where the lead says "one of" / "any of" / "either");
+* **exceptions**: "You do not have to take CBT if you:", "You cannot claim if you:", "You can
+  … unless you:", "… does not apply if": any item that holds turns the rule.
+
+Each item is settled in code where it can be (`settle_in_code`: a date or number the situation
+states against the item's "before 1 February 2001", "at least 2 years", "more than 12
+passengers", "up to 50cc", the situation's sentence sharing a word of the item's beside it),
+else asked of the model as a small closed question (yes / no / unknown, `ChoiceTrie`) that
+reads the lead, the item and the situation alone. Then (`decide`):
+
+* a requirement the situation fails → the rule does not hold: "No: you must have been
+  dismissed, laid off or made redundant [n]";
+* an exception the situation meets → the rule does not hold;
+* every requirement met → the rule holds;
+* otherwise nothing is decided (the model's answer stays, with its condition, conditions.py).
+
+The answer is the rule's holding read through the question's own polarity: "Do I need to take
+CBT?" asks that the rule hold, "Is it true that a CBT is not needed?" that it not hold.
+
+A rule sentence that leads no list but states a bound ("A passenger ship is a ship … that carries
+more than 12 passengers") is one requirement, settled in code only: a situation that fails it
+("a 10-seat foot passenger ferry") says no.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..llm.local import Completion
+from ..types import Unit
+from .binding import Standing
+from .conditions import list_after, rule_sentence
+from .item_bounds import settle_in_code
+from .question import Question
+
+MAX_ASKED = 5
+"""Items asked of the model at most for one question (each one short constrained call)."""
+MAX_LIST = 8
+"""Items of a list read at most (a longer list is not decided: all met could not be said)."""
+_NEG = re.compile(r"\b(?:not|cannot|can't|can’t|won't|won’t|don't|don’t|doesn't|doesn’t|isn't|isn’t|aren't|aren’t|never)\b|n[’']t\b", re.I)
+_UNLESS = re.compile(r"\b(?:unless|except)\b", re.I)
+_IF = re.compile(r"\b(?:if|when|where)\b", re.I)
+_REQUIRES = re.compile(r"\b(?:must|eligible|qualify|entitled|need\s+to|have\s+to|has\s+to|required|requirements?|conditions?)\b", re.I)
+_ANY = re.compile(r"\b(?:one|any|either)\s+of\b", re.I)
+_Q_NEG = re.compile(r"\bwithout\b|" + _NEG.pattern, re.I)
+SYSTEM = (
+    "You check one item of a rule from official guidance against what a person says about themselves. "
+    "Answer yes if their situation shows the item is true of them, no if it shows it is not, unknown if it does not say."
+)
+
+
+@dataclass(frozen=True)
+class RuleList:
+    """A rule's sentence that leads a list, read for what its items do."""
+
+    standing: Standing
+    items: tuple[str, ...]
+    requirements: bool
+    """True: the rule holds only if the items do; False: an item that holds turns the rule."""
+    any_of: bool = False
+    """Requirements of which one is enough ("one of the following")."""
+    listed: bool = True
+    """False: the rule's own sentence, leading no list, as its one requirement (code only)."""
+
+
+@dataclass(frozen=True)
+class Met:
+    """What the items decided: the answer, and the item it turned on."""
+
+    answer: str
+    """``yes`` or ``no``: the rule's holding read through the question's polarity."""
+    item: str
+    """The item that decided ("" where all requirements were met)."""
+    why: str
+    """How it was decided, for ``Answer.reason``."""
+    rule: RuleList
+    calls: list[Completion] = field(default_factory=list)
+
+    def text(self, n: int) -> str:
+        """The answer's text, citing passage ``n``: "No: To be eligible, an individual must have
+        been dismissed … [n]", the rule's lead said with the item that decided."""
+        cite = f" [{n}]" if n else ""
+        word = "Yes" if self.answer == "yes" else "No"
+        lead = self.rule.standing.sentence.strip().rstrip(" :")
+        if not self.rule.listed:
+            return f"{word}: {lead}{cite}"
+        if not self.item:
+            return f"{word}: {lead} each of the following, and you do{cite}" if self.rule.requirements else f"{word}{cite}"
+        if self.rule.any_of:
+            return f"{word}: {self.item}{cite}"
+        return f"{word}: {lead} {self.item}{cite}"
+
+
+def list_polarity(lead: str) -> tuple[bool, bool] | None:
+    """(requirements, any_of) of a list's lead sentence (the module doc); None where the lead
+    says neither ("The 3 types of pool are the:")."""
+    neg, unless, if_ = bool(_NEG.search(lead)), bool(_UNLESS.search(lead)), bool(_IF.search(lead))
+    any_of = bool(_ANY.search(lead))
+    if neg and unless:
+        return True, any_of
+    if neg and (if_ or re.search(r"\bapply\b", lead, re.I)):
+        return False, any_of
+    if not neg and unless:
+        return False, any_of
+    if not neg and (if_ or _REQUIRES.search(lead)):
+        return True, any_of
+    return None
+
+
+def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
+    """The list the rule's sentence leads, with its polarity; else a rule sentence that states a
+    bound, as its one requirement; else None."""
+    standing = rule_sentence(q, units)
+    if standing is None:
+        return None
+    lead = standing.sentence.strip()
+    if lead.endswith(":"):
+        items = _in_style(list_after(lead, standing.unit.text, most=MAX_LIST + 1))
+        polarity = list_polarity(lead)
+        if not items or len(items) > MAX_LIST or polarity is None:
+            return None
+        return RuleList(standing, tuple(items), *polarity)
+    if not _NEG.search(lead) and not _UNLESS.search(lead):
+        return RuleList(standing, (lead,), True, listed=False)  # one requirement, settled in code only (the module doc)
+    return None
+
+
+def _in_style(items: list[str]) -> list[str]:
+    """The list's items up to the first line that is not one: where the items open in lower case
+    ("want to ride a moped …"), a line that opens in upper case is the page going on ("Book your
+    course …", a heading)."""
+    items = [i for i in items if i]
+    if not items or not items[0][:1].islower():
+        return items
+    end = next((k for k, i in enumerate(items) if not i[:1].islower()), len(items))
+    return items[:end]
+
+
+def item_messages(q: Question, rule: RuleList, item: str) -> list[dict[str, str]]:
+    """The small closed question one item is asked as."""
+    lines = [
+        f"Rule: {rule.standing.sentence.strip()}",
+        f"Item: {item}",
+        "Situation: " + " ".join(q.situation),
+        "Does the situation show that this item is true of the person? Answer yes, no or unknown.",
+    ]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def _holds(llm, q: Question, rule: RuleList, item: str, method: str, calls: list[Completion]) -> tuple[str, str]:
+    """("yes" / "no" / "unknown", how) of one item for the situation."""
+    said = settle_in_code(item, q.situation)
+    if said is not None:
+        return ("yes" if said else "no"), "code"
+    if llm is None or len(calls) >= MAX_ASKED or not rule.listed:
+        return "unknown", ""
+    c = llm.chat(
+        item_messages(q, rule, item),
+        stage="answer",
+        method=method,
+        max_tokens=4,
+        sources=[rule.standing.unit.chunk_id],
+        choices=["yes", "no", "unknown"],
+    )
+    calls.append(c)
+    said = c.text.strip().lower()
+    return ("yes" if said.startswith("yes") else "no" if said.startswith("no") else "unknown"), "model"
+
+
+def asks_negated(q: Question) -> bool:
+    """Whether the question asks that the rule not hold ("Is it true that a CBT is not needed?",
+    "Can I ride without CBT?")."""
+    return bool(_Q_NEG.search(q.core or q.asked))
+
+
+def decide(llm, q: Question, units: list[Unit], *, method: str = "") -> Met | None:
+    """The items of the rule ``q`` asks about decided for its situation (the module doc); None
+    where they decide nothing (``llm`` None: code only)."""
+    if not q.situated or not q.rule:
+        return None
+    rule = rule_list(q, units)
+    if rule is None:
+        return None
+    calls: list[Completion] = []
+    flip = asks_negated(q)
+
+    def met(holds: bool, item: str, how: str) -> Met:
+        answer = "yes" if holds != flip else "no"
+        return Met(answer, item, f"the rule's listed {'requirement' if rule.requirements else 'exception'} read by {how}", rule, calls)
+
+    seen = []
+    for item in rule.items:
+        said, how = _holds(llm, q, rule, item, method, calls)
+        seen.append(said)
+        if rule.requirements and not rule.any_of and said == "no":
+            return met(False, item, how)
+        if rule.requirements and rule.any_of and said == "yes":
+            return met(True, item, how)
+        if not rule.requirements and said == "yes":
+            return met(False, item, how)
+    if rule.requirements and len(rule.items) > 1 and seen and all(s == "yes" for s in seen) and not rule.any_of:
+        return met(True, "", "each of the rule's listed requirements read as met")
+    if calls:  # nothing decided: the calls are still spent (metered)
+        return Met("", "", "", rule, calls)
+    return None
