@@ -147,3 +147,21 @@ def test_a_rule_sentence_with_a_bound_is_one_requirement_settled_in_code():
 def test_only_a_situated_rule_question_is_decided():
     assert decide(_Items(), read_question("Do I qualify for severance pay?"), [REDUNDANCY]) is None
     assert decide(_Items(), read_question("I am 72. What is the Garden Grant?"), [GRANT]) is None
+
+
+def test_the_list_that_says_most_of_the_question_is_found_through_its_acronym():
+    page = passage(
+        "t1",
+        "Riding a scooter",
+        "Compulsory scooter training (CST) is a course you usually have to take before you ride a scooter on the road.\n\n"
+        "You do not have to take CST if you:\n\n"
+        "- want to ride a scooter (up to 50cc) and you passed your car driving test before 1 March 2003\n\n"
+        "- live on an offshore island\n\nBook a course online.",
+    )
+    q = read_question(
+        "I passed my car driving test in May 2002. I own a 50cc scooter. Do I need to take compulsory scooter training to ride it?"
+    )
+    rule = rule_list(q, [page])
+    assert rule is not None and rule.standing.sentence == "You do not have to take CST if you:" and len(rule.items) == 2
+    met = decide(None, q, [page])
+    assert met is not None and met.answer == "no"

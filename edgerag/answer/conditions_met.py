@@ -39,9 +39,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..llm.local import Completion
+from ..text.keywords import keywords
+from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import Standing
-from .conditions import list_after, rule_sentence
+from .binding import Standing, heads, lemma, subject_words
+from .conditions import SITUATION_WEIGHT, list_after, rule_sentence
 from .item_bounds import settle_in_code
 from .question import Question
 
@@ -120,21 +122,74 @@ def list_polarity(lead: str) -> tuple[bool, bool] | None:
 
 
 def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
-    """The list the rule's sentence leads, with its polarity; else a rule sentence that states a
-    bound, as its one requirement; else None."""
+    """The list the rule's sentence leads, with its polarity (else the list lead that says most
+    of the question, `list_lead`); else a rule sentence that states a bound, as its one
+    requirement; else None."""
     standing = rule_sentence(q, units)
     if standing is None:
         return None
-    lead = standing.sentence.strip()
-    if lead.endswith(":"):
-        items = _in_style(list_after(lead, standing.unit.text, most=MAX_LIST + 1))
-        polarity = list_polarity(lead)
-        if not items or len(items) > MAX_LIST or polarity is None:
-            return None
-        return RuleList(standing, tuple(items), *polarity)
-    if not _NEG.search(lead) and not _UNLESS.search(lead):
-        return RuleList(standing, (lead,), True, listed=False)  # one requirement, settled in code only (the module doc)
+    listed = _listed(standing)
+    if listed is not None:
+        return listed
+    lead = list_lead(q, units)
+    if lead is not None:
+        return lead
+    sentence = standing.sentence.strip()
+    if not sentence.endswith(":") and not _NEG.search(sentence) and not _UNLESS.search(sentence):
+        return RuleList(standing, (sentence,), True, listed=False)  # one requirement, settled in code only (the module doc)
     return None
+
+
+def _listed(standing: Standing) -> RuleList | None:
+    lead = standing.sentence.strip()
+    if not lead.endswith(":"):
+        return None
+    items = _in_style(list_after(lead, standing.unit.text, most=MAX_LIST + 1))
+    polarity = list_polarity(lead)
+    if not items or len(items) > MAX_LIST or polarity is None:
+        return None
+    return RuleList(standing, tuple(items), *polarity)
+
+
+_ACRONYM = re.compile(r"\b((?:[A-Z][a-z]+|[a-z]+)(?:\s+[a-z]+){1,4})\s+\(([A-Z]{2,6})\)")
+
+
+def _asked_words(q: Question, units: list[Unit]) -> set[str]:
+    """The question proper's telling words, with the acronym a passage defines for a phrase it
+    says ("compulsory basic training" → "cbt")."""
+    core = q.core or q.asked
+    want = {lemma(w) for w in subject_words(core)}
+    for u in units:
+        for m in _ACRONYM.finditer(u.text):
+            phrase = m[1].lower().split()
+            if " ".join(phrase[-3:]) in core.lower() or " ".join(phrase) in core.lower():
+                want.add(m[2].lower())
+    return want
+
+
+def list_lead(q: Question, units: list[Unit]) -> RuleList | None:
+    """The rule list (a lead of known polarity, its items) that says most of the question proper:
+    two of its telling words in the lead or its passage's headings, its items' words counting
+    half, the situation's a little (as `rule_sentence`); None where no list does."""
+    want = _asked_words(q, units)
+    case = {lemma(w) for w in subject_words(" ".join(q.situation))} - want
+    best: tuple[float, RuleList] | None = None
+    for u in units:
+        head = {lemma(w) for w in keywords(heads(u))}
+        for s in split_sentences(u.text):
+            if not s.rstrip().endswith(":"):
+                continue
+            rule = _listed(Standing(u, s))
+            if rule is None:
+                continue
+            own = {lemma(w) for w in keywords(s)}
+            said = {lemma(w) for i in rule.items for w in keywords(i)}
+            if len(want & (own | head)) < 2:
+                continue
+            score = len(want & (own | head)) + 0.5 * len((want & said) - own - head) + SITUATION_WEIGHT * min(3, len(case & said))
+            if best is None or score > best[0]:
+                best = (score, rule)
+    return best[1] if best is not None else None
 
 
 def _in_style(items: list[str]) -> list[str]:
