@@ -165,3 +165,12 @@ def test_the_list_that_says_most_of_the_question_is_found_through_its_acronym():
     assert rule is not None and rule.standing.sentence == "You do not have to take CST if you:" and len(rule.items) == 2
     met = decide(None, q, [page])
     assert met is not None and met.answer == "no"
+
+
+def test_a_question_asking_what_a_lifted_duty_allows_reads_the_other_side():
+    q = read_question(
+        "I passed my car driving test in February 2001. I own a 50cc scooter. Can I ride my scooter without scooter training?"
+    )
+    assert decide(None, q, [LICENCE]).answer == "yes"  # 'without': the duty lifted is what is asked
+    may = read_question("I passed my car driving test in February 2001. I own a 50cc scooter. Am I exempt from scooter training?")
+    assert decide(None, may, [LICENCE]).answer == "yes"

@@ -56,7 +56,7 @@ _UNLESS = re.compile(r"\b(?:unless|except)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|where)\b", re.I)
 _REQUIRES = re.compile(r"\b(?:must|eligible|qualify|entitled|need\s+to|have\s+to|has\s+to|required|requirements?|conditions?)\b", re.I)
 _ANY = re.compile(r"\b(?:one|any|either)\s+of\b", re.I)
-_Q_NEG = re.compile(r"\bwithout\b|" + _NEG.pattern, re.I)
+_Q_NEG = re.compile(r"\b(?:without|exempt)\b|" + _NEG.pattern, re.I)
 SYSTEM = (
     "You check one item of a rule from official guidance against what a person says about themselves. "
     "Answer yes if their situation shows the item is true of them, no if it shows it is not, unknown if it does not say."
@@ -240,6 +240,17 @@ def asks_negated(q: Question) -> bool:
     return bool(_Q_NEG.search(q.core or q.asked))
 
 
+_DUTY = re.compile(r"\b(?:have\s+to|has\s+to|need\s+to|needs\s+to|needed|required|necessary|must|obliged)\b", re.I)
+
+
+def asks_other_side(q: Question, rule: RuleList) -> bool:
+    """Whether the question asks the other side of a lead that lifts a duty: "You do not have to
+    take CBT if you:" says what the user need not do; "Can I ride my moped?" asks what they may,
+    which holds where the duty is lifted."""
+    lead = rule.standing.sentence
+    return not rule.requirements and bool(_NEG.search(lead) and _DUTY.search(lead)) and not _DUTY.search(q.core or q.asked)
+
+
 def decide(llm, q: Question, units: list[Unit], *, method: str = "") -> Met | None:
     """The items of the rule ``q`` asks about decided for its situation (the module doc); None
     where they decide nothing (``llm`` None: code only)."""
@@ -249,7 +260,7 @@ def decide(llm, q: Question, units: list[Unit], *, method: str = "") -> Met | No
     if rule is None:
         return None
     calls: list[Completion] = []
-    flip = asks_negated(q)
+    flip = asks_negated(q) or asks_other_side(q, rule)
 
     def met(holds: bool, item: str, how: str) -> Met:
         answer = "yes" if holds != flip else "no"
