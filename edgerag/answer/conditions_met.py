@@ -43,7 +43,7 @@ from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .binding import Standing, heads, lemma, subject_words
-from .conditions import SITUATION_WEIGHT, list_after, rule_sentence
+from .conditions import list_after, rule_sentence
 from .item_bounds import settle_in_code
 from .question import Question
 
@@ -53,8 +53,6 @@ MAX_LIST = 8
 """Items of a list read at most (a longer list is not decided: all met could not be said)."""
 _NEG = re.compile(r"\b(?:not|cannot|can't|can’t|won't|won’t|don't|don’t|doesn't|doesn’t|isn't|isn’t|aren't|aren’t|never)\b|n[’']t\b", re.I)
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.I)
-_IF = re.compile(r"\b(?:if|when|where)\b", re.I)
-_REQUIRES = re.compile(r"\b(?:must|eligible|qualify|entitled|need\s+to|have\s+to|has\s+to|required|requirements?|conditions?)\b", re.I)
 _ANY = re.compile(r"\b(?:one|any|either)\s+of\b", re.I)
 _Q_NEG = re.compile(r"\b(?:without|exempt)\b|" + _NEG.pattern, re.I)
 SYSTEM = (
@@ -98,26 +96,38 @@ class Met:
         lead = self.rule.standing.sentence.strip().rstrip(" :")
         if not self.rule.listed:
             return f"{word}: {lead}{cite}"
-        if not self.item:
-            return f"{word}: {lead} each of the following, and you do{cite}" if self.rule.requirements else f"{word}{cite}"
-        if self.rule.any_of:
+        if not self.item:  # each requirement met, or none of the conditions
+            said = "none of these applies to you" if self.rule.any_of and self.rule.requirements else "you meet each of these"
+            return f"{word}: {said}: {lead}: {'; '.join(self.rule.items)}{cite}"
+        if self.rule.any_of and self.rule.requirements:
             return f"{word}: {self.item}{cite}"
         return f"{word}: {lead} {self.item}{cite}"
 
 
+_IF_LEAD = re.compile(r"\b(?:only\s+)?if\b(?P<rest>[^:,]{0,60}):\s*$", re.I)
+_UNLESS_LEAD = re.compile(r"\b(?:unless|except)\b[^:]{0,60}:\s*$", re.I)
+_MUST_LEAD = re.compile(
+    r"(?<!may )(?<!might )(?<!could )\b(?:must|need\s+to|needs\s+to|have\s+to|has\s+to)(?:\s+(?:also|both|either|all))?\s*:\s*$", re.I
+)
+_ALL = re.compile(r"\b(?:all|both)\b", re.I)
+
+
 def list_polarity(lead: str) -> tuple[bool, bool] | None:
-    """(requirements, any_of) of a list's lead sentence (the module doc); None where the lead
-    says neither ("The 3 types of pool are the:")."""
-    neg, unless, if_ = bool(_NEG.search(lead)), bool(_UNLESS.search(lead)), bool(_IF.search(lead))
-    any_of = bool(_ANY.search(lead))
-    if neg and unless:
-        return True, any_of
-    if neg and (if_ or re.search(r"\bapply\b", lead, re.I)):
-        return False, any_of
-    if not neg and unless:
-        return False, any_of
-    if not neg and (if_ or _REQUIRES.search(lead)):
-        return True, any_of
+    """(requirements, any_of) of a list's lead sentence (the module doc), read from the words
+    that open the list: a condition ("… if you:", "… if all of the following apply:": one item
+    is enough unless it says "all" or "both"), "… unless you:", or a duty ("The donor must:",
+    every item). None where the list is no rule's items ("The 3 types of pool are the:", "The
+    agency must give you a statement that tells you:")."""
+    lead = lead.strip()
+    cond = _UNLESS_LEAD.search(lead) or _IF_LEAD.search(lead)
+    if cond is not None and lead[: cond.start()].strip():  # a rule before its condition, not "If any agency offers you services it:"
+        neg = bool(_NEG.search(lead[: cond.start()]))
+        unless = cond.group().lower().startswith(("unless", "except"))
+        any_of = not _ALL.search(cond.group()) or bool(_ANY.search(cond.group()))
+        return (neg == unless), any_of
+    duty = _MUST_LEAD.search(lead)
+    if duty is not None and not _NEG.search(lead):
+        return True, bool(_ANY.search(lead) or re.search(r"\beither\b", duty.group(), re.I))
     return None
 
 
@@ -170,7 +180,8 @@ def _asked_words(q: Question, units: list[Unit]) -> set[str]:
 def list_lead(q: Question, units: list[Unit]) -> RuleList | None:
     """The rule list (a lead of known polarity, its items) that says most of the question proper:
     two of its telling words in the lead or its passage's headings, its items' words counting
-    half, the situation's a little (as `rule_sentence`); None where no list does."""
+    half, and up to three of the situation's words its items say ("passed", "moped"): the list
+    the user's case is in; None where no list does."""
     want = _asked_words(q, units)
     case = {lemma(w) for w in subject_words(" ".join(q.situation))} - want
     best: tuple[float, RuleList] | None = None
@@ -186,7 +197,7 @@ def list_lead(q: Question, units: list[Unit]) -> RuleList | None:
             said = {lemma(w) for i in rule.items for w in keywords(i)}
             if len(want & (own | head)) < 2:
                 continue
-            score = len(want & (own | head)) + 0.5 * len((want & said) - own - head) + SITUATION_WEIGHT * min(3, len(case & said))
+            score = len(want & (own | head)) + 0.5 * len((want & said) - own - head) + min(3, len(case & said))
             if best is None or score > best[0]:
                 best = (score, rule)
     return best[1] if best is not None else None
@@ -248,15 +259,21 @@ def asks_other_side(q: Question, rule: RuleList) -> bool:
     take CBT if you:" says what the user need not do; "Can I ride my moped?" asks what they may,
     which holds where the duty is lifted."""
     lead = rule.standing.sentence
+    if re.search(r"\binstead\b", lead, re.I):  # "Use writing down allowances instead if:": the list says when the thing asked is not
+        return True
     return not rule.requirements and bool(_NEG.search(lead) and _DUTY.search(lead)) and not _DUTY.search(q.core or q.asked)
 
 
-def decide(llm, q: Question, units: list[Unit], *, method: str = "") -> Met | None:
+def decide(llm, q: Question, units: list[Unit], *, method: str = "", pages: list[Unit] | None = None) -> Met | None:
     """The items of the rule ``q`` asks about decided for its situation (the module doc); None
-    where they decide nothing (``llm`` None: code only)."""
+    where they decide nothing (``llm`` None: code only). ``pages``: the retrieved passages whole
+    (their lists one item a line, where the evidence read joins them), those of the documents
+    ``units`` were read from; the list is looked for there."""
     if not q.situated or not q.rule:
         return None
-    rule = rule_list(q, units)
+    read = {u.doc_id for u in units}
+    whole = [u for u in pages or [] if u.doc_id in read]
+    rule = rule_list(q, whole or units)
     if rule is None:
         return None
     calls: list[Completion] = []
@@ -276,6 +293,8 @@ def decide(llm, q: Question, units: list[Unit], *, method: str = "") -> Met | No
             return met(True, item, how)
         if not rule.requirements and said == "yes":
             return met(False, item, how)
+    if rule.requirements and rule.any_of and seen and all(s == "no" for s in seen):
+        return met(False, rule.items[0] if len(rule.items) == 1 else "", "none of the rule's listed conditions read as met")
     if rule.requirements and len(rule.items) > 1 and seen and all(s == "yes" for s in seen) and not rule.any_of:
         return met(True, "", "each of the rule's listed requirements read as met")
     if calls:  # nothing decided: the calls are still spent (metered)

@@ -215,7 +215,7 @@ def answer_question(
             if reading.answer != short_text.lower():
                 rule("rule", reading.answer)
                 text = short_text = reading.answer
-        met = decide(llm, typed, units, method=context.method) if rule_items else None  # the rule's list, item by item
+        met = decide(llm, typed, units, method=context.method, pages=context.units) if rule_items else None  # the rule's list, item by item
         for call in met.calls if met is not None else []:
             c = merged(c, call)
         if met is not None and met.answer:
