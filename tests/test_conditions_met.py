@@ -103,7 +103,7 @@ def test_an_exception_the_situation_meets_turns_the_rule():
 
 def test_an_exception_no_item_meets_decides_nothing():
     q = read_question("I passed my driving test in June 2009. I want to ride a 125cc scooter. Do I need to take scooter training?")
-    model = _Items("unknown")  # the second item asked: the situation does not say
+    model = _Items("Unknown")  # the second item asked: the situation does not say
     met = decide(model, q, [LICENCE])
     assert met is not None and met.answer == "" and len(model.calls) == 1  # the call is spent, nothing decided
 
@@ -113,16 +113,16 @@ def test_a_requirement_the_situation_fails_says_no_citing_it():
         "I am an employee working under a contract of employment and have 4 years of continuous service. "
         "I decided to retire early. Do I qualify for severance pay?"
     )
-    model = _Items("yes", "no")  # the employee item: yes; the dismissal item: no; the service item is settled in code
+    model = _Items("Yes", "No")  # the employee item: yes; the dismissal item: no; the service item is settled in code
     met = decide(model, q, [REDUNDANCY, LICENCE], method="test")
     assert met is not None and met.answer == "no" and met.item == "have been dismissed or laid off"
     assert met.text(2) == "No: To be eligible for severance pay, a worker must have been dismissed or laid off [2]"
     messages, kw = model.calls[0]
-    assert kw["choices"] == ["yes", "no", "unknown"] and kw["max_tokens"] <= 4
+    assert kw["choices"] == ["Yes", "No", "Unknown"] and kw["max_tokens"] <= 4
     prompt = messages[-1]["content"]
     assert "Item: be an employee" in prompt and "Situation: I am an employee" in prompt and "scooter" not in prompt
     short = read_question("I have 2 years of continuous service. Do I qualify for severance pay?")
-    model = _Items("unknown")  # the employee item unsaid; the service item fails in code
+    model = _Items("Unknown")  # the employee item unsaid; the service item fails in code
     early = decide(model, short, [REDUNDANCY])
     assert early is not None and early.answer == "no" and early.item.startswith("have at least 3 years") and not model.replies
 
@@ -132,7 +132,7 @@ def test_every_requirement_met_says_yes_and_one_of_is_enough():
         "I am an employee under a contract of employment with 5 years of continuous service. I was dismissed last month. "
         "Do I qualify for severance pay?"
     )
-    met = decide(_Items("yes", "yes"), q, [REDUNDANCY])
+    met = decide(_Items("Yes", "Yes"), q, [REDUNDANCY])
     assert met is not None and met.answer == "yes" and met.item == ""
     old = read_question("I am 72 and live alone. Can I get the Garden Grant?")
     met = decide(_Items(), old, [GRANT])  # "70 or older" settled in code: one of them is enough
@@ -179,3 +179,9 @@ def test_a_question_asking_what_a_lifted_duty_allows_reads_the_other_side():
     assert decide(None, q, [LICENCE]).answer == "yes"  # 'without': the duty lifted is what is asked
     may = read_question("I passed my car driving test in February 2001. I own a 50cc scooter. Am I exempt from scooter training?")
     assert decide(None, may, [LICENCE]).answer == "yes"
+
+
+def test_a_date_bounds_only_the_event_the_situation_names():
+    item = "want to ride a motorcycle and have a full scooter licence from passing a scooter test since 1 December 1990"
+    assert settle_in_code(item, ["I passed my driving test on the 20th June 2008."]) is None  # a driving test is no scooter test
+    assert settle_in_code(item, ["I passed my scooter test in 1995."]) is True

@@ -16,8 +16,9 @@ sentence leads (conditions.py `rule_sentence`) and its polarity from the lead:
 Each item is settled in code where it can be (`settle_in_code`: a date or number the situation
 states against the item's "before 1 February 2001", "at least 2 years", "more than 12
 passengers", "up to 50cc", the situation's sentence sharing a word of the item's beside it),
-else asked of the model as a small closed question (yes / no / unknown, `ChoiceTrie`) that
-reads the lead, the item and the situation alone. Then (`decide`):
+else asked of the model as a small closed question (Yes / No / Unknown, `ChoiceTrie`) that
+reads the lead, the item and the situation alone (offered in lower case, the 1.5B said
+"unknown" to every item of six tried, "I am an employee" against "be an employee" too). Then (`decide`):
 
 * a requirement the situation fails → the rule does not hold: "No: you must have been
   dismissed, laid off or made redundant [n]";
@@ -220,7 +221,7 @@ def item_messages(q: Question, rule: RuleList, item: str) -> list[dict[str, str]
         f"Rule: {rule.standing.sentence.strip()}",
         f"Item: {item}",
         "Situation: " + " ".join(q.situation),
-        "Does the situation show that this item is true of the person? Answer yes, no or unknown.",
+        "Does the situation show that this item is true of the person? Answer Yes, No or Unknown.",
     ]
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
 
@@ -238,7 +239,7 @@ def _holds(llm, q: Question, rule: RuleList, item: str, method: str, calls: list
         method=method,
         max_tokens=4,
         sources=[rule.standing.unit.chunk_id],
-        choices=["yes", "no", "unknown"],
+        choices=["Yes", "No", "Unknown"],  # capitalised: the 1.5B answers "unknown" to every item offered lower case
     )
     calls.append(c)
     said = c.text.strip().lower()

@@ -15,8 +15,10 @@ is not settled here (None). A part is settled by:
   so an age is not taken for a service; sums of money are left to the model (the pool is not
   the profit);
 * a **date** ("before 1 February 2001", "on or after 6 April 2017", "since 2015") against a date
-  in a situation's sentence sharing a telling word of the part ("passed", "test"), compared as
-  far as both say it (a year alone against a year, a month where both name one);
+  in a situation's sentence that says every telling word of the event the date bounds (the four
+  words before it: "car driving test", not "I passed my driving test" for "passing a moped
+  test since 1990"), compared as far as both say it (a year alone against a year, a month where
+  both name one);
 * an **age** ("be 18 or over", "you're 19 or older", "under 25") against the user's own ("I am
   17", "I'm 20 years old", "aged 30").
 
@@ -157,10 +159,10 @@ def _date(part: str, situation: list[str]) -> bool | None:
         return None
     bound = _date_tuple(dm["d"], dm["m"], dm["y"])
     op = " ".join(m["op"].lower().split())
-    rest = _telling(part[: m.start()]) - _DATE_WORDS
+    event = _telling(" ".join(part[: m.start()].split()[-4:])) - _DATE_WORDS  # "your car driving test" before "before"
     verdicts = set()
     for s in situation:
-        if not rest & _telling(s):
+        if not event or not event <= _telling(s):
             continue
         for said in _DATE_SAID.finditer(s):
             when = _date_tuple(said["d"], said["m"], said["y"])
