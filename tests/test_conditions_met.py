@@ -185,3 +185,10 @@ def test_a_date_bounds_only_the_event_the_situation_names():
     item = "want to ride a motorcycle and have a full scooter licence from passing a scooter test since 1 December 1990"
     assert settle_in_code(item, ["I passed my driving test on the 20th June 2008."]) is None  # a driving test is no scooter test
     assert settle_in_code(item, ["I passed my scooter test in 1995."]) is True
+
+
+def test_a_models_yes_counts_only_where_the_users_words_say_the_item():
+    q = read_question("I was a student who took out a loan. I passed my car driving test in 2009. Do I need to take scooter training?")
+    model = _Items("Yes", "Yes")  # the model says yes to an item the situation only touches
+    met = decide(model, q, [LICENCE])
+    assert met is not None and met.answer == "" and len(model.calls) == 1  # the first item fails in code; the second's yes is not borne out

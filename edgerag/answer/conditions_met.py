@@ -18,7 +18,9 @@ states against the item's "before 1 February 2001", "at least 2 years", "more th
 passengers", "up to 50cc", the situation's sentence sharing a word of the item's beside it),
 else asked of the model as a small closed question (Yes / No / Unknown, `ChoiceTrie`) that
 reads the lead, the item and the situation alone (offered in lower case, the 1.5B said
-"unknown" to every item of six tried, "I am an employee" against "be an employee" too). Then (`decide`):
+"unknown" to every item of six tried, "I am an employee" against "be an employee" too); its
+"Yes" counts only where the user's words say at least half of the item's telling words
+(`grounded`), its "No" as said. Then (`decide`):
 
 * a requirement the situation fails → the rule does not hold: "No: you must have been
   dismissed, laid off or made redundant [n]";
@@ -243,7 +245,18 @@ def _holds(llm, q: Question, rule: RuleList, item: str, method: str, calls: list
     )
     calls.append(c)
     said = c.text.strip().lower()
+    if said.startswith("yes") and not grounded(item, q.situation):  # a "yes" the user's words do not bear out
+        return "unknown", "model"
     return ("yes" if said.startswith("yes") else "no" if said.startswith("no") else "unknown"), "model"
+
+
+def grounded(item: str, situation: tuple[str, ...]) -> bool:
+    """Whether the user's words say at least half of an item's telling words (the module doc):
+    the 1.5B says "Yes" to items the situation only touches ("already getting payments from
+    Student Finance England" for "I was a student who took out a loan")."""
+    want = {lemma(w) for w in subject_words(item)}
+    said = {lemma(w) for w in subject_words(" ".join(situation))}
+    return bool(want) and 2 * len(want & said) >= len(want)
 
 
 def asks_negated(q: Question) -> bool:
