@@ -6,7 +6,7 @@ licence page, a redundancy page, a boat page and a grant page."""
 
 from __future__ import annotations
 
-from edgerag.answer.conditions_met import asks_negated, decide, list_polarity, rule_list
+from edgerag.answer.conditions_met import asks_negated, decide, failed_bound, list_polarity, rule_list
 from edgerag.answer.item_bounds import settle_in_code
 from edgerag.answer.question import read_question
 from edgerag.llm.local import Completion
@@ -141,10 +141,10 @@ def test_every_requirement_met_says_yes_and_one_of_is_enough():
 
 def test_a_rule_sentence_with_a_bound_is_one_requirement_settled_in_code():
     q = read_question("I run a 12-seat passenger boat on the river. Does my boat count as a ferry vessel?")
-    rule = rule_list(q, [BOATS])
-    assert rule is not None and not rule.listed
+    rule = failed_bound(q, [BOATS])
+    assert rule is not None and not rule.listed and rule.standing.sentence.startswith("A ferry vessel is")
     met = decide(_Items(), q, [BOATS])  # no call: a sentence is settled in code or not at all
-    assert met is not None and met.answer == "no"
+    assert met is not None and met.answer == "no" and met.text(1) == "No: " + BOATS.text.split("\n\n")[1].split(". ")[0] + ". [1]"
     big = read_question("I run a boat with seats for 20 passengers. Does my boat count as a ferry vessel?")
     assert decide(_Items(), big, [BOATS]) is None  # met: the sentence alone does not say yes
 

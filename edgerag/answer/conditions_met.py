@@ -31,9 +31,10 @@ reads the lead, the item and the situation alone (offered in lower case, the 1.5
 The answer is the rule's holding read through the question's own polarity: "Do I need to take
 CBT?" asks that the rule hold, "Is it true that a CBT is not needed?" that it not hold.
 
-A rule sentence that leads no list but states a bound ("A passenger ship is a ship … that carries
-more than 12 passengers") is one requirement, settled in code only: a situation that fails it
-("a 10-seat foot passenger ferry") says no.
+Where no list decides, a sentence read that says two of the question's telling words and states
+a bound ("A passenger ship is a ship … that carries more than 12 passengers") is one requirement,
+settled in code only (`failed_bound`): a situation that fails it ("a 10-seat foot passenger
+ferry") says no.
 """
 
 from __future__ import annotations
@@ -135,9 +136,8 @@ def list_polarity(lead: str) -> tuple[bool, bool] | None:
 
 
 def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
-    """The list the rule's sentence leads, with its polarity (else the list lead that says most
-    of the question, `list_lead`); else a rule sentence that states a bound, as its one
-    requirement; else None."""
+    """The list the rule's sentence leads, with its polarity, else the list lead that says most
+    of the question (`list_lead`); else None."""
     standing = rule_sentence(q, units)
     if standing is None:
         return None
@@ -147,10 +147,25 @@ def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
     lead = list_lead(q, units)
     if lead is not None:
         return lead
-    sentence = standing.sentence.strip()
-    if not sentence.endswith(":") and not _NEG.search(sentence) and not _UNLESS.search(sentence):
-        return RuleList(standing, (sentence,), True, listed=False)  # one requirement, settled in code only (the module doc)
     return None
+
+
+def failed_bound(q: Question, units: list[Unit]) -> RuleList | None:
+    """A sentence that says two of the question proper's telling words and states a bound the
+    situation fails ("A passenger ship is a vessel that carries more than 12 passengers" for "a
+    10-seat passenger ferry … Does my boat qualify as a passenger ship?"), as the rule's one
+    requirement; the one that says most of the question; None where none."""
+    want = _asked_words(q, units)
+    best: tuple[int, RuleList] | None = None
+    for u in units:
+        for s in split_sentences(u.text):
+            s = s.strip()
+            if s.endswith(":") or _NEG.search(s) or _UNLESS.search(s):
+                continue
+            score = len(want & {lemma(w) for w in keywords(s)})
+            if score >= 2 and (best is None or score > best[0]) and settle_in_code(s, q.situation) is False:
+                best = (score, RuleList(Standing(u, s), (s,), True, listed=False))
+    return best[1] if best is not None else None
 
 
 def _listed(standing: Standing) -> RuleList | None:
@@ -287,10 +302,17 @@ def decide(llm, q: Question, units: list[Unit], *, method: str = "", pages: list
         return None
     read = {u.doc_id for u in units}
     whole = [u for u in pages or [] if u.doc_id in read]
-    rule = rule_list(q, whole or units)
-    if rule is None:
-        return None
     calls: list[Completion] = []
+    rule = rule_list(q, whole or units)
+    met = _by_items(llm, q, rule, method, calls) if rule is not None else None
+    if met is None or not met.answer:  # no list decided: a bound the situation fails
+        bound = failed_bound(q, whole or units)
+        if bound is not None:
+            return Met("yes" if asks_negated(q) else "no", bound.items[0], "a bound the situation fails, read by code", bound, calls)
+    return met
+
+
+def _by_items(llm, q: Question, rule: RuleList, method: str, calls: list[Completion]) -> Met | None:
     flip = asks_negated(q) or asks_other_side(q, rule)
 
     def met(holds: bool, item: str, how: str) -> Met:
