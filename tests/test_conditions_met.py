@@ -192,3 +192,11 @@ def test_a_models_yes_counts_only_where_the_users_words_say_the_item():
     model = _Items("Yes", "Yes")  # the model says yes to an item the situation only touches
     met = decide(model, q, [LICENCE])
     assert met is not None and met.answer == "" and len(model.calls) == 1  # the first item fails in code; the second's yes is not borne out
+
+
+def test_a_bound_in_a_case_is_no_requirement():
+    page = passage(
+        "k1", "Ferry returns", "Ferry vessel returns\n\nFile 2 ferry vessel returns if your ferry carries more than 15 passengers."
+    )
+    q = read_question("I run a 12-seat passenger boat on the river. Can my ferry vessel file returns?")
+    assert failed_bound(q, [page]) is None

@@ -57,6 +57,7 @@ MAX_LIST = 8
 """Items of a list read at most (a longer list is not decided: all met could not be said)."""
 _NEG = re.compile(r"\b(?:not|cannot|can't|can’t|won't|won’t|don't|don’t|doesn't|doesn’t|isn't|isn’t|aren't|aren’t|never)\b|n[’']t\b", re.I)
 _UNLESS = re.compile(r"\b(?:unless|except)\b", re.I)
+_CASE = re.compile(r"\b(?:if|when|where|whether)\b", re.I)
 _ANY = re.compile(r"\b(?:one|any|either)\s+of\b", re.I)
 _Q_NEG = re.compile(r"\b(?:without|exempt)\b|" + _NEG.pattern, re.I)
 SYSTEM = (
@@ -152,7 +153,7 @@ def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
 
 def failed_bound(q: Question, units: list[Unit]) -> RuleList | None:
     """A sentence that says two of the question proper's telling words and states a bound the
-    situation fails ("A passenger ship is a vessel that carries more than 12 passengers" for "a
+    situation fails, outside any "if" or "when" (a case's bound is no requirement) ("A passenger ship is a vessel that carries more than 12 passengers" for "a
     10-seat passenger ferry … Does my boat qualify as a passenger ship?"), as the rule's one
     requirement; the one that says most of the question; None where none."""
     want = _asked_words(q, units)
@@ -160,8 +161,8 @@ def failed_bound(q: Question, units: list[Unit]) -> RuleList | None:
     for u in units:
         for s in split_sentences(u.text):
             s = s.strip()
-            if s.endswith(":") or _NEG.search(s) or _UNLESS.search(s):
-                continue
+            if s.endswith(":") or _NEG.search(s) or _UNLESS.search(s) or _CASE.search(s):
+                continue  # a case's bound ("File 2 returns if you traded for more than 12 months") is no requirement of what is asked
             score = len(want & {lemma(w) for w in keywords(s)})
             if score >= 2 and (best is None or score > best[0]) and settle_in_code(s, q.situation) is False:
                 best = (score, RuleList(Standing(u, s), (s,), True, listed=False))
