@@ -200,3 +200,9 @@ def test_a_bound_in_a_case_is_no_requirement():
     )
     q = read_question("I run a 12-seat passenger boat on the river. Can my ferry vessel file returns?")
     assert failed_bound(q, [page]) is None
+
+
+def test_an_item_that_leaves_the_user_out_in_its_own_words_fails():
+    item = "have been dismissed or laid off - those who opted for early retirement do not qualify"
+    assert settle_in_code(item, ["I have 5 years of service.", "I recently decided on an early retirement."]) is False
+    assert settle_in_code(item, ["I have 5 years of service."]) is None

@@ -22,7 +22,9 @@ is not settled here (None). A part is settled by:
 * an **age** ("be 18 or over", "you're 19 or older", "under 25") against the user's own ("I am
   17", "I'm 20 years old", "aged 30").
 
-Where the situation says several such numbers that disagree on the part, it is not settled.
+Where the situation says several such numbers that disagree on the part, it is not settled. An
+item that leaves people out in its own words ("… - those who opted for early retirement do not
+qualify") fails where the situation says them (`left_out`).
 """
 
 from __future__ import annotations
@@ -204,10 +206,29 @@ def settle_part(part: str, situation: list[str]) -> bool | None:
     return None
 
 
+_LEFT_OUT = re.compile(
+    r"\s[-–—]\s+(?P<who>[^-–—]{4,120}?)\s+(?:do|does|will|can|would)\s*(?:not|n[’']t)\s+(?:qualify|count|apply|get|be\s+eligible)\b", re.I
+)
+_LEFT_OUT_WORDS = frozenset("qualify count apply get eligible those people who anyone someone".split())
+
+
+def left_out(item: str, situation: list[str]) -> bool:
+    """Whether the item's own exception says the user ("have been dismissed … - those who opted
+    for early retirement do not qualify" for "I decided on early retirement"): two of its
+    telling words, and half of them, in one of the situation's sentences."""
+    m = _LEFT_OUT.search(item)
+    if m is None:
+        return False
+    want = _telling(m["who"]) - _LEFT_OUT_WORDS
+    return len(want) >= 2 and any(len(want & _telling(s)) >= max(2, -(-len(want) // 2)) for s in situation)
+
+
 def settle_in_code(item: str, situation: tuple[str, ...] | list[str]) -> bool | None:
     """Whether the situation meets ``item`` (the module doc): True, False, or None where code
     cannot tell."""
     said = [s for x in situation for s in split_sentences(x)] or list(situation)
+    if left_out(item, said):
+        return False
     parts = [settle_part(p, said) for p in _PARTS.split(item) if p.strip()]
     if any(p is False for p in parts):
         return False
