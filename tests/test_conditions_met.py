@@ -206,3 +206,38 @@ def test_an_item_that_leaves_the_user_out_in_its_own_words_fails():
     item = "have been dismissed or laid off - those who opted for early retirement do not qualify"
     assert settle_in_code(item, ["I have 5 years of service.", "I recently decided on an early retirement."]) is False
     assert settle_in_code(item, ["I have 5 years of service."]) is None
+
+
+def test_the_read_says_no_where_a_requirement_fails(tmp_path):
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.store.tables import Tables
+    from edgerag.types import Context
+
+    from .test_conditions import _Choosing
+
+    text = "I have 2 years of continuous service and was dismissed last month. Do I qualify for severance pay?"
+    units = [REDUNDANCY, BOATS]
+
+    def ask(path, rule_items):
+        plan = ReadPlan(
+            text, "short", units, 0, 500, 0, build_messages(text, units, "short", "evidence"), 60, ["yes", "no"], None, "evidence"
+        )
+        model = _Choosing.make(["yes", "Unknown"])  # the read says yes; the employee item is not said
+        path.mkdir()
+        ans = answer_question(
+            MeteredLLM(model, Tables(str(path), map_size=1 << 26)),
+            text,
+            Context(text, "bridge-ppr", 500, units),
+            plan=plan,
+            rule_items=rule_items,
+        )
+        return ans, model
+
+    off, _ = ask(tmp_path / "off", False)
+    assert off.short == "yes"
+    on, model = ask(tmp_path / "on", True)
+    assert on.short == "no" and not model.replies  # the service item fails in code, after the one call for the employee item
+    assert on.text == "No: To be eligible for severance pay, a worker must have at least 3 years’ continuous service [1]"
+    assert on.citations[0].n == 1 and any(r["rule"] == "items" for r in on.rules)

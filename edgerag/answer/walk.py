@@ -49,7 +49,7 @@ class Reader:
     """Each read's short answer checked against what it stands on (``answer_check``, check.py)."""
     rule_check: bool = True
     """A rule's yes/no read again from the rule's sentence (``answer_rule_check``, rule_check.py)."""
-    rule_items: bool = False
+    rule_items: bool = True
     """A rule's listed items decided for the situation (``answer_rule_items``, conditions_met.py)."""
 
 
