@@ -22,10 +22,11 @@ reads the lead, the item and the situation alone (offered in lower case, the 1.5
 "Yes" counts only where the user's words say at least half of the item's telling words
 (`grounded`), its "No" as said. Then (`decide`):
 
-* a requirement the situation fails → the rule does not hold: "No: you must have been
-  dismissed, laid off or made redundant [n]";
+* a requirement the situation fails → the rule does not hold, said with the lead: "No: To be
+  eligible, an individual must have been dismissed, laid off or … [n]";
 * an exception the situation meets → the rule does not hold;
-* every requirement met → the rule holds;
+* every requirement met, or one of a "one of" list → the rule holds; none of a condition's
+  list met → it does not;
 * otherwise nothing is decided (the model's answer stays, with its condition, conditions.py).
 
 The answer is the rule's holding read through the question's own polarity: "Do I need to take
