@@ -40,7 +40,7 @@ from office import abstained, answer_model, is_right
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "conditionalqa" / "dev-open"
-CHECK_STEPS = ("said", "kind", "stands", "about", "asked", "subject", "sides", "polarity", "form", "rule")
+CHECK_STEPS = ("said", "kind", "stands", "about", "asked", "subject", "sides", "polarity", "form", "rule", "items")
 
 
 def kind_of(q: dict) -> str:

@@ -318,6 +318,7 @@ class EdgeRAG:
             relations=s.answer_hops,
             check=s.answer_check,
             rule_check=s.answer_rule_check,
+            rule_items=s.answer_rule_items,
         )
         return answer_planned(reader, question, context, plan, on_text=on_text)
 

@@ -84,6 +84,11 @@ One module per step of the path:
                      a plain yes or no where the user's situation already settles it
       rule_check.py  a rule's yes or no read again, constrained to yes / no, from the rule's own
                      sentence and the user's situation alone (``answer_rule_check``)
+      conditions_met.py  a rule's listed requirements ("The donor must:") or exceptions ("You do
+                     not have to … if you:") decided for the user's situation item by item: a
+                     requirement failed or an exception met says no (``answer_rule_items``)
+        item_bounds.py  an item settled in code: a date, number or age the situation states
+                     against the item's "before 1 February 2001", "at least 2 years", "18 or over"
       citations.py   the passage numbers it cites, verified against the passages
       budget.py      how long a typical answer by a model takes here: the answering model's choice;
                      what a read made costs a chain

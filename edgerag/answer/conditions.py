@@ -70,8 +70,9 @@ class Condition:
     """The rule's sentence and its passage (cited)."""
 
 
-def _list_after(sentence: str, text: str) -> list[str]:
-    """The list items that follow a sentence ending in ":" in ``text`` (one a line or sentence)."""
+def list_after(sentence: str, text: str, most: int = MAX_ITEMS) -> list[str]:
+    """The list items (``most`` at most) that follow a sentence ending in ":" in ``text`` (one a
+    line or sentence)."""
     said = split_sentences(text)
     at = next((i for i, s in enumerate(said) if s == sentence), None)
     if at is None:
@@ -81,7 +82,7 @@ def _list_after(sentence: str, text: str) -> list[str]:
         if s.endswith(":") or len(s.split()) > 40:
             break
         items.append(_ITEM.sub("", s).rstrip(" .;"))
-        if len(items) == MAX_ITEMS:
+        if len(items) == most:
             break
     return items
 
@@ -141,7 +142,7 @@ def rule_items(standing: Standing) -> list[str]:
     """The list items a rule's sentence leads ("To apply you must:"), else []."""
     if not standing.sentence.rstrip().endswith(":"):
         return []
-    return [i for i in _list_after(standing.sentence, standing.unit.text) if i]
+    return [i for i in list_after(standing.sentence, standing.unit.text) if i]
 
 
 def rule_condition(q: Question, units: list[Unit]) -> Condition | None:

@@ -16,6 +16,7 @@ from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
+from .conditions_met import decide
 from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
@@ -99,6 +100,7 @@ def answer_question(
     plan: ReadPlan | None = None,
     check: bool = True,
     rule_check: bool = False,
+    rule_items: bool = False,
 ) -> Answer:
     """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
     callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it.
@@ -106,7 +108,9 @@ def answer_question(
     evidence read holds it for what was asked, else read again or dropped ("The documents do
     not say."). ``rule_check`` (``Settings.answer_rule_check``) asks the model once more, yes or
     no, of a rule's "yes" the check's polarity step made "no", from the rule's sentence and the
-    user's situation alone (rule_check.py), where the user gave a situation."""
+    user's situation alone (rule_check.py), where the user gave a situation. ``rule_items``
+    (``Settings.answer_rule_items``) decides a rule's listed requirements or exceptions for the
+    user's situation, item by item (conditions_met.py)."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -201,7 +205,7 @@ def answer_question(
             reason = "; ".join(x for x in (reason, checked.why) if x)
         short_text = checked.short
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
-    condition = None
+    condition = met = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
         second = rule_check and typed.situated and checked.step == "polarity"  # the code's 'not' read again by the model
         standing = rule_sentence(typed, units) if second else None
@@ -211,9 +215,19 @@ def answer_question(
             if reading.answer != short_text.lower():
                 rule("rule", reading.answer)
                 text = short_text = reading.answer
-        condition = rule_condition(typed, units)  # "Can I …?": yes or no, and the case it holds in
+        met = decide(llm, typed, units, method=context.method, pages=context.units) if rule_items else None  # the rule's list, item by item
+        for call in met.calls if met is not None else []:
+            c = merged(c, call)
+        if met is not None and met.answer:
+            rule("items", met.answer)
+            short_text, reason = met.answer, "; ".join(x for x in (reason, met.why) if x)
+        condition = rule_condition(typed, units) if met is None or not met.answer else None  # "Can I …?": and the case it holds in
     if checked is not None and checked.abstained:
         text, citations = NOT_IN_DOCUMENTS, []
+    elif met is not None and met.answer:
+        n = next((i for i, u in enumerate(units, 1) if u.chunk_id == met.rule.standing.unit.chunk_id), 0)
+        text, citations = met.text(n), [citation(n, met.rule.standing.unit, "cited")] if n else []
+        closest = [stood(met.rule.standing, units, "stands on")]
     elif condition is not None:
         n = next((i for i, u in enumerate(units, 1) if u.chunk_id == condition.standing.unit.chunk_id), 0)
         text = with_condition(short_text, condition, n, typed)

@@ -49,6 +49,8 @@ class Reader:
     """Each read's short answer checked against what it stands on (``answer_check``, check.py)."""
     rule_check: bool = True
     """A rule's yes/no read again from the rule's sentence (``answer_rule_check``, rule_check.py)."""
+    rule_items: bool = True
+    """A rule's listed items decided for the situation (``answer_rule_items``, conditions_met.py)."""
 
 
 def answer_planned(
@@ -75,6 +77,7 @@ def answer_planned(
         on_text=on_text,
         check=reader.check,
         rule_check=reader.rule_check,
+        rule_items=reader.rule_items,
     )
     if note:
         ans.reason = "; ".join(x for x in (note, ans.reason) if x)
