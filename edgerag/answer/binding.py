@@ -9,9 +9,12 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   names, or its passage is titled so; for a question asked through another thing ("the director
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
-  names nothing must share half its telling words (two at most) with the sentence or its heading.
+  names nothing must share half its telling words (two at most, by their roots: "purchased",
+  "purchases") with the sentence or its heading. A page's file name ("motorcycle-cbt.html") heads
+  its sentences as its title does (`in_file_name`).
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
-  York and 12 at Hull"), the value in the list item that names the question's subject.
+  York and 12 at Hull"), the value in the list item that names the question's subject (a period
+  with its own: "6 months", not "6 years"; the page's own subject names no item).
 
 All in code, from the text's structure; the check (check.py) composes them.
 """
@@ -39,6 +42,8 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _NUM = re.compile(r"\d[\d,.]*\d|\d")
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
+_PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
+"""A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
 _ITEM_SPLIT = re.compile(r";|:|\s[—–]\s|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
 GENERIC = frozenset(
     """many much number year years date day days month months time name names person people staff member members total amount
@@ -208,13 +213,23 @@ def stems(words) -> set[str]:
     return {lemma(w) for w in words}
 
 
+def root(word: str) -> str:
+    """A word's lemma without a final "e", so a verb meets its own forms ("purchase",
+    "purchased"; "backdate", "backdating"), as `lemma` alone does not."""
+    return lemma(word).rstrip("e") or lemma(word)
+
+
+def roots(words) -> set[str]:
+    return {root(w) for w in words}
+
+
 def _shares_subject(words: set[str], text: str) -> bool:
-    """Whether ``text`` holds half the question's subject words (by their lemmas), two at most."""
+    """Whether ``text`` holds half the question's subject words (by their roots), two at most."""
     if not words:
         return True
-    theirs = stems(keywords(text))
-    held = {w for w in stems(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
-    return len(held) >= max(1, min(2, (len(stems(words)) + 1) // 2))
+    theirs = roots(keywords(text))
+    held = {w for w in roots(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
+    return len(held) >= max(1, min(2, (len(roots(words)) + 1) // 2))
 
 
 def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
@@ -230,8 +245,8 @@ def telling(words: set[str], units: list[Unit]) -> set[str]:
     ("institute", in an institute's own documents) says nothing of what is asked."""
     if len(units) < 3:
         return words
-    held = [stems(keywords(f"{u.title} {u.text}")) for u in units]
-    return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
+    held = [roots(keywords(f"{u.title} {u.text}")) for u in units]
+    return {w for w in words if sum(root(w) in h for h in held) < 0.8 * len(units)}
 
 
 MAX_BRIDGES = 3
@@ -297,6 +312,17 @@ def heads(unit: Unit) -> str:
     return f"{unit.title}. {unit.provenance.get('section') or ''}. {first}. {stem}"
 
 
+def in_file_name(name: str, unit: Unit) -> bool:
+    """Whether the name of the file ``unit`` comes from names ``name`` ("motorcycle-cbt.html" names
+    "CBT"): a page's name is its title, written without capitals, so its words are matched whole."""
+    file = unit.provenance.get("file")
+    want = _words(name)
+    if not file or not want:
+        return False
+    stem = normalize(re.sub(r"[_\W]+", " ", Path(file).stem))
+    return f" {' '.join(want)} " in f" {stem} "
+
+
 def before(sentence: str, text: str) -> str:
     """The sentence before ``sentence`` in ``text`` (a list item's lead: "Full-time staff receive
     27 days of annual leave." before "After five years … this rises to 30 days."), or ""."""
@@ -312,8 +338,8 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     own = f"{unit.title}. {sentence}"
     every = question_names(question) if names is None else list(names)
     names = distinguishing(every, units)
-    if any(names_in(n, heads(unit)) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
-        return True  # the sentence names the subject, or is in the subject's own passage (its headings say so)
+    if any(names_in(n, heads(unit)) or in_file_name(n, unit) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
+        return True  # the sentence names the subject, or is in the subject's own passage (its headings or its page's name say so)
     names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
     if names:
         if (
@@ -347,17 +373,26 @@ def list_items(sentence: str) -> list[str]:
     return [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
 
 
-def bound_value(answer: str, sentence: str, question: str) -> str | None:
+def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | None = None, unit: Unit | None = None) -> str | None:
     """The value bound to the question's subject in a sentence that lists values for several
     subjects (the module doc), when it is not ``answer``; None when the sentence lists no such
-    values, names the subject in no single item, or already binds ``answer`` to it."""
+    values, names the subject in no single item, or already binds ``answer`` to it. With the
+    ``units`` read, the subject is told by the question's words that tell them apart ("VAT", in
+    every passage of a VAT page, names no item: `distinguishing`, `telling`), and a name the
+    sentence's own ``unit`` is headed by (its page, "vat-registration") is its page's subject,
+    not an item's."""
     items = list_items(sentence)
     if len(items) < 2 or not _digits(answer):
         return None
     with_value = [it for it in items if _digits(it)]
     if len(with_value) < 2:
         return None
-    terms = question_names(question) or sorted(subject_words(question))
+    names = question_names(question)
+    if units is not None:
+        names = [n for n in distinguishing(names, units) if unit is None or not (names_in(n, heads(unit)) or in_file_name(n, unit))]
+        terms = names or sorted(telling(subject_words(question) - _name_words(question_names(question)), units))
+    else:
+        terms = names or sorted(subject_words(question))
     naming = [i for i, it in enumerate(items) if any(names_in(t, it) if t[:1].isupper() else t in keywords(it) for t in terms)]
     if len(naming) != 1:
         return None
@@ -366,4 +401,13 @@ def bound_value(answer: str, sentence: str, question: str) -> str | None:
     old = [m.group() for m in _NUM.finditer(answer)]
     if len(numbers) != 1 or len(old) != 1 or _digits(numbers[0]) == _digits(old[0]):
         return None  # "York: 25" split from its name, two values in the item, or already bound
+    mine = _PERIOD.match(answer, answer.index(old[0]) + len(old[0]))
+    theirs = _PERIOD.match(item, item.index(numbers[0]) + len(numbers[0]))
+    if mine and theirs and lemma(mine["unit"]) != lemma(theirs["unit"]):  # "4 years" for goods, "6 months" for services
+        at = answer.index(old[0])
+        return f"{answer[:at]}{numbers[0]}{theirs.group()}{answer[mine.end() :]}"
     return answer.replace(old[0], numbers[0], 1)
+
+
+def _name_words(names: list[str]) -> set[str]:
+    return {w.lower() for n in names for w in n.split()}

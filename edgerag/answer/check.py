@@ -254,7 +254,7 @@ def check_answer(
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
     value = (
-        bound_value(short, bound[0].sentence, core) if kind == "number" and not parse_row(bound[0].sentence) else None
+        bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
     )  # a row is bound in code
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
