@@ -7,6 +7,7 @@ list item by a word that tells the items apart, not by the page's subject. Sente
 from __future__ import annotations
 
 from edgerag.answer.binding import Standing, about, bound_value
+from edgerag.answer.polarity import conditional, says_no
 from edgerag.answer.sides import each_side
 from edgerag.answer.spelled import loosely_named
 from edgerag.types import Unit
@@ -83,3 +84,16 @@ def test_a_number_is_bound_to_its_item_by_what_tells_the_items_apart():
     goods = "How far can I backdate claims for VAT on tools I have purchased previously?"
     assert bound_value("4 years", sentence, services, units, page) == "6 months"  # its own period, not "6 years"
     assert bound_value("4 years", sentence, goods, units, page) is None  # "VAT" is the page's, no item's
+
+
+def test_a_not_in_a_condition_is_no_no_to_what_was_asked():
+    permit = section("p1", "permits.html", "Apply for a permit", "You'll need a permit if you do not meet the general binding rules.")
+    appeal = section(
+        "a1", "appeals.html", "Appeal against a review", "If you asked for a review and you're not happy with the decision, you can appeal."
+    )
+    unpaid = section("v1", "volunteer.html", "What to expect", "As a volunteer you will not be paid for the hours you work.")
+    assert says_no("Do I need to apply for a permit to meet the general binding rules?", [permit]) is None
+    assert says_no("Can I appeal against the decision of the review?", [appeal], rule=True) is None
+    assert says_no("Will a volunteer be paid for the hours worked?", [unpaid], rule=True) is not None  # no condition: a no
+    assert conditional("Your goods may be seized if you do not follow the rules.", 30)
+    assert not conditional("If you qualify, you do not pay.", 20)  # the condition ended at its comma
