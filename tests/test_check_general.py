@@ -6,7 +6,8 @@ list item by a word that tells the items apart, not by the page's subject. Sente
 
 from __future__ import annotations
 
-from edgerag.answer.binding import Standing, about, bound_value
+from edgerag.answer.binding import Standing, about, bound_value, stands_on
+from edgerag.answer.paraphrase import restated_in
 from edgerag.answer.polarity import conditional, says_no
 from edgerag.answer.sides import each_side
 from edgerag.answer.spelled import loosely_named
@@ -97,3 +98,27 @@ def test_a_not_in_a_condition_is_no_no_to_what_was_asked():
     assert says_no("Will a volunteer be paid for the hours worked?", [unpaid], rule=True) is not None  # no condition: a no
     assert conditional("Your goods may be seized if you do not follow the rules.", 30)
     assert not conditional("If you qualify, you do not pay.", 20)  # the condition ended at its comma
+
+
+def test_a_name_stands_where_the_page_writes_it_as_an_owner():
+    rps = section(
+        "r1", "staff-redundant.html", "Financial difficulties", "The Insolvency Service’s Redundancy Payments Service may be able to help."
+    )
+    assert stands_on("Insolvency Service", [rps])
+    assert not stands_on("Insolvency Services", [rps])
+
+
+def test_a_reply_restating_a_sentence_stands_on_it():
+    page = section(
+        "s1",
+        "claim-asylum.html",
+        "If your case cannot be considered in the UK",
+        "You may be sent to a safe country that will consider your asylum claim.",
+    )
+    reply = "If your case cannot be considered, you may be sent to a safe country that will consider your asylum claim"
+    assert restated_in(reply, [page])
+    assert not restated_in(
+        "If your case is considered, you may be sent to a safe country that will consider your claim", [page]
+    )  # no "not"
+    assert not restated_in("You may be sent to a safe country that will refuse your asylum claim at once", [page])  # a word not read
+    assert not restated_in("a safe country", [page])  # a short answer stands only where it is written

@@ -39,6 +39,7 @@ QUESTION_WORDS = frozenset(
 )
 _QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_OWNER = re.compile(r"(?<=\w)['’]s?\b")
 _NUM = re.compile(r"\d[\d,.]*\d|\d")
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
@@ -68,8 +69,8 @@ def holds(text: str, answer: str) -> bool:
     key = normalize(answer)
     if not key:
         return False
-    if f" {key} " in f" {normalize(text)} ":
-        return True
+    if f" {key} " in f" {normalize(text)} " or f" {key} " in f" {normalize(_OWNER.sub('', text))} ":
+        return True  # "Insolvency Service" in "the Insolvency Service’s Redundancy Payments Service"
     numbers = _digits(answer)
     if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
         present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
