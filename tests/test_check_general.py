@@ -6,7 +6,7 @@ list item by a word that tells the items apart, not by the page's subject. Sente
 
 from __future__ import annotations
 
-from edgerag.answer.binding import Standing, about, bound_value, stands_on
+from edgerag.answer.binding import Standing, about, bound_value, stands_on, subject_words
 from edgerag.answer.paraphrase import restated_in
 from edgerag.answer.polarity import conditional, says_no
 from edgerag.answer.sides import each_side
@@ -122,3 +122,17 @@ def test_a_reply_restating_a_sentence_stands_on_it():
     )  # no "not"
     assert not restated_in("You may be sent to a safe country that will refuse your asylum claim at once", [page])  # a word not read
     assert not restated_in("a safe country", [page])  # a short answer stands only where it is written
+
+
+def test_the_source_a_question_asks_for_is_not_what_it_is_about():
+    advice = section(
+        "f1",
+        "further-education.html",
+        "Advice",
+        "Find out more about courses and what financial help you can get through the National Careers Service.",
+    )
+    loans = section("f2", "student-loans.html", "Repayments", "Contact the Student Loans Company about repayments and funding.")
+    asked = "Where can I get information on courses and funding?"
+    assert subject_words(asked) == {"courses", "funding"}  # "information on …": the source asked for
+    assert about(Standing(advice, advice.text), asked, [advice, loans], [])
+    assert not about(Standing(advice, advice.text), "Where can I get information on loans and repayments?", [advice, loans], [])

@@ -184,6 +184,8 @@ def _full(got: list[str], want: list[str]) -> bool:
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _KIND_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
+_SOURCE_NOUN = re.compile(r"\b(information|advice|details|guidance|help)\s+(?:on|about|with|regarding|for)\b", re.I)
+"""The source a question asks for ("Where can I get *information* on courses?"): what it is about follows."""
 _CONNECTING = frozenset("and of for the in on to &".split())
 
 
@@ -194,8 +196,9 @@ def _initials(run: str) -> str:
 
 def subject_words(question: str) -> set[str]:
     """The question's content words that say what it is about, not what kind of answer it wants
-    (nor the noun after "which" / "what": "Which *firm* audits the accounts?")."""
-    kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)}
+    (nor the noun after "which" / "what": "Which *firm* audits the accounts?", nor the source
+    asked for: "Where can I get *information* on courses?")."""
+    kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)} | {m.group(1).lower() for m in _SOURCE_NOUN.finditer(question)}
     return {w for w in keywords(question) if w not in GENERIC and w not in QUESTION_WORDS and len(w) > 2 and w not in kind_noun}
 
 
