@@ -6,7 +6,8 @@ list item by a word that tells the items apart, not by the page's subject. Sente
 
 from __future__ import annotations
 
-from edgerag.answer.binding import Standing, about, bound_value, stands_on, subject_words
+from edgerag.answer.binding import Standing, about, stands_on, subject_words
+from edgerag.answer.list_value import bound_value
 from edgerag.answer.paraphrase import restated_in
 from edgerag.answer.polarity import conditional, says_no
 from edgerag.answer.sides import each_side

@@ -74,7 +74,8 @@ One module per step of the path:
                      / "Total" cell states it, never an operand copied or a number made up
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
-                     subject; a list's value bound to its item
+                     subject
+      list_value.py  a list's value bound to its item ("25 at York" for York)
         asked.py     whether they say what was asked: the year (or range) asked, the event a
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds

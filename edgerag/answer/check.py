@@ -38,7 +38,7 @@ documents will not name it (issue #62).
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
-6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
+6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
 A long answer (a summary, an explanation) is held to one step only, before the model writes it
@@ -70,7 +70,6 @@ from .binding import (
     Standing,
     about,
     before,
-    bound_value,
     bridge_question,
     heads,
     lemma,
@@ -83,6 +82,7 @@ from .candidates import candidates
 from .derived import underived
 from .form import affirmed
 from .kinds import ROLE_WORDS, fits, of_kind
+from .list_value import bound_value
 from .listed import counted, says_counted
 from .paraphrase import restated_in
 from .polarity import says_no
