@@ -74,10 +74,13 @@ One module per step of the path:
                      / "Total" cell states it, never an operand copied or a number made up
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
-                     subject; a list's value bound to its item
+                     subject
+      list_value.py  a list's value bound to its item ("25 at York" for York)
         asked.py     whether they say what was asked: the year (or range) asked, the event a
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
+        spelled.py   a name as a person writes it ("Coast Guard" for "HM Coastguard")
+      paraphrase.py  a reply that restates a sentence read, a few words left out, stands on it
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;

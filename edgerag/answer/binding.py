@@ -9,9 +9,10 @@ item 4: "In '40 at A, 25 at B', B's number is 25").
   names, or its passage is titled so; for a question asked through another thing ("the director
   of X", `bridge_question`), a passage naming the subject or linked to one by names they share, at
   most `MAX_BRIDGES` passages away (a bridge question read whole); a question that
-  names nothing must share half its telling words (two at most) with the sentence or its heading.
-* `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
-  York and 12 at Hull"), the value in the list item that names the question's subject.
+  names nothing must share half its telling words (two at most, by their roots: "purchased",
+  "purchases") with the sentence or its heading. A page's file name ("motorcycle-cbt.html") heads
+  its sentences as its title does (`in_file_name`).
+* `list_items`: a listing sentence's items (list_value.py `bound_value` binds a value to one).
 
 All in code, from the text's structure; the check (check.py) composes them.
 """
@@ -36,6 +37,7 @@ QUESTION_WORDS = frozenset(
 )
 _QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_OWNER = re.compile(r"(?<=\w)['’]s?\b")
 _NUM = re.compile(r"\d[\d,.]*\d|\d")
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
@@ -63,8 +65,8 @@ def holds(text: str, answer: str) -> bool:
     key = normalize(answer)
     if not key:
         return False
-    if f" {key} " in f" {normalize(text)} ":
-        return True
+    if f" {key} " in f" {normalize(text)} " or f" {key} " in f" {normalize(_OWNER.sub('', text))} ":
+        return True  # "Insolvency Service" in "the Insolvency Service’s Redundancy Payments Service"
     numbers = _digits(answer)
     if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
         present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
@@ -178,6 +180,8 @@ def _full(got: list[str], want: list[str]) -> bool:
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _KIND_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
+_SOURCE_NOUN = re.compile(r"\b(information|advice|details|guidance|help)\s+(?:on|about|with|regarding|for)\b", re.I)
+"""The source a question asks for ("Where can I get *information* on courses?"): what it is about follows."""
 _CONNECTING = frozenset("and of for the in on to &".split())
 
 
@@ -188,8 +192,9 @@ def _initials(run: str) -> str:
 
 def subject_words(question: str) -> set[str]:
     """The question's content words that say what it is about, not what kind of answer it wants
-    (nor the noun after "which" / "what": "Which *firm* audits the accounts?")."""
-    kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)}
+    (nor the noun after "which" / "what": "Which *firm* audits the accounts?", nor the source
+    asked for: "Where can I get *information* on courses?")."""
+    kind_noun = {m.group(1).lower() for m in _KIND_NOUN.finditer(question)} | {m.group(1).lower() for m in _SOURCE_NOUN.finditer(question)}
     return {w for w in keywords(question) if w not in GENERIC and w not in QUESTION_WORDS and len(w) > 2 and w not in kind_noun}
 
 
@@ -208,13 +213,23 @@ def stems(words) -> set[str]:
     return {lemma(w) for w in words}
 
 
+def root(word: str) -> str:
+    """A word's lemma without a final "e", so a verb meets its own forms ("purchase",
+    "purchased"; "backdate", "backdating"), as `lemma` alone does not."""
+    return lemma(word).rstrip("e") or lemma(word)
+
+
+def roots(words) -> set[str]:
+    return {root(w) for w in words}
+
+
 def _shares_subject(words: set[str], text: str) -> bool:
-    """Whether ``text`` holds half the question's subject words (by their lemmas), two at most."""
+    """Whether ``text`` holds half the question's subject words (by their roots), two at most."""
     if not words:
         return True
-    theirs = stems(keywords(text))
-    held = {w for w in stems(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
-    return len(held) >= max(1, min(2, (len(stems(words)) + 1) // 2))
+    theirs = roots(keywords(text))
+    held = {w for w in roots(words) if w in theirs or f"{w}or" in theirs or f"{w}er" in theirs}  # "audit" in "auditors"
+    return len(held) >= max(1, min(2, (len(roots(words)) + 1) // 2))
 
 
 def distinguishing(names: list[str], units: list[Unit]) -> list[str]:
@@ -230,8 +245,8 @@ def telling(words: set[str], units: list[Unit]) -> set[str]:
     ("institute", in an institute's own documents) says nothing of what is asked."""
     if len(units) < 3:
         return words
-    held = [stems(keywords(f"{u.title} {u.text}")) for u in units]
-    return {w for w in words if sum(lemma(w) in h for h in held) < 0.8 * len(units)}
+    held = [roots(keywords(f"{u.title} {u.text}")) for u in units]
+    return {w for w in words if sum(root(w) in h for h in held) < 0.8 * len(units)}
 
 
 MAX_BRIDGES = 3
@@ -297,6 +312,17 @@ def heads(unit: Unit) -> str:
     return f"{unit.title}. {unit.provenance.get('section') or ''}. {first}. {stem}"
 
 
+def in_file_name(name: str, unit: Unit) -> bool:
+    """Whether the name of the file ``unit`` comes from names ``name`` ("motorcycle-cbt.html" names
+    "CBT"): a page's name is its title, written without capitals, so its words are matched whole."""
+    file = unit.provenance.get("file")
+    want = _words(name)
+    if not file or not want:
+        return False
+    stem = normalize(re.sub(r"[_\W]+", " ", Path(file).stem))
+    return f" {' '.join(want)} " in f" {stem} "
+
+
 def before(sentence: str, text: str) -> str:
     """The sentence before ``sentence`` in ``text`` (a list item's lead: "Full-time staff receive
     27 days of annual leave." before "After five years … this rises to 30 days."), or ""."""
@@ -312,8 +338,8 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     own = f"{unit.title}. {sentence}"
     every = question_names(question) if names is None else list(names)
     names = distinguishing(every, units)
-    if any(names_in(n, heads(unit)) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
-        return True  # the sentence names the subject, or is in the subject's own passage (its headings say so)
+    if any(names_in(n, heads(unit)) or in_file_name(n, unit) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
+        return True  # the sentence names the subject, or is in the subject's own passage (its headings or its page's name say so)
     names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
     if names:
         if (
@@ -345,25 +371,3 @@ def list_items(sentence: str) -> list[str]:
     """The items of a sentence that lists ("… 2024: 68 at Durham, 31 at Kendal and 26 at
     Hexham"): its parts between colons, semicolons, spaced dashes, commas (not a thousands comma) and "and"."""
     return [p.strip() for p in _ITEM_SPLIT.split(sentence) if p.strip()]
-
-
-def bound_value(answer: str, sentence: str, question: str) -> str | None:
-    """The value bound to the question's subject in a sentence that lists values for several
-    subjects (the module doc), when it is not ``answer``; None when the sentence lists no such
-    values, names the subject in no single item, or already binds ``answer`` to it."""
-    items = list_items(sentence)
-    if len(items) < 2 or not _digits(answer):
-        return None
-    with_value = [it for it in items if _digits(it)]
-    if len(with_value) < 2:
-        return None
-    terms = question_names(question) or sorted(subject_words(question))
-    naming = [i for i, it in enumerate(items) if any(names_in(t, it) if t[:1].isupper() else t in keywords(it) for t in terms)]
-    if len(naming) != 1:
-        return None
-    item = items[naming[0]]
-    numbers = [m.group() for m in _NUM.finditer(item)]
-    old = [m.group() for m in _NUM.finditer(answer)]
-    if len(numbers) != 1 or len(old) != 1 or _digits(numbers[0]) == _digits(old[0]):
-        return None  # "York: 25" split from its name, two values in the item, or already bound
-    return answer.replace(old[0], numbers[0], 1)

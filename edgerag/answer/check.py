@@ -19,7 +19,8 @@ documents will not name it (issue #62).
    position …?" with a name), or the question's own subject ("Which firm audits the
    Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
    the evidence holds (closed choices, as comparisons are read); none → not in the documents.
-3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
+3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer, or a reply of a
+   sentence's length restates one (paraphrase.py `restated_in`); none → not in the
    documents (the model made it up, or took it from the question).
 4. ``about`` (binding.py `about`), for a question asked of its subject itself ("In what year did
    X marry?", not "the city where X died": `bridge_question`): that sentence is bound to the
@@ -37,7 +38,7 @@ documents will not name it (issue #62).
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
-6. ``subject`` (binding.py `bound_value`): in a list of numbers for several subjects, the number of
+6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
 A long answer (a summary, an explanation) is held to one step only, before the model writes it
@@ -69,7 +70,6 @@ from .binding import (
     Standing,
     about,
     before,
-    bound_value,
     bridge_question,
     heads,
     lemma,
@@ -82,7 +82,9 @@ from .candidates import candidates
 from .derived import underived
 from .form import affirmed
 from .kinds import ROLE_WORDS, fits, of_kind
+from .list_value import bound_value
 from .listed import counted, says_counted
+from .paraphrase import restated_in
 from .polarity import says_no
 from .question import Question, as_question
 from .sides import each_side
@@ -230,7 +232,7 @@ def check_answer(
         if no is not None:
             step, why, short = "polarity", no[1], "no"
         return Check(short, step=step, why=why, reread=completion)
-    standing = stands_on(short, units)
+    standing = stands_on(short, units) or restated_in(short, units)  # a sentence restated in the model's words (paraphrase.py)
     if not standing:
         return dropped("stands", f"no sentence read holds '{short}'", core, units)
     bound = standing
@@ -254,7 +256,7 @@ def check_answer(
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
     value = (
-        bound_value(short, bound[0].sentence, core) if kind == "number" and not parse_row(bound[0].sentence) else None
+        bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
     )  # a row is bound in code
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value

@@ -9,6 +9,10 @@ telling words, binding.py; the names it asks of count twice), and where that sen
 "only", "except", "exclude", "apologies" in a list of those present) and the question does
 not, the answer is "no".
 
+A negation in a condition ("… if you do not meet the rules", "If you're not happy with the
+decision, you can appeal") is the case the rule leaves out, not a no to what was asked
+(`conditional`); another negation of the same sentence may still say no.
+
 It only turns a "yes" into a "no", never the other way: a question the sentence answers with
 conditions is a no to the question as asked, and a "no" the model gave is left as it is.
 """
@@ -67,5 +71,18 @@ def says_no(question: str, units: list[Unit], names: list[str] | None = None, ru
     best = speaks_most(question, units, names)
     if best is None:
         return None
-    m = (_HARD_NEGATION if rule else _NEGATION).search(best.sentence)
+    m = next(
+        (m for m in (_HARD_NEGATION if rule else _NEGATION).finditer(best.sentence) if not conditional(best.sentence, m.start())), None
+    )
     return (best.sentence, f"the sentence read that speaks most of it says '{m.group()}': {best.sentence[:160]}") if m else None
+
+
+def conditional(sentence: str, at: int) -> bool:
+    """Whether the word at ``at`` stands in a condition ("You'll need a permit if you do *not* meet
+    the rules", "If you're *not* happy with the decision, you can appeal"): after an "if" or
+    "unless" of its own clause (no comma, colon or semicolon between). Such a "not" is the case
+    a rule does not apply in, not a no to what was asked."""
+    return _CONDITION.search(sentence[:at]) is not None
+
+
+_CONDITION = re.compile(r"\b(?:if|unless)\b[^,;:]*$", re.I)

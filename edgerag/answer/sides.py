@@ -24,6 +24,7 @@ from ..types import Unit
 from .binding import names_in, question_names
 from .comparison_question import parse_comparison
 from .relations import title_key
+from .spelled import loosely_named
 
 _IRREGULAR = {"genera": "genus", "species": "species", "people": "person", "women": "woman", "men": "man", "children": "child"}
 _WORD = re.compile(r"[A-Za-z]+")
@@ -39,13 +40,14 @@ def _stem(word: str) -> str:
 
 
 def sentences_about(side: str, units: list[Unit]) -> list[str]:
-    """Every sentence of ``side``'s own passage, and the sentences of other passages naming it."""
+    """Every sentence of ``side``'s own passage, and the sentences of other passages naming it
+    (as the documents write it, or as the person did: binding.py `loosely_named`)."""
     key = normalize(side)
     out = []
     for u in units:
         own = bool(key) and title_key(u.title) == key
         for s in split_sentences(u.text):
-            if own or names_in(side, s):
+            if own or names_in(side, s) or loosely_named(side, s):
                 out.append(s)
     return out
 

@@ -1,0 +1,59 @@
+"""A value bound to its own item (issue #56, item 4: "In '40 at A, 25 at B', B's number is 25").
+
+* `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
+  York and 12 at Hull"), the value in the list item that names the question's subject (a period
+  with its own: "6 months", not "6 years"; the page's own subject names no item: issue #62).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.keywords import keywords
+from ..types import Unit
+from .binding import _NUM as NUMBER
+from .binding import _digits as digits
+from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
+
+_PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
+"""A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
+
+
+def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | None = None, unit: Unit | None = None) -> str | None:
+    """The value bound to the question's subject in a sentence that lists values for several
+    subjects (the module doc), when it is not ``answer``; None when the sentence lists no such
+    values, names the subject in no single item, or already binds ``answer`` to it. With the
+    ``units`` read, the subject is told by the question's words that tell them apart ("VAT", in
+    every passage of a VAT page, names no item: `distinguishing`, `telling`), and a name the
+    sentence's own ``unit`` is headed by (its page, "vat-registration") is its page's subject,
+    not an item's."""
+    items = list_items(sentence)
+    if len(items) < 2 or not digits(answer):
+        return None
+    with_value = [it for it in items if digits(it)]
+    if len(with_value) < 2:
+        return None
+    names = question_names(question)
+    if units is not None:
+        names = [n for n in distinguishing(names, units) if unit is None or not (names_in(n, heads(unit)) or in_file_name(n, unit))]
+        terms = names or sorted(telling(subject_words(question) - _name_words(question_names(question)), units))
+    else:
+        terms = names or sorted(subject_words(question))
+    naming = [i for i, it in enumerate(items) if any(names_in(t, it) if t[:1].isupper() else t in keywords(it) for t in terms)]
+    if len(naming) != 1:
+        return None
+    item = items[naming[0]]
+    numbers = [m.group() for m in NUMBER.finditer(item)]
+    old = [m.group() for m in NUMBER.finditer(answer)]
+    if len(numbers) != 1 or len(old) != 1 or digits(numbers[0]) == digits(old[0]):
+        return None  # "York: 25" split from its name, two values in the item, or already bound
+    mine = _PERIOD.match(answer, answer.index(old[0]) + len(old[0]))
+    theirs = _PERIOD.match(item, item.index(numbers[0]) + len(numbers[0]))
+    if mine and theirs and lemma(mine["unit"]) != lemma(theirs["unit"]):  # "4 years" for goods, "6 months" for services
+        at = answer.index(old[0])
+        return f"{answer[:at]}{numbers[0]}{theirs.group()}{answer[mine.end() :]}"
+    return answer.replace(old[0], numbers[0], 1)
+
+
+def _name_words(names: list[str]) -> set[str]:
+    return {w.lower() for n in names for w in n.split()}
