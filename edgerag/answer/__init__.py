@@ -80,7 +80,6 @@ One module per step of the path:
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
         spelled.py   a name as a person writes it ("Coast Guard" for "HM Coastguard")
-      paraphrase.py  a reply that restates a sentence read, a few words left out, stands on it
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;
