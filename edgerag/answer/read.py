@@ -24,6 +24,7 @@ from .reply import (
     RAN_ON,
     SHORT_WORDS,
     clean_answer,
+    counted,
     copied_example,
     echoes,
     merged,
@@ -183,6 +184,10 @@ def answer_question(
         if trimmed != short_text:
             rule(why, trimmed)
             full, short_text = short_text, trimmed
+    if free:
+        numbered = counted(short_text, asked, [u.text for u in units])
+        rule("counted", numbered)
+        short_text = numbered
     moved = in_year_asked(short_text, asked, units) if free else None
     if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
         rule("column", moved.answer)

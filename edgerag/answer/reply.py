@@ -16,6 +16,7 @@ from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
 from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
+from .anchors import FUNCTION_WORDS
 from .candidates import candidates, closed_choices
 from .citations import CITE
 from .plan import ReadPlan
@@ -28,11 +29,12 @@ SHORT_WORDS = 8
 def clean_answer(text: str) -> str:
     """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
     first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
-    ("Cork Cork": small models sometimes say it twice)."""
+    ("Cork Cork": small models sometimes say it twice). An aside that qualifies the answer ("18,000
+    litres (plus 6,800 litres per extra user)", "(except …)", "(or …)") is part of it and kept."""
     lines = html.unescape(text).strip().splitlines()
     text = CITE.sub("", lines[0] if lines else "")
     text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
-    text = re.sub(r"(?<=\S)\s+\([^()]*\)$", "", text)
+    text = re.sub(r"(?<=\S)\s+\((?!(?:plus|minus|except|excluding|including|unless|if|or|and|but|per)\b)[^()]*\)$", "", text, flags=re.I)
     words = text.split()
     half = len(words) // 2
     if half and len(words) % 2 == 0 and words[:half] == words[half:]:
@@ -61,7 +63,7 @@ def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int)
     prompt is the one just evaluated, so llama.cpp reuses it and the call costs little more
     than its few output tokens. None when the reply holds no candidate."""
     asked = plan.hop.question if plan.hop is not None else plan.question
-    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no")]
+    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no") and not sentence_word(o)]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
@@ -101,13 +103,27 @@ def echoes(short: str, asked: str) -> bool:
     return bool(needle) and f" {needle} " in f" {normalize(asked)} "
 
 
+_SENTENCE_WORDS = FUNCTION_WORDS | frozenset(
+    "if unless while because although though once then there these those it its you your yours we our they their them "
+    "he his she her i my me us some any all each every no not yes please also however so".split()
+)
+"""Words capitalised only because they start a sentence ("The", "You", "If"): no answer."""
+
+
+def sentence_word(candidate: str) -> bool:
+    """True when ``candidate`` is one word that only starts a sentence ("The", "If", "You")."""
+    return candidate.strip().lower() in _SENTENCE_WORDS
+
+
 def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
     """The same prompt again, the output held to the read passages' candidates that the question
-    does not hold (candidates.py, narrowed by the kind of question): the fix for an answer that
-    `echoes` the question. The prompt is reused by llama.cpp, so the call costs its output
-    tokens. None when no candidate is left."""
+    does not hold (candidates.py, narrowed by the kind of question), a word that only starts a
+    sentence ("The", "You") left out: the fix for an answer that `echoes` the question. The
+    prompt is reused by llama.cpp, so the call costs its output tokens. None when no candidate
+    is left."""
     asked = plan.hop.question if plan.hop is not None else plan.question
-    options = [o for o in candidates([u.text for u in plan.units], asked) if o.lower() not in ("yes", "no") and not echoes(o, asked)]
+    found = candidates([u.text for u in plan.units], asked)
+    options = [o for o in found if o.lower() not in ("yes", "no") and not echoes(o, asked) and not sentence_word(o)]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
@@ -224,3 +240,22 @@ def span_asked(short: str, question: str, passages: list[str], titles: list[str]
         return span, "place" if span != short else ""
     named = full_name(short, question, passages, titles)
     return named, "name" if named != short else ""
+
+
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]{3,})\b", re.I)
+_BARE_NUMBER = re.compile(r"^\s*(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*$", re.I)
+_BOUND = r"(?:(?:a\s+maximum\s+of|a\s+minimum\s+of|up\s+to|at\s+least|at\s+most|no\s+more\s+than|more\s+than|fewer\s+than|less\s+than)\s+)?"
+
+
+def counted(short: str, question: str, passages: list[str]) -> str:
+    """A bare number answering "How many <things> …?" with the things counted and the bound a
+    passage puts on it ("5" → "a maximum of 5 countries"), where one passage read writes the
+    number before the noun asked; anything else as it is."""
+    m = _HOW_MANY.match(question)
+    if m is None or not _BARE_NUMBER.match(short):
+        return short
+    noun = m["noun"].lower()
+    stem = noun[:-3] if noun.endswith("ies") else noun[:-1] if noun.endswith("s") else noun
+    pattern = re.compile(rf"(?<![\w,.]){_BOUND}{re.escape(short.strip())}\s+{re.escape(stem)}\w*\b", re.I)
+    found = {" ".join(h.group().split()) for text in passages for h in pattern.finditer(text)}
+    return found.pop() if len(found) == 1 else short

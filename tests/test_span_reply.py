@@ -1,0 +1,66 @@
+"""Span answers of a reply (issue #62): the echo's re-choice never offers a word that only starts
+a sentence, a qualifying aside stays with the answer, and a bare count keeps what it counts."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word
+
+PAGE = (
+    "The general binding rules apply to a new septic tank. You must not cause pollution. "
+    "If you cannot meet the rules, apply to the Environment Agency for a permit."
+)
+
+
+class ChoiceRecorder:
+    """Stands in for MeteredLLM.chat: records the options offered and answers the first."""
+
+    def __init__(self):
+        self.offered: list[str] = []
+
+    def chat(self, messages, **kw):
+        self.offered = list(kw["choices"])
+        return SimpleNamespace(text=self.offered[0])
+
+
+def plan_for(question: str, text: str):
+    return SimpleNamespace(hop=None, question=question, units=[SimpleNamespace(text=text, chunk_id=1)], messages=[])
+
+
+def test_sentence_words_are_no_candidate():
+    assert sentence_word("The") and sentence_word("you") and sentence_word("If")
+    assert not sentence_word("Environment Agency") and not sentence_word("Acas")
+
+
+def test_rechoose_leaves_out_sentence_initial_words():
+    llm = ChoiceRecorder()
+    got = rechoose(llm, plan_for("What are the general binding rules for a new septic tank?", PAGE), "m", 8)
+    assert got is not None and "Environment Agency" in llm.offered
+    assert not {"The", "You", "If"} & set(llm.offered)
+
+
+def test_rechoose_none_when_only_sentence_words_are_left():
+    llm = ChoiceRecorder()
+    assert rechoose(llm, plan_for("What must you do?", "You must wait. If it rains, stay in."), "m", 8) is None
+
+
+def test_a_qualifying_aside_is_kept_and_a_conversion_dropped():
+    assert clean_answer("18,000 litres per 2 users (plus another 6,800 litres per each extra user)") == (
+        "18,000 litres per 2 users (plus another 6,800 litres per each extra user)"
+    )
+    assert clean_answer("£40 a week (except in Scotland)").endswith("(except in Scotland)")
+    assert clean_answer("6.8 inches (17.3 cm)") == "6.8 inches"
+
+
+def test_a_bare_count_keeps_its_noun_and_bound():
+    passages = ["You can use it to travel through a maximum of 5 countries. It costs £100."]
+    assert counted("5", "How many countries can I travel through?", passages) == "a maximum of 5 countries"
+    assert counted("5", "How many cities can I visit?", passages) == "5"  # no passage counts cities
+    assert counted("5 countries", "How many countries can I travel through?", passages) == "5 countries"
+    assert counted("5", "What is the limit?", passages) == "5"
+
+
+def test_a_count_two_passages_write_differently_stays_bare():
+    passages = ["Up to 3 visits a year.", "At least 3 visits are needed."]
+    assert counted("3", "How many visits are allowed?", passages) == "3"
