@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word
+from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word, words_before_aside
 
 PAGE = (
     "The general binding rules apply to a new septic tank. You must not cause pollution. "
@@ -30,6 +30,8 @@ def plan_for(question: str, text: str):
 
 def test_sentence_words_are_no_candidate():
     assert sentence_word("The") and sentence_word("you") and sentence_word("If")
+    assert sentence_word("You’ll") and sentence_word("Don't") and sentence_word("It's")
+    assert not sentence_word("O'Neill") and not sentence_word("Children's")
     assert not sentence_word("Environment Agency") and not sentence_word("Acas")
 
 
@@ -51,6 +53,8 @@ def test_a_qualifying_aside_is_kept_and_a_conversion_dropped():
     )
     assert clean_answer("£40 a week (except in Scotland)").endswith("(except in Scotland)")
     assert clean_answer("6.8 inches (17.3 cm)") == "6.8 inches"
+    assert words_before_aside("18,000 litres per 2 users (plus another 6,800 litres per each extra user)") == 5  # no run-on
+    assert words_before_aside("18,000 litres (17.3 cm)") == 4  # an aside that qualifies nothing counts
 
 
 def test_a_bare_count_keeps_its_noun_and_bound():

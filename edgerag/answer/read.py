@@ -24,8 +24,8 @@ from .reply import (
     RAN_ON,
     SHORT_WORDS,
     clean_answer,
-    counted,
     copied_example,
+    counted,
     echoes,
     merged,
     named_option,
@@ -33,6 +33,7 @@ from .reply import (
     rechoose,
     said_of,
     span_asked,
+    words_before_aside,
 )
 from .restated import content, past_restatement
 from .rule_check import read_rule
@@ -162,7 +163,7 @@ def answer_question(
         said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
         rule("clause", said)
         short_text, free = said, False
-    if free and len(short_text.split()) > SHORT_WORDS:
+    if free and words_before_aside(short_text) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
             c = merged(c, narrowed)

@@ -26,6 +26,16 @@ SHORT_WORDS = 8
 """An answer of at most this many words (in either mode) is checked against the passages."""
 
 
+_QUALIFIER = r"(?:plus|minus|except|excluding|including|unless|if|or|and|but|per)\b"
+_ASIDE = re.compile(rf"\s+\({_QUALIFIER}[^()]*\)$", re.I)
+
+
+def words_before_aside(short: str) -> int:
+    """The words of ``short`` before a qualifying aside it ends with ("18,000 litres (plus …)": 2):
+    an answer with its qualifier did not run on."""
+    return len(_ASIDE.sub("", short).split())
+
+
 def clean_answer(text: str) -> str:
     """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
     first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
@@ -34,7 +44,7 @@ def clean_answer(text: str) -> str:
     lines = html.unescape(text).strip().splitlines()
     text = CITE.sub("", lines[0] if lines else "")
     text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
-    text = re.sub(r"(?<=\S)\s+\((?!(?:plus|minus|except|excluding|including|unless|if|or|and|but|per)\b)[^()]*\)$", "", text, flags=re.I)
+    text = re.sub(rf"(?<=\S)\s+\((?!{_QUALIFIER})[^()]*\)$", "", text, flags=re.I)
     words = text.split()
     half = len(words) // 2
     if half and len(words) % 2 == 0 and words[:half] == words[half:]:
@@ -105,14 +115,19 @@ def echoes(short: str, asked: str) -> bool:
 
 _SENTENCE_WORDS = FUNCTION_WORDS | frozenset(
     "if unless while because although though once then there these those it its you your yours we our they their them "
-    "he his she her i my me us some any all each every no not yes please also however so".split()
+    "he his she her i my me us some any all each every no not yes please also however so don doesn didn isn aren won".split()
 )
 """Words capitalised only because they start a sentence ("The", "You", "If"): no answer."""
 
 
+_CONTRACTED = re.compile(r"^[a-z]+['’](?:ll|re|ve|d|m|s|t)$|^[a-z]+n['’]t$")
+
+
 def sentence_word(candidate: str) -> bool:
-    """True when ``candidate`` is one word that only starts a sentence ("The", "If", "You")."""
-    return candidate.strip().lower() in _SENTENCE_WORDS
+    """True when ``candidate`` is one word that only starts a sentence ("The", "If", "You",
+    "You’ll", "Don't")."""
+    word = candidate.strip().lower()
+    return word in _SENTENCE_WORDS or (bool(_CONTRACTED.match(word)) and re.split(r"['’]", word)[0] in _SENTENCE_WORDS)
 
 
 def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
