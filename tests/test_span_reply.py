@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word, words_before_aside
+from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word, starts_sentences_only, words_before_aside
 
 PAGE = (
     "The general binding rules apply to a new septic tank. You must not cause pollution. "
@@ -68,3 +68,12 @@ def test_a_bare_count_keeps_its_noun_and_bound():
 def test_a_count_two_passages_write_differently_stays_bare():
     passages = ["Up to 3 visits a year.", "At least 3 visits are needed."]
     assert counted("3", "How many visits are allowed?", passages) == "3"
+
+
+def test_a_word_capitalised_only_where_a_sentence_starts_is_no_name():
+    page = "Calculate how much sewage you discharge. You need to calculate it.\nReleasing to the ground\nStop releasing it. Ask Acas."
+    assert starts_sentences_only("Calculate", [page]) and starts_sentences_only("Releasing", [page])
+    assert not starts_sentences_only("Acas", [page]) and not starts_sentences_only("Acas", ["Acas can help."])
+    llm = ChoiceRecorder()
+    rechoose(llm, plan_for("What must you do for a septic tank?", page), "m", 8)
+    assert llm.offered and not {"Calculate", "Releasing"} & set(llm.offered)

@@ -130,15 +130,35 @@ def sentence_word(candidate: str) -> bool:
     return word in _SENTENCE_WORDS or (bool(_CONTRACTED.match(word)) and re.split(r"['’]", word)[0] in _SENTENCE_WORDS)
 
 
+def starts_sentences_only(candidate: str, passages: list[str]) -> bool:
+    """True when ``candidate`` is one word that the passages write in lower case too and
+    capitalise only where a sentence, a line or a list item starts ("Calculate" of "Calculate how
+    much …" beside "to calculate"): a word capitalised by its place, not a name. "Acas", never in
+    lower case, is a name wherever it stands."""
+    word = candidate.strip()
+    if " " in word or not word[:1].isupper() or word.isupper():
+        return False
+    at = re.compile(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])")
+    hits = [(text, m.start()) for text in passages for m in at.finditer(text)]
+    common = any(re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", text) for text in passages)
+    return common and bool(hits) and all(re.search(r"(?:^|[.!?:;•*\n\"“(]\s*|\n\s*(?:[-\d.)]+\s+)?)$", text[:i]) for text, i in hits)
+
+
 def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
     """The same prompt again, the output held to the read passages' candidates that the question
     does not hold (candidates.py, narrowed by the kind of question), a word that only starts a
-    sentence ("The", "You") left out: the fix for an answer that `echoes` the question. The
+    sentence ("The", "You", `sentence_word`) or that the passages capitalise only there
+    ("Calculate", `starts_sentences_only`) left out: the fix for an answer that `echoes` the question. The
     prompt is reused by llama.cpp, so the call costs its output tokens. None when no candidate
     is left."""
     asked = plan.hop.question if plan.hop is not None else plan.question
-    found = candidates([u.text for u in plan.units], asked)
-    options = [o for o in found if o.lower() not in ("yes", "no") and not echoes(o, asked) and not sentence_word(o)]
+    texts = [u.text for u in plan.units]
+    found = candidates(texts, asked)
+    options = [
+        o
+        for o in found
+        if o.lower() not in ("yes", "no") and not echoes(o, asked) and not sentence_word(o) and not starts_sentences_only(o, texts)
+    ]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
