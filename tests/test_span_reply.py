@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from edgerag.answer.reply import clean_answer, counted, rechoose, sentence_word, starts_sentences_only, words_before_aside
+from edgerag.answer.reply import clean_answer, counted, named_part, rechoose, sentence_word, starts_sentences_only, words_before_aside
 
 PAGE = (
     "The general binding rules apply to a new septic tank. You must not cause pollution. "
@@ -77,3 +77,10 @@ def test_a_word_capitalised_only_where_a_sentence_starts_is_no_name():
     llm = ChoiceRecorder()
     rechoose(llm, plan_for("What must you do for a septic tank?", page), "m", 8)
     assert llm.offered and not {"Calculate", "Releasing"} & set(llm.offered)
+
+
+def test_words_before_a_name_that_only_start_a_sentence_are_cut():
+    page = "Follow NHS advice. You should follow it.\nUnder the rules, ask the Environment Agency."
+    assert named_part("Follow NHS", [page]) == "NHS" and named_part("Under", [page]) == ""
+    assert named_part("The Environment Agency", [page]) == "Environment Agency"
+    assert named_part("Environment Agency", [page]) == "Environment Agency"

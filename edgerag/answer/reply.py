@@ -115,7 +115,8 @@ def echoes(short: str, asked: str) -> bool:
 
 _SENTENCE_WORDS = FUNCTION_WORDS | frozenset(
     "if unless while because although though once then there these those it its you your yours we our they their them "
-    "he his she her i my me us some any all each every no not yes please also however so don doesn didn isn aren won".split()
+    "he his she her i my me us some any all each every no not yes please also however so don doesn didn isn aren won "
+    "under over after before during within without between through across along against upon".split()
 )
 """Words capitalised only because they start a sentence ("The", "You", "If"): no answer."""
 
@@ -144,21 +145,28 @@ def starts_sentences_only(candidate: str, passages: list[str]) -> bool:
     return common and bool(hits) and all(re.search(r"(?:^|[.!?:;•*\n\"“(]\s*|\n\s*(?:[-\d.)]+\s+)?)$", text[:i]) for text, i in hits)
 
 
+def named_part(candidate: str, passages: list[str]) -> str:
+    """``candidate`` without the words before its name that are capitalised only because they
+    start a sentence ("Under", "Follow NHS" → "NHS", `sentence_word`, `starts_sentences_only`);
+    "" when no word is left."""
+    words = candidate.split()
+    while words and (sentence_word(words[0]) or starts_sentences_only(words[0], passages)):
+        words = words[1:]
+    return " ".join(words)
+
+
 def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
     """The same prompt again, the output held to the read passages' candidates that the question
     does not hold (candidates.py, narrowed by the kind of question), a word that only starts a
     sentence ("The", "You", `sentence_word`) or that the passages capitalise only there
-    ("Calculate", `starts_sentences_only`) left out: the fix for an answer that `echoes` the question. The
+    ("Calculate", `starts_sentences_only`) left out, and cut from the front of a longer one
+    (`named_part`): the fix for an answer that `echoes` the question. The
     prompt is reused by llama.cpp, so the call costs its output tokens. None when no candidate
     is left."""
     asked = plan.hop.question if plan.hop is not None else plan.question
     texts = [u.text for u in plan.units]
-    found = candidates(texts, asked)
-    options = [
-        o
-        for o in found
-        if o.lower() not in ("yes", "no") and not echoes(o, asked) and not sentence_word(o) and not starts_sentences_only(o, texts)
-    ]
+    found = dict.fromkeys(named_part(o, texts) for o in candidates(texts, asked))
+    options = [o for o in found if o and o.lower() not in ("yes", "no") and not echoes(o, asked)]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
