@@ -21,6 +21,7 @@ from .plan import ReadPlan, plan_answer
 from .reply import (
     DO_NOT_KNOW,
     ECHOED,
+    ECHOED_SEVERAL,
     RAN_ON,
     SHORT_WORDS,
     clean_answer,
@@ -173,6 +174,9 @@ def answer_question(
         said = said_of(short_text, asked)
         rule("said of", said)
         short_text = said
+    if free and echoes(short_text, asked) and asks_several(asked):  # several things asked: no one name answers, nor the question's words
+        rule("echo", "")
+        text, short_text, reason, free = DO_NOT_KNOW, "", ECHOED_SEVERAL, False
     if free and echoes(short_text, asked):
         again = rechoose(llm, plan, context.method, limit)
         if again is not None:

@@ -100,6 +100,7 @@ def said_of(short: str, asked: str) -> str:
 
 
 ECHOED = "the reply repeated a name of the question: its short answer is the one of the passages' other names the model chose"
+ECHOED_SEVERAL = "the reply repeated the question's words where it asks for several things: no one name answers it, so it is not answered"
 
 
 def echoes(short: str, asked: str) -> bool:
