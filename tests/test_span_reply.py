@@ -5,7 +5,23 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from edgerag.answer.reply import clean_answer, counted, named_part, rechoose, sentence_word, starts_sentences_only, words_before_aside
+from edgerag.answer.plan import plan_answer
+from edgerag.answer.read import answer_question
+from edgerag.answer.reply import (
+    ECHOED_SEVERAL,
+    clean_answer,
+    counted,
+    named_part,
+    rechoose,
+    sentence_word,
+    starts_sentences_only,
+    words_before_aside,
+)
+from edgerag.llm.metered import MeteredLLM
+from edgerag.store.tables import Tables
+from edgerag.types import Context
+
+from .helpers import ScriptedLLM, passage
 
 PAGE = (
     "The general binding rules apply to a new septic tank. You must not cause pollution. "
@@ -84,3 +100,24 @@ def test_words_before_a_name_that_only_start_a_sentence_are_cut():
     assert named_part("Follow NHS", [page]) == "NHS" and named_part("Under", [page]) == ""
     assert named_part("The Environment Agency", [page]) == "Environment Agency"
     assert named_part("Environment Agency", [page]) == "Environment Agency"
+
+
+SEPTIC = passage(
+    "s1",
+    "Septic tanks: the general binding rules",
+    "General binding rules\n\nYou must follow the general binding rules for a new septic tank. You must not cause "
+    "pollution. You must use a small sewage treatment plant. If you cannot, apply to the Environment Agency for a permit.",
+)
+
+
+def _read(question, replies, tmp_path):
+    llm = MeteredLLM(ScriptedLLM(replies), Tables(str(tmp_path), map_size=1 << 26))
+    ctx = Context(question, "bridge-ppr", 500, [SEPTIC])
+    plan = plan_answer(llm, question, ctx, evidence=lambda q, units, budget: units)
+    return plan, answer_question(llm, question, ctx, plan=plan)
+
+
+def test_an_echo_of_a_question_asking_several_things_is_not_answered(tmp_path):
+    plan, ans = _read("What are the general binding rules for a new septic tank?", ["The general binding rules"], tmp_path)
+    assert plan.mode == "short"
+    assert ans.abstained and ans.short == "" and ans.reason.startswith(ECHOED_SEVERAL)
