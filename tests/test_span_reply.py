@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from edgerag.answer.plan import plan_answer
+from edgerag.answer.qualified import qualified
 from edgerag.answer.read import answer_question
 from edgerag.answer.reply import (
     ECHOED_SEVERAL,
@@ -121,3 +122,15 @@ def test_an_echo_of_a_question_asking_several_things_is_not_answered(tmp_path):
     plan, ans = _read("What are the general binding rules for a new septic tank?", ["The general binding rules"], tmp_path)
     assert plan.mode == "short"
     assert ans.abstained and ans.short == "" and ans.reason.startswith(ECHOED_SEVERAL)
+
+
+def test_a_short_answer_keeps_the_qualifier_the_passage_writes_after_it():
+    page = "Contact the environmental health department at your local council for help. Risk assessments must be reviewed every year and whenever the ship changes."
+    assert qualified("Environmental health department", "Who should I contact?", [page]) == (
+        "Environmental health department at your local council"
+    )
+    when = "When must the risk assessments be reviewed?"
+    assert qualified("every year", when, [page]) == "every year and whenever the ship changes"
+    assert qualified("every year", "What is reviewed?", [page]) == "every year"  # a time not asked: no join
+    # two passages continue it differently: as it is
+    assert qualified("the office", "Who?", ["Ask the office at your school.", "Ask the office for a form."]) == "the office"

@@ -18,6 +18,7 @@ from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .plan import ReadPlan, plan_answer
+from .qualified import qualified
 from .reply import (
     DO_NOT_KNOW,
     ECHOED,
@@ -193,6 +194,9 @@ def answer_question(
         numbered = counted(short_text, asked, [u.text for u in units])
         rule("counted", numbered)
         short_text = numbered
+        whole = qualified(short_text, asked, [u.text for u in units])  # "… at your local council" (qualified.py)
+        rule("qualified", whole)
+        short_text = whole
     moved = in_year_asked(short_text, asked, units) if free else None
     if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
         rule("column", moved.answer)
