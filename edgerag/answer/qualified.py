@@ -2,7 +2,7 @@
 the answer a small model drops.
 
 * a body or office with where it is ("environmental health department" → "… at your local
-  council"): "at" / "in" / "of" + "your" and up to three words, as the passage continues it;
+  council"): "at" / "of" + "your" and up to three words, as the passage continues it;
 * a time asked by "When …?" / "How often …?" with the other times the passage joins to it ("every
   year" → "every year and whenever there are significant changes …"): "and" / "or" + "whenever",
   "when", "each time", "every time", "if" or "after", to the clause's end.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 _WHERE = re.compile(
-    r"\s+(?:at|in|of)\s+your\s+(?:[a-z’'-]+\s+){0,2}[a-z’'-]+(?=\s+(?:for|to|and|or|if|who|which|that|when|about|before|after)\b|\s*[.,;:)]|\s*$)",
+    r"\s+(?:at|of)\s+your\s+(?:[a-z’'-]+\s+){0,2}[a-z’'-]+(?=\s+(?:for|to|and|or|if|who|which|that|when|about|before|after)\b|\s*[.,;:)]|\s*$)",
     re.I,
 )
 _WHEN_ASKED = re.compile(r"^\s*(?:when|how\s+often)\b", re.I)
