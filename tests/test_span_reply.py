@@ -134,3 +134,10 @@ def test_a_short_answer_keeps_the_qualifier_the_passage_writes_after_it():
     assert qualified("every year", "What is reviewed?", [page]) == "every year"  # a time not asked: no join
     # two passages continue it differently: as it is
     assert qualified("the office", "Who?", ["Ask the office at your school.", "Ask the office for a form."]) == "the office"
+
+
+def test_a_thing_keeps_the_body_that_gives_it_but_a_number_does_not():
+    page = "You must pass initial training by HM Coastguard, followed by regular training. Pay £50 by Direct Debit."
+    assert qualified("initial training", "What training is required?", [page]) == "initial training by HM Coastguard"
+    assert qualified("£50", "How much is it?", [page]) == "£50"
+    assert qualified("regular training", "What training is required?", [page]) == "regular training"  # no name follows
