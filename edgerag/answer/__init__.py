@@ -52,7 +52,10 @@ One module per step of the path:
       reply.py       the model's reply → the short answer (cleaned; the option it names when
                      the question offers options, and then no other rule; else narrowed when it
                      ran on, re-chosen when it repeats the question's own name, cut to the span
-                     asked, a person's name in full)
+                     asked, a person's name in full, a bare count with its noun and bound; no
+                     sentence-start word re-chosen, a question asking several not echoed)
+      qualified.py   a short answer with the qualifier the passage writes after it ("… at your
+                     local council", "every year and whenever …" for "When …?")
       restated.py    a long reply's short answer: what follows its restatement of the question
                      ("To notify the workers, you need to …", "The decrease in X was due to …"),
                      or the first item below a lead-in

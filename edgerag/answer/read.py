@@ -18,13 +18,16 @@ from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .plan import ReadPlan, plan_answer
+from .qualified import qualified
 from .reply import (
     DO_NOT_KNOW,
     ECHOED,
+    ECHOED_SEVERAL,
     RAN_ON,
     SHORT_WORDS,
     clean_answer,
     copied_example,
+    counted,
     echoes,
     merged,
     named_option,
@@ -32,6 +35,7 @@ from .reply import (
     rechoose,
     said_of,
     span_asked,
+    words_before_aside,
 )
 from .restated import content, past_restatement
 from .rule_check import read_rule
@@ -161,7 +165,7 @@ def answer_question(
         said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
         rule("clause", said)
         short_text, free = said, False
-    if free and len(short_text.split()) > SHORT_WORDS:
+    if free and words_before_aside(short_text) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
         if narrowed is not None:
             c = merged(c, narrowed)
@@ -171,6 +175,9 @@ def answer_question(
         said = said_of(short_text, asked)
         rule("said of", said)
         short_text = said
+    if free and echoes(short_text, asked) and asks_several(asked):  # several things asked: no one name answers, nor the question's words
+        rule("echo", "")
+        text, short_text, reason, free = DO_NOT_KNOW, "", ECHOED_SEVERAL, False
     if free and echoes(short_text, asked):
         again = rechoose(llm, plan, context.method, limit)
         if again is not None:
@@ -183,6 +190,13 @@ def answer_question(
         if trimmed != short_text:
             rule(why, trimmed)
             full, short_text = short_text, trimmed
+    if free:
+        numbered = counted(short_text, asked, [u.text for u in units])
+        rule("counted", numbered)
+        short_text = numbered
+        whole = qualified(short_text, asked, [u.text for u in units])  # "… at your local council" (qualified.py)
+        rule("qualified", whole)
+        short_text = whole
     moved = in_year_asked(short_text, asked, units) if free else None
     if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
         rule("column", moved.answer)

@@ -16,6 +16,7 @@ from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
 from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
+from .anchors import FUNCTION_WORDS
 from .candidates import candidates, closed_choices
 from .citations import CITE
 from .plan import ReadPlan
@@ -25,14 +26,25 @@ SHORT_WORDS = 8
 """An answer of at most this many words (in either mode) is checked against the passages."""
 
 
+_QUALIFIER = r"(?:plus|minus|except|excluding|including|unless|if|or|and|but|per)\b"
+_ASIDE = re.compile(rf"\s+\({_QUALIFIER}[^()]*\)$", re.I)
+
+
+def words_before_aside(short: str) -> int:
+    """The words of ``short`` before a qualifying aside it ends with ("18,000 litres (plus …)": 2):
+    an answer with its qualifier did not run on."""
+    return len(_ASIDE.sub("", short).split())
+
+
 def clean_answer(text: str) -> str:
     """The answer without citation marks, an "Answer:" prefix, HTML entities, lines after the
     first, a trailing aside copied from the passage ("6.8 inches (17.3 cm)") or a repeated half
-    ("Cork Cork": small models sometimes say it twice)."""
+    ("Cork Cork": small models sometimes say it twice). An aside that qualifies the answer ("18,000
+    litres (plus 6,800 litres per extra user)", "(except …)", "(or …)") is part of it and kept."""
     lines = html.unescape(text).strip().splitlines()
     text = CITE.sub("", lines[0] if lines else "")
     text = re.sub(r"^\s*(answer|the answer is)\s*[:\-]\s*", "", text.strip(), flags=re.I).strip().strip(".").strip()
-    text = re.sub(r"(?<=\S)\s+\([^()]*\)$", "", text)
+    text = re.sub(rf"(?<=\S)\s+\((?!{_QUALIFIER})[^()]*\)$", "", text, flags=re.I)
     words = text.split()
     half = len(words) // 2
     if half and len(words) % 2 == 0 and words[:half] == words[half:]:
@@ -61,7 +73,7 @@ def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int)
     prompt is the one just evaluated, so llama.cpp reuses it and the call costs little more
     than its few output tokens. None when the reply holds no candidate."""
     asked = plan.hop.question if plan.hop is not None else plan.question
-    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no")]
+    options = [o for o in candidates([reply], asked) if o.lower() not in ("yes", "no") and not sentence_word(o)]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
@@ -88,6 +100,7 @@ def said_of(short: str, asked: str) -> str:
 
 
 ECHOED = "the reply repeated a name of the question: its short answer is the one of the passages' other names the model chose"
+ECHOED_SEVERAL = "the reply repeated the question's words where it asks for several things: no one name answers it, so it is not answered"
 
 
 def echoes(short: str, asked: str) -> bool:
@@ -101,13 +114,60 @@ def echoes(short: str, asked: str) -> bool:
     return bool(needle) and f" {needle} " in f" {normalize(asked)} "
 
 
+_SENTENCE_WORDS = FUNCTION_WORDS | frozenset(
+    "if unless while because although though once then there these those it its you your yours we our they their them "
+    "he his she her i my me us some any all each every no not yes please also however so don doesn didn isn aren won "
+    "under over after before during within without between through across along against upon".split()
+)
+"""Words capitalised only because they start a sentence ("The", "You", "If"): no answer."""
+
+
+_CONTRACTED = re.compile(r"^[a-z]+['’](?:ll|re|ve|d|m|s|t)$|^[a-z]+n['’]t$")
+
+
+def sentence_word(candidate: str) -> bool:
+    """True when ``candidate`` is one word that only starts a sentence ("The", "If", "You",
+    "You’ll", "Don't")."""
+    word = candidate.strip().lower()
+    return word in _SENTENCE_WORDS or (bool(_CONTRACTED.match(word)) and re.split(r"['’]", word)[0] in _SENTENCE_WORDS)
+
+
+def starts_sentences_only(candidate: str, passages: list[str]) -> bool:
+    """True when ``candidate`` is one word that the passages write in lower case too and
+    capitalise only where a sentence, a line or a list item starts ("Calculate" of "Calculate how
+    much …" beside "to calculate"): a word capitalised by its place, not a name. "Acas", never in
+    lower case, is a name wherever it stands."""
+    word = candidate.strip()
+    if " " in word or not word[:1].isupper() or word.isupper():
+        return False
+    at = re.compile(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])")
+    hits = [(text, m.start()) for text in passages for m in at.finditer(text)]
+    common = any(re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", text) for text in passages)
+    return common and bool(hits) and all(re.search(r"(?:^|[.!?:;•*\n\"“(]\s*|\n\s*(?:[-\d.)]+\s+)?)$", text[:i]) for text, i in hits)
+
+
+def named_part(candidate: str, passages: list[str]) -> str:
+    """``candidate`` without the words before its name that are capitalised only because they
+    start a sentence ("Under", "Follow NHS" → "NHS", `sentence_word`, `starts_sentences_only`);
+    "" when no word is left."""
+    words = candidate.split()
+    while words and (sentence_word(words[0]) or starts_sentences_only(words[0], passages)):
+        words = words[1:]
+    return " ".join(words)
+
+
 def rechoose(llm: MeteredLLM, plan: ReadPlan, method: str, limit: int) -> Completion | None:
     """The same prompt again, the output held to the read passages' candidates that the question
-    does not hold (candidates.py, narrowed by the kind of question): the fix for an answer that
-    `echoes` the question. The prompt is reused by llama.cpp, so the call costs its output
-    tokens. None when no candidate is left."""
+    does not hold (candidates.py, narrowed by the kind of question), a word that only starts a
+    sentence ("The", "You", `sentence_word`) or that the passages capitalise only there
+    ("Calculate", `starts_sentences_only`) left out, and cut from the front of a longer one
+    (`named_part`): the fix for an answer that `echoes` the question. The
+    prompt is reused by llama.cpp, so the call costs its output tokens. None when no candidate
+    is left."""
     asked = plan.hop.question if plan.hop is not None else plan.question
-    options = [o for o in candidates([u.text for u in plan.units], asked) if o.lower() not in ("yes", "no") and not echoes(o, asked)]
+    texts = [u.text for u in plan.units]
+    found = dict.fromkeys(named_part(o, texts) for o in candidates(texts, asked))
+    options = [o for o in found if o and o.lower() not in ("yes", "no") and not echoes(o, asked)]
     if not options:
         return None
     sources = [u.chunk_id for u in plan.units]
@@ -224,3 +284,22 @@ def span_asked(short: str, question: str, passages: list[str], titles: list[str]
         return span, "place" if span != short else ""
     named = full_name(short, question, passages, titles)
     return named, "name" if named != short else ""
+
+
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]{3,})\b", re.I)
+_BARE_NUMBER = re.compile(r"^\s*(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*$", re.I)
+_BOUND = r"(?:(?:a\s+maximum\s+of|a\s+minimum\s+of|up\s+to|at\s+least|at\s+most|no\s+more\s+than|more\s+than|fewer\s+than|less\s+than)\s+)?"
+
+
+def counted(short: str, question: str, passages: list[str]) -> str:
+    """A bare number answering "How many <things> …?" with the things counted and the bound a
+    passage puts on it ("5" → "a maximum of 5 countries"), where one passage read writes the
+    number before the noun asked; anything else as it is."""
+    m = _HOW_MANY.match(question)
+    if m is None or not _BARE_NUMBER.match(short):
+        return short
+    noun = m["noun"].lower()
+    stem = noun[:-3] if noun.endswith("ies") else noun[:-1] if noun.endswith("s") else noun
+    pattern = re.compile(rf"(?<![\w,.]){_BOUND}{re.escape(short.strip())}\s+{re.escape(stem)}\w*\b", re.I)
+    found = {" ".join(h.group().split()) for text in passages for h in pattern.finditer(text)}
+    return found.pop() if len(found) == 1 else short

@@ -1,0 +1,45 @@
+"""A short answer with the qualifier the passage writes right after it (issue #62): the part of
+the answer a small model drops.
+
+* a body or office with where it is ("environmental health department" → "… at your local
+  council"): "at" / "of" + "your" and up to three words, as the passage continues it;
+* a thing with the body that does or gives it ("initial training" → "… by HM Coastguard"): "by"
+  and a capitalised name, for an answer that is no number;
+* a time asked by "When …?" / "How often …?" with the other times the passage joins to it ("every
+  year" → "every year and whenever there are significant changes …"): "and" / "or" + "whenever",
+  "when", "each time", "every time", "if" or "after", to the clause's end.
+
+Only where every passage read that holds the answer continues it the same way; the answer's own
+words are kept and the continuation is the passage's, so the check still finds it written.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WHERE = re.compile(
+    r"\s+(?:at|of)\s+your\s+(?:[a-z’'-]+\s+){0,2}[a-z’'-]+(?=\s+(?:for|to|and|or|if|who|which|that|when|about|before|after)\b|\s*[.,;:)]|\s*$)",
+    re.I,
+)
+_BY_NAME = re.compile(r"\s+by\s+(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,3}(?![\w’'-])")
+_WHEN_ASKED = re.compile(r"^\s*(?:when|how\s+often)\b", re.I)
+_JOINED_TIME = re.compile(r"\s+(?:and|or)\s+(?:whenever|when|each\s+time|every\s+time|if|after)\b[^.;:\n]*", re.I)
+
+
+def qualified(short: str, question: str, passages: list[str]) -> str:
+    """``short`` with its passage's qualifier (the module doc), else as it is."""
+    words = short.split()
+    if not words or len(words) > 6:
+        return short
+    follows = [_WHERE] + ([_BY_NAME] if short[:1].isalpha() else []) + ([_JOINED_TIME] if _WHEN_ASKED.match(question) else [])
+    at = re.compile(rf"(?<![\w'’-]){re.escape(short.strip())}(?![\w'’-])", re.I)
+    tails: set[str] = set()
+    for text in passages:
+        for m in at.finditer(text):
+            rest = text[m.end() :]
+            tail = next((t.group() for f in follows if (t := f.match(rest))), "")
+            tails.add(" ".join(tail.split()))
+    if len(tails) != 1:
+        return short
+    tail = tails.pop()
+    return f"{short.strip()} {tail}".rstrip(" ,") if tail else short
