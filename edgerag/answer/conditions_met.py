@@ -236,10 +236,10 @@ def _in_style(items: list[str]) -> list[str]:
 
 def item_messages(q: Question, rule: RuleList, item: str) -> list[dict[str, str]]:
     """The small closed question one item is asked as."""
-    lines = [
+    lines = [  # the rule and the situation first, the item last: llama.cpp reuses the evaluated start from item to item
         f"Rule: {rule.standing.sentence.strip()}",
-        f"Item: {item}",
         "Situation: " + " ".join(q.situation),
+        f"Item: {item}",
         "Does the situation show that this item is true of the person? Answer Yes, No or Unknown.",
     ]
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
