@@ -1,5 +1,5 @@
-"""The open-set benchmarks' scoring on hand-written cases (no model, no ../shared): TAT-QA's EM /
-F1 with the scale and the reading of a reply's number and scale (benchmarks/tatqa_metric.py), the
+"""The open-set benchmarks' scoring on hand-written cases (no model, no benchmark data: every case
+is written here): TAT-QA's EM / F1 with the scale and the reading of a reply's number and scale (benchmarks/tatqa_metric.py), the
 CRAG classification (tatqa.py / conditionalqa.py `score_row`), ConditionalQA's yes / no and span
 rules and its own EM / F1 (benchmarks/cqa_metric.py), and the fixed TAT-QA sample."""
 
