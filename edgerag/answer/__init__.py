@@ -40,6 +40,8 @@ One module per step of the path:
                        value, which end wins, and whether the answer is an option or yes/no
             options.py   where a question names its two options, in any phrasing ("…, A or
                        B?", "…, A and B?", "Between A and B, …", "A vs. B: …", "Is A older than B?")
+          side_values.py  each side's passages and its value read in code (a quantity with its
+                       unit, a coordinate, a category), and the one-hop step a missing side is read by
         hops.py        a bridge question hopped in code: the one-hop question the model is asked
         steps.py       a chain question's first step, found by its grammar (any wording)
           anchors.py   the name a step hangs on (a title, a quoted name, an acronym, a run)
