@@ -47,6 +47,18 @@ def test_a_currency_codes_scale_is_read():
     assert [scale_word(s) for s in ("NZ$ MILLION", "US$m", "A$bn", "$ million", "2019")] == ["million", "million", "billion", "million", ""]
 
 
+def test_thousands_are_read_whatever_the_apostrophe():
+    """Reports typeset "$'000" with a curly apostrophe as often as a straight one."""
+    assert [scale_word(s) for s in ("$'000", "$’000", "£‘000", "'000s")] == ["thousand"] * 4
+    rows = "\n".join(
+        grid_lines(
+            [["", "2019", "2018"], ["", "$’000", "$’000"], ["Accrued revenue", "27,817", "5,824"], ["Unearned revenue", "27,069", "6,010"]],
+            "Revenue",
+        )
+    )
+    assert grids([("p", rows)])[0].value(0, "2019 · $’000").scale == "thousand"
+
+
 def test_a_cell_of_a_row_of_percentages_is_said_with_its_percent_sign():
     rows = grid_lines([["NZ$ MILLION", "F19", "F18"], ["Sales", "6,712", "6,433"], ["ROFE (%)", "9.6", "9.3"]], "Food")
     units = _units("\n".join(rows))

@@ -31,12 +31,12 @@ _VALUE_FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+$|\s*[*†‡§]+$")
 _SIGN = re.compile(r"^(?:[$€£¥]|[A-Z]{1,3}\$|US\$|A\$|R|RMB|HK\$)$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\b(?:FY|F)\s?'?\d{2}\b", re.I)
 _UNIT = re.compile(
-    r"^\(?\s*(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥]\)?$",
+    r"^\(?\s*(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥]\)?$",
     re.I,
 )
 SCALE = re.compile(
     r"\(?\s*(?:(?:[$€£¥]|US\$|dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
-    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*'000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
+    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
 )
 _NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")
