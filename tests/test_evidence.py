@@ -9,7 +9,8 @@ from edgerag import EdgeRAG, Settings
 from edgerag.answer.candidates import closed_choices
 from edgerag.answer.check import NOT_IN_DOCUMENTS
 from edgerag.answer.evidence import evidence_units
-from edgerag.answer.plan import EVIDENCE_INSTRUCTION, ReadPlan, build_messages
+from edgerag.answer.plan import ReadPlan
+from edgerag.answer.prompt import EVIDENCE_INSTRUCTION, build_messages
 from edgerag.answer.read import answer_question
 from edgerag.answer.reply import DO_NOT_KNOW, clean_answer, copied_example
 from edgerag.llm.metered import MeteredLLM

@@ -11,6 +11,8 @@ One module per step of the path:
                      instalments?", "…, or can I …?") asked as a choice, never yes/no; "… and if
                      so how?" as the how; "Is there anything else …?" as "What else …?"
       plan.py        `plan_answer` → `ReadPlan`: what the model reads, decided before the call
+        prompt.py    the prompt a read sends: each mode's instruction first, then the numbered
+                     passages and the question as the prompt says it, fitted to the window
         in_code.py   what code decides before a read (``answer_hops``): a fact, arithmetic over a
                      report's table, its cells, a table's column or row (text/tables.py,
                      text/lookup.py), a listed number, else a comparison
