@@ -41,6 +41,7 @@ from ..store import Index
 from ..text.linkkeys import capitalised_runs
 from ..text.normalize import normalize
 from ..text.rows import parse_row
+from ..text.sentences import ENDS_SENTENCE
 from ..types import Unit
 from .question import Question, as_question
 
@@ -178,13 +179,16 @@ def evidence_units(
 def _joined(lines: list[str]) -> str:
     """The sentences picked, one space apart, a table row on a line of its own (text/rows.py):
     "… End: 31 March 2027 Current research projects — Project: …" would read as one sentence,
-    its neighbours' dates dating it (the check, binding.py). One character either way, so the
-    offsets `_narrowed` counts hold."""
-    out, last_row = "", False
+    its neighbours' dates dating it (the check, binding.py). So is a page's list item, a line
+    with no full stop after a lead that ends with a colon ("You'll get:" / "tax relief on income,
+    gains and profits" / "Gift Aid repayments on donations"): run together, its items read as one
+    phrase. One character either way, so the offsets `_narrowed` counts hold."""
+    out, last_row, in_list, last_item = "", False, False, False
     for n, line in enumerate(lines):
         row = parse_row(line) is not None
-        out += ("" if n == 0 else "\n" if row or last_row else " ") + line
-        last_row = row
+        item = in_list and not ENDS_SENTENCE.search(line)
+        out += ("" if n == 0 else "\n" if row or last_row or item or last_item else " ") + line
+        last_row, in_list, last_item = row, line.endswith(":") or item, item
     return out
 
 

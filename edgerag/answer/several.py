@@ -8,7 +8,12 @@ in the documents' words: an item is kept where a passage read holds it as writte
 item written inside a phrase, the one name, date or number of it a passage holds), in the
 reply's order, once each; a part the passages hold whole is one item even where it says "and"
 ("Purchased parts and assemblies, Work-in-process"), and so is a line of a passage the reply holds
-(a page's list item, "tax relief on income, gains and profits"). Items are joined by "; " (numbers and dates keep their commas).
+(a page's list item, "tax relief on income, gains and profits"). Where two or more of the reply's
+items lie in one list the page prints (the lines after "You'll get:", evidence.py keeps them
+apart), the answer is those list items whole, and what the reply took from elsewhere is dropped:
+"Tax relief, income, gains, …, membership fees" → "tax relief on income, gains and profits from
+some activities; Gift Aid repayments on donations; business rates relief". Items are joined by
+"; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
 reply that copies a table row ("2019: 166.0") is no list: both are read as before. A table's total
 row ("Total share-based payment charge") is no item beside the rows it sums.
@@ -23,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ..text.normalize import normalize
+from ..text.sentences import ENDS_SENTENCE
 from ..types import Unit
 from .candidates import all_candidates
 from .citations import CITE
@@ -83,6 +89,57 @@ def _lines_kept(reply: str, units: list[Unit]) -> tuple[str, list[str]]:
     return reply, lines
 
 
+_ROW = re.compile(r" — |: |\|")
+"""A table's row line ("Revenue — Item: …; 2019: 5.2"), no list item."""
+
+
+def _item_line(line: str) -> bool:
+    """A list item as pages print them: a short line that does not end as a sentence, no lead of
+    its own, no table row."""
+    return len(line.split()) <= 20 and not ENDS_SENTENCE.search(line) and not line.endswith(":") and not _ROW.search(line)
+
+
+def page_lists(units: list[Unit]) -> list[list[str]]:
+    """The lists the passages print: the item lines after a line that ends with a colon ("The
+    council may check your vehicle to make sure:" → "it's roadworthy", "the taximeter works
+    properly", …), two items or more, each a short line that does not end as a sentence."""
+    out = []
+    for u in units:
+        lines = [" ".join(line.split()) for line in u.text.splitlines()]
+        lines = [line for line in lines if line]
+        i = 0
+        while i < len(lines):
+            if not lines[i].endswith(":"):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(lines) and _item_line(lines[j]):
+                j += 1
+            if j - i > 2:
+                out.append([line.rstrip(" ;") for line in lines[i + 1 : j]])
+            i = max(j, i + 1)
+    return out
+
+
+def _from_one_list(parts: list[str], units: list[Unit]) -> list[str] | None:
+    """Where two or more of a reply's ``parts`` lie in the items of one list a passage prints
+    (`page_lists`; a part may be a piece of an item: "Tax relief", "income" of "tax relief on
+    income, gains and profits from some activities"), those items whole, in the reply's order,
+    once each; the parts read elsewhere are no item of what was asked. None: no such list."""
+    best: list[str] = []
+    for items in page_lists(units):
+        keys = [f" {normalize(it)} " for it in items]
+        hit: dict[str, None] = {}
+        for part in parts:
+            key = normalize(part)
+            n = next((k for k, item in enumerate(keys) if key and f" {key} " in item), None)
+            if n is not None:
+                hit.setdefault(items[n], None)
+        if len(hit) > len(best):
+            best = list(hit)
+    return best if len(best) >= 2 else None
+
+
 def _as_written(part: str, units: list[Unit]) -> str:
     """``part`` as a passage writes it ("research and development" → "Research and development"), else as it is."""
     pattern = re.compile(rf"(?<!\w){re.escape(part)}(?!\w)", re.I)
@@ -102,6 +159,8 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
         whole = f" {normalize(part)} " in held or _LINE.search(part)
         parts += [part] if whole else _AND.split(part)
     parts = [_LINE.sub(lambda m: lines[int(m.group(1))], p) for p in parts]
+    if (listed := _from_one_list([p.strip(" .:;,'\"").removeprefix("and ").strip() for p in parts], units)) is not None:
+        return listed
     for part in parts:
         part = part.strip(" .:;,'\"").removeprefix("and ").strip()
         if not part:

@@ -13,9 +13,13 @@ only the text between rows.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .rows import row_spans
+
+ENDS_SENTENCE = re.compile(r"[.!?]['’\")]*$")
+"""A line that ends as a sentence does: a page's list item ("business rates relief") does not."""
 
 
 @lru_cache(maxsize=1)
