@@ -136,6 +136,14 @@ def test_a_short_answer_keeps_the_qualifier_the_passage_writes_after_it():
     assert qualified("the office", "Who?", ["Ask the office at your school.", "Ask the office for a form."]) == "the office"
 
 
+def test_a_name_asked_who_keeps_the_body_of_it_the_passage_names():
+    page = "If you cannot pay, the Insolvency Service’s Redundancy Payments Service (RPS) may be able to help."
+    who = "Who can we contact for help if we become insolvent?"
+    assert qualified("Insolvency Service", who, [page]) == "Insolvency Service’s Redundancy Payments Service (RPS)"
+    assert qualified("Insolvency Service", "What may help?", [page]) == "Insolvency Service"  # not asked "Who …?"
+    assert qualified("Dr Okafor", "Who chairs it?", ["Dr Okafor's team chairs it."]) == "Dr Okafor"  # no name follows
+
+
 def test_a_thing_keeps_the_body_that_gives_it_but_a_number_does_not():
     page = "You must pass initial training by HM Coastguard, followed by regular training. Pay £50 by Direct Debit."
     assert qualified("initial training", "What training is required?", [page]) == "initial training by HM Coastguard"

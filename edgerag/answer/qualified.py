@@ -5,6 +5,9 @@ the answer a small model drops.
   council"): "at" / "of" + "your" and up to three words, as the passage continues it;
 * a thing with the body that does or gives it ("initial training" → "… by HM Coastguard"): "by"
   and a capitalised name, for an answer that is no number;
+* a name with the body of it that the passage names ("Insolvency Service" → "… Insolvency
+  Service’s Redundancy Payments Service (RPS)"): "’s" and a capitalised name, with its
+  acronym, for a name asked "Who …?";
 * a time asked by "When …?" / "How often …?" with the other times the passage joins to it ("every
   year" → "every year and whenever there are significant changes …"): "and" / "or" + "whenever",
   "when", "each time", "every time", "if" or "after", to the clause's end.
@@ -22,6 +25,8 @@ _WHERE = re.compile(
     re.I,
 )
 _BY_NAME = re.compile(r"\s+by\s+(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,3}(?![\w’'-])")
+_POSSESSED = re.compile(r"[’']s\s+(?:[A-Z][\w’'-]*)(?:\s+(?:of\s+)?[A-Z][\w’'-]*){0,4}(?:\s+\([A-Z]{2,6}\))?(?![\w’'-])")
+_WHO_ASKED = re.compile(r"^\s*(?:who|whom)\b", re.I)
 _WHEN_ASKED = re.compile(r"^\s*(?:when|how\s+often)\b", re.I)
 _JOINED_TIME = re.compile(r"\s+(?:and|or)\s+(?:whenever|when|each\s+time|every\s+time|if|after)\b[^.;:\n]*", re.I)
 
@@ -31,8 +36,13 @@ def qualified(short: str, question: str, passages: list[str]) -> str:
     words = short.split()
     if not words or len(words) > 6:
         return short
-    follows = [_WHERE] + ([_BY_NAME] if short[:1].isalpha() else []) + ([_JOINED_TIME] if _WHEN_ASKED.match(question) else [])
-    at = re.compile(rf"(?<![\w'’-]){re.escape(short.strip())}(?![\w'’-])", re.I)
+    follows = (
+        [_WHERE]
+        + ([_BY_NAME] if short[:1].isalpha() else [])
+        + ([_POSSESSED] if short[:1].isupper() and _WHO_ASKED.match(question) else [])
+        + ([_JOINED_TIME] if _WHEN_ASKED.match(question) else [])
+    )
+    at = re.compile(rf"(?<![\w'’-]){re.escape(short.strip())}(?![\w-]|['’](?!s\b))", re.I)  # a possessive's "’s" may follow
     tails: set[str] = set()
     for text in passages:
         for m in at.finditer(text):
@@ -42,4 +52,6 @@ def qualified(short: str, question: str, passages: list[str]) -> str:
     if len(tails) != 1:
         return short
     tail = tails.pop()
+    if tail[:1] in "’'":
+        return f"{short.strip()}{tail}"  # a possessive joins the name
     return f"{short.strip()} {tail}".rstrip(" ,") if tail else short
