@@ -89,3 +89,19 @@ def test_an_invented_step_is_not_in_the_documents(tmp_path):
     assert plan.mode == "long"
     assert ans.abstained and ans.text == NOT_IN_DOCUMENTS and ans.short == "" and ans.citations == []
     assert ans.closest and all(c.how == "closest" for c in ans.closest) and "no sentence read says" in ans.reason
+
+
+def test_a_lead_in_is_said_with_the_item_the_claim_restates():
+    payroll = passage(
+        "p1",
+        "Running payroll",
+        "Every time you pay your employees, use your payroll software to:\n\n"
+        "record their pay - salary or wages and any other pay\n\n"
+        "calculate deductions from their pay, like tax and National Insurance\n\n"
+        "Produce payslips for each employee.",
+    )
+    found = quote("You should use your payroll software to record their pay", "How do I pay my staff?", [payroll])
+    assert found is not None and found.said == "Use your payroll software to: record their pay"  # never a dangling "… software to"
+    assert found.standing.sentence.startswith("Every time you pay your employees")
+    alone = quote("Produce payslips for each employee", "How do I pay my staff?", [payroll])
+    assert alone is not None and alone.said == "Produce payslips for each employee"  # an item that wins alone is said alone

@@ -42,6 +42,8 @@ QUOTED_SHARE = 0.5
 for the claim to stand on it."""
 MIN_SHARED = 2
 """The least content words the claim and its sentence share (all of them, for a claim of fewer)."""
+LIST_ITEMS = 12
+"""The items after a lead-in ("You must:") a quote may join to it."""
 _NOT_QUOTABLE = re.compile(r"^\s*(?:summari[sz]e|describe|explain|compare|contrast|outline|give an overview|overview|why)\b", re.I)
 """Questions whose long answer is the model's own synthesis, not one sentence of the documents."""
 _CLAUSE = re.compile(r"\s*(?:[;:]|\s[-–—]\s|,(?!\d{3}))\s*")
@@ -73,6 +75,20 @@ def _clean(sentence: str) -> str:
     return _BULLET.sub("", " ".join(_TAGS.sub(" ", sentence).split())).strip()
 
 
+def _items_led(text: str, lead: str) -> list[str]:
+    """A lead-in sentence of ``text`` ("Every time you pay your employees, use your payroll
+    software to:") joined with each item of the list it leads, up to `LIST_ITEMS`: a lead-in
+    alone says nothing, its items do."""
+    sentences = [c for c in (_clean(s) for s in split_sentences(text)) if c]
+    at = sentences.index(lead) if lead in sentences else len(sentences)
+    items = []
+    for item in sentences[at + 1 : at + 1 + LIST_ITEMS]:
+        if item.endswith(":"):
+            break
+        items.append(f"{lead} {item}")
+    return items
+
+
 def _clauses_holding(text: str, want: set[str]) -> str:
     """The shortest run of ``text``'s clauses that holds every word of ``want`` it holds."""
     cuts = [0] + [m.end() for m in _CLAUSE.finditer(text)]
@@ -95,20 +111,30 @@ def quote(claim: str, question: str | Question, units: list[Unit]) -> Quote | No
     if not want:
         return None
     least = max(min(MIN_SHARED, len(want)), QUOTED_SHARE * len(want))  # a claim of one content word: that word
-    scored = []
-    for rank, u in enumerate(units):
-        for s in split_sentences(u.text):
-            sentence = _clean(s)
+
+    def best(sayings: list[tuple[int, Unit, str]]) -> tuple[int, Standing] | None:
+        scored = []
+        for rank, u, sentence in sayings:
             shared = len(want & _roots(sentence))
             if shared >= least:
                 scored.append((-shared, len(sentence.split()), rank, Standing(u, sentence)))
-    if not scored:
+        if not scored:
+            return None
+        top = min(scored, key=lambda x: x[:3])
+        return -top[0], top[3]
+
+    found = best([(rank, u, _clean(s)) for rank, u in enumerate(units) for s in split_sentences(u.text)])
+    if found is None:
         return None
-    shared, _, _, standing = min(scored, key=lambda x: x[:3])
-    said, _ = content(standing.sentence.rstrip(" :"), standing.sentence, q)
+    shared, standing = found
+    if standing.sentence.endswith(":"):  # a lead-in won: said with the item of its list that the claim restates
+        led = best([(0, standing.unit, s) for s in _items_led(standing.unit.text, standing.sentence)])
+        if led is not None and led[0] > shared:
+            shared, standing = led
+    said, _ = content(standing.sentence.rstrip(" :"), standing.sentence, q)  # a lead-in that won alone: no dangling colon
     said = _clauses_holding(said, want) or said
     said = said.rstrip(".").strip()
-    return Quote(standing, said[:1].upper() + said[1:], -shared)
+    return Quote(standing, said[:1].upper() + said[1:], shared)
 
 
 def held_to_documents(claim: str, reply: str, question: str | Question, units: list[Unit]) -> Quote | Check:
