@@ -81,6 +81,7 @@ def test_a_long_answer_is_quoted_and_cited(tmp_path):
     assert first.how == "cited" and first.chunk_id == BILL.chunk_id and "detailed assessment" in first.sentence
     assert ans.closest and ans.closest[0].how == "stands on"
     assert any(r["rule"] == "quoted" for r in ans.rules)
+    assert "own words" in ans.reason and BILL.title in ans.reason  # the footers show the short answer beside the reply
 
 
 def test_an_invented_step_is_not_in_the_documents(tmp_path):

@@ -271,6 +271,8 @@ def answer_question(
                 else:
                     rule("quoted", held_to.said)
                     short_text = held_to.said
+                    said_as = f"in the documents' own words: {held_to.standing.unit.title or held_to.standing.unit.doc_id}"
+                    reason = "; ".join(x for x in (reason, said_as) if x)  # the CLI and chat footers show the short answer so
                     citations = quoted_citations(held_to, text, units)
                     closest = [stood(held_to.standing, units, "stands on")]
     if held and on_text is not None:
