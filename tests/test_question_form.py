@@ -145,5 +145,5 @@ def test_a_long_replys_short_answer_is_its_content(tmp_path):
     reply = "To tell the grants office about a new address, you must tell them within 14 days if your address changes [1].\nMore below."
     plan, ans = _read("I moved last week. How do I tell the grants office about a new address?", [reply], tmp_path)
     assert plan.mode == "long"
-    assert ans.short == "You must tell them within 14 days if your address changes"
+    assert ans.short == "You must tell the grants office within 14 days if your address changes"  # the documents' words (quoted.py)
     assert ans.text.startswith("To tell the grants office") and any(r["rule"] == "restated" for r in ans.rules)

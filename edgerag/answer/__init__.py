@@ -63,6 +63,11 @@ One module per step of the path:
       restated.py    a long reply's short answer: what follows its restatement of the question
                      ("To notify the workers, you need to …", "The decrease in X was due to …"),
                      or the first item below a lead-in
+      quoted.py      a long reply's claim in the documents' own words (``answer_check``): the
+                     sentence read sharing most of its content words, past its restatement of
+                     the question, cut to the clauses that hold them, cited; a claim no
+                     sentence read holds → "The documents do not say." (a summary, a
+                     description or a reason is left the model's own)
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it, without the

@@ -42,8 +42,11 @@ documents will not name it (issue #62).
 6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
-A long answer (a summary, an explanation) is held to one step only, before the model writes it
-(``unnamed``): each name the question gives is named by something read.
+A long answer (a summary, an explanation) is held to one step here, before the model writes it
+(``unnamed``): each name the question gives is named by something read. Once written, a long
+answer to what to do or what happens ("How can I challenge the bill?") is said in the
+documents' own words: the sentence read its claim restates, cited, else not in the documents
+(quoted.py, read.py).
 
 A chain question's reads (chain.py, each step and the question left) are not checked: a step's
 answer feeds the next hop, and a checked first step that dropped "K-17 valve" ended a chain the

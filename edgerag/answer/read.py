@@ -19,6 +19,7 @@ from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .plan import ReadPlan, plan_answer
 from .qualified import qualified
+from .quoted import Quote, held_to_documents, quotable
 from .reply import (
     DO_NOT_KNOW,
     ECHOED,
@@ -260,6 +261,20 @@ def answer_question(
             kept, why = content(short_text, text, typed)
             rule(why, kept)
             short_text = kept
+            if check and quotable(typed):  # … said in the documents' own words, the sentence cited (quoted.py)
+                held_to = held_to_documents(short_text, text, typed, units)
+                if isinstance(held_to, Check):
+                    rule(held_to.step, "")
+                    checked, text, short_text, citations = held_to, NOT_IN_DOCUMENTS, "", []
+                    reason = "; ".join(x for x in (reason, held_to.why) if x)
+                    closest = [stood(s, units, "closest") for s in held_to.closest]
+                else:
+                    rule("quoted", held_to.said)
+                    short_text = held_to.said
+                    said_as = f"in the documents' own words: {held_to.standing.unit.title or held_to.standing.unit.doc_id}"
+                    reason = "; ".join(x for x in (reason, said_as) if x)  # the CLI and chat footers show the short answer so
+                    citations = quoted_citations(held_to, text, units)
+                    closest = [stood(held_to.standing, units, "stands on")]
     if held and on_text is not None:
         on_text(text)
     return Answer(
@@ -280,6 +295,18 @@ def answer_question(
         closest=closest,
         condition=condition.clause if condition is not None else "",
     )
+
+
+def quoted_citations(held: Quote, text: str, units: list[Unit]) -> list[Citation]:
+    """A long answer's citations once its claim is quoted (quoted.py): the quoted sentence's
+    passage first (``cited`` where the model cited it, else ``matched``), then the other passages
+    the model cited, which no longer hold the short answer (``unverified``)."""
+    cited = parse_citations(text, units)
+    n = next((i for i, u in enumerate(units, 1) if u.chunk_id == held.standing.unit.chunk_id), 0)
+    first = (
+        [replace(citation(n, units[n - 1], "cited" if n in cited else "matched", held.said), sentence=held.standing.sentence)] if n else []
+    )
+    return first + [citation(m, units[m - 1], "unverified") for m in cited if m != n]
 
 
 def stood(s, units: list[Unit], how: str) -> Citation:
