@@ -41,6 +41,8 @@ class ScriptedLLM:
 
     def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None):
         text = self.replies.pop(0)
+        if on_text is not None:  # streamed whole, as a real model streams its pieces
+            on_text(text)
         return Completion(text, len(prompt.split()), len(prompt.split()), len(text.split()), 0.01, "stop")
 
 

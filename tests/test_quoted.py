@@ -64,11 +64,24 @@ def test_a_summary_is_left_the_models_own():
     assert quotable("What happens if I miss the deadline?")
 
 
-def _read(text, reply, units, tmp_path):
+def _read(text, reply, units, tmp_path, on_text=None):
     llm = MeteredLLM(ScriptedLLM([reply]), Tables(str(tmp_path), map_size=1 << 26))
     ctx = Context(text, "bridge-ppr", 500, units)
     plan = plan_answer(llm, text, ctx, evidence=lambda q, units, budget: units)
-    return plan, answer_question(llm, text, ctx, plan=plan)
+    return plan, answer_question(llm, text, ctx, plan=plan, on_text=on_text)
+
+
+def test_a_long_answer_held_to_the_documents_is_shown_once_checked(tmp_path):
+    """Never a guess streamed, then its retraction: a what-to-do answer is shown whole after the
+    check; a summary, which is not held to a sentence, streams as the model writes it."""
+    shown: list[str] = []
+    invented = "Bristol is part of England, so you should write to your MP about it [1]."
+    _, ans = _read("I live in Bristol. How can I challenge the cost of the bill?", invented, [FEES, BILL], tmp_path / "a", shown.append)
+    assert ans.abstained and "".join(shown) == NOT_IN_DOCUMENTS
+    streamed: list[str] = []
+    summary = "The guidance covers fees and how to challenge a bill [2]."
+    _, ans = _read("Summarise the guidance on solicitors' bills", summary, [FEES, BILL], tmp_path / "b", streamed.append)
+    assert "".join(streamed) == ans.text and "challenge a bill" in "".join(streamed)
 
 
 def test_a_long_answer_is_quoted_and_cited(tmp_path):

@@ -128,7 +128,7 @@ def answer_question(
     missing = unnamed(typed, units) if check and plan.mode == "long" else None
     if missing is not None:  # "What does error code E-45 mean?" where nothing read names E-45: no model call
         return not_said(plan, used, t0, missing, on_text)
-    held = check and plan.mode != "long"  # a short answer is shown once checked: never a guess, then its retraction
+    held = check and (plan.mode != "long" or quotable(typed))  # shown once checked: never a guess, then its retraction
     c = llm.chat(
         plan.messages,
         stage="answer",
