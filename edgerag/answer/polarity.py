@@ -11,7 +11,25 @@ not, the answer is "no".
 
 A negation in a condition ("… if you do not meet the rules", "If you're not happy with the
 decision, you can appeal") is the case the rule leaves out, not a no to what was asked
-(`conditional`); another negation of the same sentence may still say no.
+(`conditional`); another negation of the same sentence may still say no. Nor is one in the
+clause a sentence sets against the clause that says more of the question (`contrasted`: "You may
+be able to get Statutory Maternity Pay, but you cannot get Statutory Maternity Leave" to "am I
+eligible for maternity pay of any kind?"), nor one that leads a list (`leads_list`: "money from
+your company that is not: a salary, dividend …" says no to what the list names;
+conditions_met.py reads lists item by item).
+
+A duty question too short for `speaks_most` ("Do they have to pay for my time off?": one telling
+word) is a no where a sentence read holds that word and lifts the duty outright (`lifted_duty`:
+"Your employer may pay you for time off … but they don't have to").
+
+`outright` tells a no with no case of its own ("Your agency cannot refuse to pay you because
+your hirer's unhappy with your work") from one a situation may decide ("You will not be able
+to get a loan if: …"); rule_check.py reads only the latter again.
+
+Measured (all 212 ConditionalQA dev-open questions, the 1.5B, against main's rows at the same
+cache): the three together turn 5 wrong yes/no answers right (a "don't have to", a "but …
+cannot", a list's "not:", two outright nos the model read back to "yes"), no right one lost,
+no other answer changed; the office benchmark unchanged (98/114, 15/19, 18 wrong).
 
 It only turns a "yes" into a "no", never the other way: a question the sentence answers with
 conditions is a no to the question as asked, and a "no" the model gave is left as it is.
