@@ -59,6 +59,7 @@ def test_a_not_that_leads_a_list_is_no_no_to_what_was_asked():
     sentence = LOAN.text
     assert leads_list(sentence, sentence.index("not") + 3)
     assert not leads_list("You will not be paid for the hours you work.", 12)
+    assert not leads_list("Taxis are paid only after 22:00 or when carrying equipment.", 20)  # a time's colon leads nothing
     assert says_no("Can this be classified as a staff loan?", [LOAN]) is None
 
 

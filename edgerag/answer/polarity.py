@@ -96,7 +96,7 @@ def says_no(question: str, units: list[Unit], names: list[str] | None = None, ru
             for m in (_HARD_NEGATION if rule else _NEGATION).finditer(best.sentence)
             if not conditional(best.sentence, m.start())
             and not contrasted(best.sentence, m.start(), want)
-            and not leads_list(best.sentence, m.end())
+            and not (leads_list(best.sentence, m.end()) and _HARD_NEGATION.fullmatch(m.group()))
         ),
         None,
     )
@@ -146,14 +146,15 @@ def contrasted(sentence: str, at: int, want: set[str]) -> bool:
     return any(len(c) > own for a, b, c in clauses)
 
 
-_LEADS = re.compile(r"(?:\s+[\w'’()-]+){0,6}:", re.I)
+_LEADS = re.compile(r"(?:\s+[\w'’()-]+){0,6}:(?=\s|$)", re.I)
 
 
 def leads_list(sentence: str, end: int) -> bool:
     """Whether the negation ending at ``end`` leads a list (a colon within six words of it, no
     stop between): "A director's loan is money from your company that is *not*: a salary, a
     dividend …" says no to what the list names, not to what was asked; conditions_met.py reads
-    such lists item by item."""
+    such lists item by item. Only an outright negation's list is read so: "Apologies: Mr Tom
+    Reyes" names whom it says no of."""
     return _LEADS.match(sentence, end) is not None
 
 
