@@ -9,7 +9,7 @@ written here."""
 from __future__ import annotations
 
 from edgerag.answer.check import check_answer
-from edgerag.answer.polarity import contrasted, leads_list, lifted_duty, outright, says_no
+from edgerag.answer.polarity import conditional, contrasted, leads_list, lifted_duty, outright, says_no
 from edgerag.answer.question import read_question
 from edgerag.types import Unit
 
@@ -79,3 +79,11 @@ def test_the_check_names_the_sentence_its_polarity_step_read_as_a_no():
     assert checked.short == "no" and checked.step == "polarity"
     assert checked.negated == REFUSE.text.split(": ", 1)[1] or checked.negated == REFUSE.text
     assert check_answer("no", "no", q, [REFUSE]).negated == ""
+
+
+def test_a_condition_goes_on_past_a_comma_before_but():
+    sentence = "You can get a refund if your licence was suspended, but you were not struck off the register."
+    assert conditional(sentence, sentence.index("not"))
+    assert not conditional("If you qualify, you do not pay.", 20)  # a comma before the main clause ends the condition
+    register = section("g1", "Refunds", sentence)
+    assert says_no("Can he be struck off the register?", [register], rule=True) is None

@@ -10,7 +10,8 @@ telling words, binding.py; the names it asks of count twice), and where that sen
 not, the answer is "no".
 
 A negation in a condition ("… if you do not meet the rules", "If you're not happy with the
-decision, you can appeal") is the case the rule leaves out, not a no to what was asked
+decision, you can appeal", "… if it was suspended, but you were not struck off": a
+", but" goes on with the condition) is the case the rule leaves out, not a no to what was asked
 (`conditional`); another negation of the same sentence may still say no. Nor is one in the
 clause a sentence sets against the clause that says more of the question (`contrasted`: "You may
 be able to get Statutory Maternity Pay, but you cannot get Statutory Maternity Leave" to "am I
@@ -27,9 +28,10 @@ your hirer's unhappy with your work") from one a situation may decide ("You will
 to get a loan if: …"); rule_check.py reads only the latter again.
 
 Measured (all 212 ConditionalQA dev-open questions, the 1.5B, against main's rows at the same
-cache): the three together turn 5 wrong yes/no answers right (a "don't have to", a "but …
-cannot", a list's "not:", two outright nos the model read back to "yes"), no right one lost,
-no other answer changed; the office benchmark unchanged (98/114, 15/19, 18 wrong).
+cache): these together turn 6 wrong yes/no answers right (a "don't have to"; two "but not" in
+a clause set against the answer's; a list's "not:"; a "not" inside "if …, but …"; an outright
+no the model had read back to "yes"), no right one lost, no other answer changed; the office
+benchmark unchanged (98/114, 15/19, 18 wrong).
 
 It only turns a "yes" into a "no", never the other way: a question the sentence answers with
 conditions is a no to the question as asked, and a "no" the model gave is left as it is.
@@ -179,9 +181,11 @@ _CASE = re.compile(r"\b(?:if|unless|when|whenever|where|as\s+long\s+as|provided|
 def conditional(sentence: str, at: int) -> bool:
     """Whether the word at ``at`` stands in a condition ("You'll need a permit if you do *not* meet
     the rules", "If you're *not* happy with the decision, you can appeal"): after an "if" or
-    "unless" of its own clause (no comma, colon or semicolon between). Such a "not" is the case
+    "unless" of its own clause (no comma, colon or semicolon between, but for a comma before
+    "but", "and" or "or", which goes on with the condition: "if your registration was suspended,
+    but you were *not* taken off the register"). Such a "not" is the case
     a rule does not apply in, not a no to what was asked."""
     return _CONDITION.search(sentence[:at]) is not None
 
 
-_CONDITION = re.compile(r"\b(?:if|unless)\b[^,;:]*$", re.I)
+_CONDITION = re.compile(r"\b(?:if|unless)\b(?:[^,;:]|,\s+(?:but|and|or)\b)*$", re.I)
