@@ -322,7 +322,8 @@ class Settings:
     """A rule's "yes" ("Can I …?", the user's situation given) that the check's polarity step made
     "no" is asked once more, constrained to yes or no, from the rule's own sentence and the
     user's situation alone (answer/rule_check.py): its answer is the answer. One more short call
-    (about 1 s with the 1.5B here), only where the step turned the answer (issue #62, the model check)."""
+    (about 1 s with the 1.5B here), only where the step turned the answer and the sentence's no has a
+    case of its own (an "if", "unless", a list it leads): an outright no is kept (issue #62, the model check)."""
     answer_rule_items: bool = True
     """A rule's yes or no, the user's situation given, whose rule leads a list of requirements
     ("The donor must:") or exceptions ("You do not have to take CBT if you:") is decided item by

@@ -92,12 +92,15 @@ One module per step of the path:
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
         spelled.py   a name as a person writes it ("Coast Guard" for "HM Coastguard")
-        polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no"
+        polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no" (not
+                     one in a condition, in a clause set against the answer's, or leading a
+                     list); a duty lifted in so many words ("… but they don't have to")
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;
                      a plain yes or no where the user's situation already settles it
       rule_check.py  a rule's yes or no read again, constrained to yes / no, from the rule's own
-                     sentence and the user's situation alone (``answer_rule_check``)
+                     sentence and the user's situation alone (``answer_rule_check``); never an
+                     outright no (polarity.py `outright`)
       conditions_met.py  a rule's listed requirements ("The donor must:") or exceptions ("You do
                      not have to … if you:") decided for the user's situation item by item: a
                      requirement failed or an exception met says no (``answer_rule_items``)

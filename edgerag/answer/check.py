@@ -125,6 +125,8 @@ class Check:
     """The sentences read that came closest (those holding the answer, else those sharing most words with the question)."""
     reread: Completion | None = None
     """The completion of a read again among right-kind answers (its tokens join the answer's)."""
+    negated: str = ""
+    """The sentence the polarity step read as a no ("" where it made none)."""
 
 
 def role_phrases(texts: list[str]) -> list[str]:
@@ -234,7 +236,7 @@ def check_answer(
         no = says_no(core, units, names, rule=q.rule) if short.lower() == "yes" else None
         if no is not None:
             step, why, short = "polarity", no[1], "no"
-        return Check(short, step=step, why=why, reread=completion)
+        return Check(short, step=step, why=why, reread=completion, negated=no[0] if no is not None else "")
     standing = stands_on(short, units)
     if not standing:
         return dropped("stands", f"no sentence read holds '{short}'", core, units)

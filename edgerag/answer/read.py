@@ -18,6 +18,7 @@ from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .plan import ReadPlan, plan_answer
+from .polarity import outright
 from .qualified import qualified
 from .quoted import Quote, held_to_documents, quotable
 from .reply import (
@@ -222,7 +223,9 @@ def answer_question(
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
     condition = met = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
-        second = rule_check and typed.situated and checked.step == "polarity"  # the code's 'not' read again by the model
+        second = (  # the code's 'not' read again by the model, where the sentence's no has a case the situation may decide
+            rule_check and typed.situated and checked.step == "polarity" and not outright(checked.negated)
+        )
         standing = rule_sentence(typed, units) if second else None
         if standing is not None:  # the rule's sentence read for the user's situation, yes or no
             reading, again = read_rule(llm, typed, standing, method=context.method)

@@ -20,6 +20,11 @@ says "no" to rules that hold (+6 / -10 over the first 35: not kept); read again 
 polarity step's "no", right 32 → 35, wrong 19 → 16, abstained 4 → 4 (8 calls of about 1 s). Only a
 question that gives the user's situation is read again (the office set's rule questions have
 none: they read as before).
+
+A polarity "no" said outright (polarity.py `outright`: no "if", "unless", "when" … of its own,
+no list it leads) is not read again: no situation can turn "Your agency cannot refuse to pay
+you because your hirer's unhappy with your work", and the 1.5B read that one back to "yes"
+(ConditionalQA dev-245); one call fewer where it applies.
 """
 
 from __future__ import annotations
