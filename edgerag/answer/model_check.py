@@ -1,0 +1,120 @@
+"""The model check of a short answer (issue #62, item 4): the model asked, in one short call
+constrained to "yes" or "no" (llm `ChoiceTrie`), whether the one sentence the answer stands on
+answers the question proper (question.py ``core``, never the user's situation), read under its
+passage's heading:
+
+    Passage: Widowed Parent's Allowance. Eligibility
+    Sentence: You may get Bereavement Support Payment of £120 a week.
+    Question: How much is Widowed Parent's Allowance a week?
+    Does this sentence answer the question? Answer yes or no.
+
+A "no" drops the answer (check.py's ``model`` step): "The documents do not say.", the sentence
+named as the closest read. The rule-based steps read words; a small model answers an
+unanswerable question with a figure of another sentence that shares its words, and every word
+test passes it; asked of the sentence alone, the model reads what the sentence is about.
+
+Only a short answer the model read from prose is asked of (check.py): not a yes or no, not an
+answer decided in code (arithmetic, a table's cell, a comparison), not a table's row line, not a
+bridge question's (its sentence answers a hop, not the question).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..llm.local import Completion
+from ..llm.metered import MeteredLLM
+from ..text.rows import parse_row
+from .binding import Standing, before
+from .reply import merged
+
+MODEL_CHECKS = 3
+"""Sentences holding the answer asked of at most, in turn, until the model says one answers."""
+WINDOW_WORDS = 30
+"""Words either side of the answer the call reads of a long sentence (a table flattened into
+one sentence runs to hundreds): one short call, the answer always in it."""
+SYSTEM = "You check whether a text from a document answers a question. Answer yes or no only."
+
+
+def heading_of(standing: Standing) -> str:
+    """The passage's title and section path, as the call reads them ("" where it has none)."""
+    unit = standing.unit
+    parts = [unit.title.strip(), str(unit.provenance.get("section") or "").strip()]
+    out: list[str] = []
+    for p in parts:
+        if p and p.lower() not in (o.lower() for o in out):
+            out.append(p)
+    return ". ".join(out)
+
+
+def window(sentence: str, answer: str) -> str:
+    """``sentence``, or the `WINDOW_WORDS` either side of where ``answer`` is in it when longer."""
+    words = sentence.split()
+    if len(words) <= 2 * WINDOW_WORDS:
+        return " ".join(words)
+    key = (answer.split() or [""])[0].strip("$£€").lower()
+    at = next((i for i, w in enumerate(words) if key and key in w.lower()), 0)
+    lo = max(0, at - WINDOW_WORDS)
+    return ("… " if lo else "") + " ".join(words[lo : at + WINDOW_WORDS]) + (" …" if at + WINDOW_WORDS < len(words) else "")
+
+
+def passage_text(standing: Standing, answer: str) -> str:
+    """What the call reads: the sentence before (a list's lead, what "this" refers to), then the
+    sentence, each cut to a window around the answer."""
+    lead = before(standing.sentence, standing.unit.text)
+    return " ".join(x for x in (window(lead, "") if lead else "", window(standing.sentence, answer)) if x)
+
+
+def sentence_messages(question: str, standing: Standing, answer: str) -> list[dict[str, str]]:
+    """The call's prompt (the module doc): the text under its heading, the question, the answer read."""
+    heading = heading_of(standing)
+    lines = [f"Passage: {heading}"] if heading else []
+    lines += [
+        f"Text: {passage_text(standing, answer)}",
+        f"Question: {question}",
+        f"Proposed answer: {answer}",
+        "Does the text give this answer to the question? Answer yes or no.",
+    ]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def checkable(standing: Standing) -> bool:
+    """Whether the model is asked of the sentence: prose, not a table's row line (a row's cell is
+    bound to its row and column in code)."""
+    return not parse_row(standing.sentence)
+
+
+def sentence_checker(llm: MeteredLLM, question: str, *, method: str) -> Callable[[Standing, str], Completion]:
+    """``confirm(standing, answer)`` for check.py: the model's yes or no for ``question`` (the
+    question proper) and ``answer`` from ``standing``'s sentence alone, as its completion."""
+
+    def confirm(standing: Standing, answer: str) -> Completion:
+        return llm.chat(
+            sentence_messages(question, standing, answer),
+            stage="answer",
+            method=method,
+            max_tokens=4,
+            sources=[standing.unit.chunk_id],
+            choices=["yes", "no"],
+        )
+
+    return confirm
+
+
+def said_no(c: Completion | None) -> bool:
+    """Whether the model said the sentence does not answer (no call: it answers)."""
+    return c is not None and c.text.strip().lower().startswith("no")
+
+
+def confirmed_by(confirm: Callable[[Standing, str], Completion | None] | None, standings: list[Standing], answer: str) -> Completion | None:
+    """``standings`` asked of in turn until the model says one gives ``answer`` to the question:
+    the calls as one (`merged`, the last one's text); None where none was asked."""
+    out = None
+    for s in standings if confirm is not None else []:
+        c = confirm(s, answer)
+        if c is None:
+            continue
+        out = c if out is None else merged(out, c)
+        if not said_no(c):
+            break
+    return out
