@@ -25,11 +25,16 @@ from collections.abc import Callable
 from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
 from ..text.rows import parse_row
-from .binding import Standing, before
+from ..text.sentences import split_sentences
+from .binding import Standing
 from .reply import merged
 
 MODEL_CHECKS = 3
 """Sentences holding the answer asked of at most, in turn, until the model says one answers."""
+LEAD_SENTENCES = 2
+"""Sentences before the one the answer stands on that the call reads too: on the office set one
+("this rises to 30 days" under "Full-time staff receive 27 days") lost "You may carry over up
+to 5 unused days" two sentences up, and with two the model said yes to it."""
 WINDOW_WORDS = 30
 """Words either side of the answer the call reads of a long sentence (a table flattened into
 one sentence runs to hundreds): one short call, the answer always in it."""
@@ -59,10 +64,13 @@ def window(sentence: str, answer: str) -> str:
 
 
 def passage_text(standing: Standing, answer: str) -> str:
-    """What the call reads: the sentence before (a list's lead, what "this" refers to), then the
-    sentence, each cut to a window around the answer."""
-    lead = before(standing.sentence, standing.unit.text)
-    return " ".join(x for x in (window(lead, "") if lead else "", window(standing.sentence, answer)) if x)
+    """What the call reads: the `LEAD_SENTENCES` sentences before (a list's lead, what "this"
+    refers to, the rule a "more than" qualifies), then the sentence, each cut to a window (the
+    sentence's around the answer)."""
+    said = split_sentences(standing.unit.text)
+    at = next((i for i, s in enumerate(said) if s and s in standing.sentence), None)  # "Heading: sentence" holds it
+    lead = said[max(0, at - LEAD_SENTENCES) : at] if at is not None else []
+    return " ".join([*(window(s, "") for s in lead), window(standing.sentence, answer)])
 
 
 def sentence_messages(question: str, standing: Standing, answer: str) -> list[dict[str, str]]:
