@@ -41,7 +41,8 @@ documents will not name it (issue #62).
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
    ``model`` (model_check.py, ``answer_model_check``), for the same questions: the model asked, in
    one short call constrained to yes or no, whether the sentence the answer stands on (under its
-   passage's heading) answers the question proper; "no" → not in the documents, that sentence
+   passage's heading, after the two sentences before it) gives that answer to the question
+   proper; each such sentence in turn until one does; none → not in the documents, the first
    named as the closest read. Not asked of a table's row line (bound in code).
 6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.

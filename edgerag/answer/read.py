@@ -74,7 +74,7 @@ class Answer:
     rules: list[dict[str, str]] = field(default_factory=list)
     """Each rule that changed the model's reply into the short answer, in order: ``rule``
     (``option``, ``ran on``, ``said of``, ``echo``, ``year``, ``place``, ``name``, and the
-    check's ``kind``, ``subject``, ``said``, ``stands``, ``about``), ``before`` and ``after``;
+    check's ``kind``, ``subject``, ``said``, ``stands``, ``about``, ``asked``, ``model``), ``before`` and ``after``;
     benchmarks/answers.py counts the ones that turned a right answer wrong."""
     abstained: bool = False
     """The documents do not say (check.py): ``text`` is `NOT_IN_DOCUMENTS`, ``short`` is empty,
