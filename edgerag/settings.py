@@ -335,7 +335,8 @@ class Settings:
     sentence it stands on, under its heading, answers the question proper (answer/model_check.py,
     the check's ``model`` step); "no" → "The documents do not say." (issue #62, item 4). With the
     1.5B: 14 wrong answers stopped for 3 right lost over ConditionalQA, the TAT-QA sample and the
-    office set; about 0.6-1 s a call here."""
+    office set; about 0.6-1 s a call here. A model that says "no" to a plainly answering text
+    (the 0.5B: to every text) is not asked."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a

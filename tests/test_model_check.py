@@ -5,6 +5,8 @@ and what a "no" does (the real model's side is measured in the module doc's benc
 
 from __future__ import annotations
 
+import pytest
+
 from edgerag.answer.binding import Standing
 from edgerag.answer.check import NOT_IN_DOCUMENTS, check_answer
 from edgerag.answer.model_check import confirmed_by, sentence_messages, window
@@ -32,6 +34,14 @@ CBT = passage(
 )
 FINED = "You can be fined up to £1,000 if you do not have a valid CBT certificate."
 PRICES = passage("p1", "Price list", "Instrument: centrifuge; Room: B-2; Price: 12,400 EUR; Bought: 2021")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_probe(monkeypatch):
+    """Each test's model answers the probe anew (`discerns` remembers a model's for the process)."""
+    import edgerag.answer.model_check as mc
+
+    monkeypatch.setattr(mc, "_DISCERNS", {})
 
 
 def _model(*replies: str):
@@ -111,3 +121,66 @@ def test_no_call_no_completion_and_calls_stop_at_the_first_yes():
 def test_the_setting_is_on_by_default_and_says_what_it_does():
     assert Settings().answer_model_check is True
     assert NOT_IN_DOCUMENTS == "The documents do not say."
+
+
+def _read(tmp_path, replies, model_check):
+    """The question read by answer_question with a scripted model (its replies in turn)."""
+    from edgerag.answer.plan import ReadPlan, build_messages
+    from edgerag.answer.read import answer_question
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.store.tables import Tables
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    class Choosing(ScriptedLLM):
+        def complete(self, prompt, stop, max_tokens, grammar=None, on_text=None, halt=None, choices=None):
+            return super().complete(prompt, stop, max_tokens, grammar, on_text, halt)
+
+    text = "I want to ride a moped. How much does a CBT course cost?"
+    plan = ReadPlan(text, "short", [CBT], 0, 500, 0, build_messages(text, [CBT], "short", "evidence"), 60, None, None, "evidence")
+    model = Choosing(replies)
+    tmp_path.mkdir()
+    llm = MeteredLLM(model, Tables(str(tmp_path), map_size=1 << 26))
+    return answer_question(llm, text, Context(text, "bridge-ppr", 500, [CBT]), plan=plan, model_check=model_check), model
+
+
+def test_the_reader_drops_an_answer_the_model_check_says_no_to(tmp_path):
+    off, model = _read(tmp_path / "off", ["£1,000 [1]", "yes", "no"], model_check=False)
+    assert off.short == "£1,000" and model.replies == ["yes", "no"]  # no second call
+    on, model = _read(tmp_path / "on", ["£1,000 [1]", "yes", "no"], model_check=True)  # the probe: yes; the check: no
+    assert model.replies == [] and on.abstained and on.text == NOT_IN_DOCUMENTS and on.citations == []
+    assert [r["rule"] for r in on.rules] == ["model"] and "not answering" in on.reason
+    assert [c.how for c in on.closest] == ["closest"] and on.closest[0].sentence == FINED
+    assert on.tokens["output"] > off.tokens["output"]  # the check's call is counted in the answer's tokens
+    import edgerag.answer.model_check as mc
+
+    mc._DISCERNS.clear()
+    kept, model = _read(tmp_path / "kept", ["£1,000 [1]", "yes", "yes"], model_check=True)
+    assert model.replies == [] and kept.short == "£1,000" and not kept.abstained
+
+
+def test_a_model_that_says_no_to_a_plain_answer_is_not_asked(tmp_path):
+    ans, model = _read(tmp_path / "blind", ["£1,000 [1]", "no", "no"], model_check=True)  # the probe: no
+    assert ans.short == "£1,000" and not ans.abstained and model.replies == ["no"]  # its "no" would drop every answer
+
+
+@pytest.mark.model
+def test_the_real_model_is_asked_only_where_it_says_yes_to_a_plain_answer(tmp_path):
+    from edgerag.answer.model_check import discerns, said_no, sentence_checker
+    from edgerag.llm.local import LocalLLM
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.llm.models import ANSWER_MODEL, installed, resolve_model
+    from edgerag.store.tables import Tables
+
+    cv = passage("cv", "Curriculum Vitae: Dr Priya Raman", "Education: PhD in Hydrology, University of Leeds, 2012.")
+    for spec in {None, ANSWER_MODEL} if installed(ANSWER_MODEL) else {None}:
+        llm = MeteredLLM(LocalLLM(resolve_model(spec)), Tables(str(tmp_path / str(spec)), map_size=1 << 26))
+        confirm = sentence_checker(llm, "When did Dr Samuel Adeyemi complete his PhD?", method="text")
+        other = confirm(Standing(cv, cv.text), "2012")  # another person's CV
+        if not discerns(llm, "text"):
+            assert other is None  # not asked: the model says no to the plainest text
+        else:
+            assert said_no(other)
+            own = sentence_checker(llm, "When did Dr Priya Raman complete her PhD?", method="text")
+            assert not said_no(own(Standing(cv, cv.text), "2012"))

@@ -22,6 +22,10 @@ Only a short answer the model read from prose is asked of (check.py): not a yes 
 answer decided in code (arithmetic, a table's cell, a comparison, a cell moved to the year
 asked), not a table's row line, not a bridge question's (its sentence answers a hop).
 
+The answering model is asked only where it says "yes" to a text that plainly gives the answer
+(`PROBE`, once a process): the 0.5B says "no" to every text tried, that one included, so its
+"no" would drop every answer it read (tests/test_model_check.py).
+
 Measured with the 1.5B against main's results on the same caches (benchmarks/results/
 check_model_*_1_5b.json; right / abstained / wrong):
 
@@ -52,6 +56,7 @@ from ..llm.local import Completion
 from ..llm.metered import MeteredLLM
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
+from ..types import Unit
 from .binding import Standing
 from .reply import merged
 
@@ -118,19 +123,44 @@ def checkable(standing: Standing) -> bool:
     return not parse_row(standing.sentence)
 
 
-def sentence_checker(llm: MeteredLLM, question: str, *, method: str) -> Callable[[Standing, str], Completion]:
-    """``confirm(standing, answer)`` for check.py: the model's yes or no for ``question`` (the
-    question proper) and ``answer`` from ``standing``'s sentence alone, as its completion."""
+def _said(llm: MeteredLLM, question: str, standing: Standing, answer: str, method: str, sources: list[str] | None) -> Completion:
+    return llm.chat(
+        sentence_messages(question, standing, answer), stage="answer", method=method, max_tokens=4, sources=sources, choices=["yes", "no"]
+    )
 
-    def confirm(standing: Standing, answer: str) -> Completion:
-        return llm.chat(
-            sentence_messages(question, standing, answer),
-            stage="answer",
-            method=method,
-            max_tokens=4,
-            sources=[standing.unit.chunk_id],
-            choices=["yes", "no"],
-        )
+
+PROBE = (
+    "Parking permits",
+    "Residents' permits cost £45 a year.",
+    "How much does a resident's parking permit cost?",
+    "£45 a year",
+)
+"""A text that plainly gives the answer: a model that says "no" to it is not asked (`discerns`)."""
+_DISCERNS: dict[str, bool] = {}
+
+
+def discerns(llm: MeteredLLM, method: str) -> bool:
+    """Whether the model says "yes" to the `PROBE`, a sentence that plainly gives the answer
+    (asked once a process, cached with the model's calls): the 0.5B says "no" to every text, this
+    one included, so its "no" would drop every answer it read; it is not asked. (A model that
+    says "yes" to everything drops nothing.)"""
+    key = str(getattr(llm.llm, "sha256", "")) or str(getattr(llm.llm, "path", ""))
+    if key not in _DISCERNS:
+        title, sentence, question, answer = PROBE
+        unit = Unit(kind="chunk", id="probe", text=sentence, tokens=0, score=0.0, doc_id="probe", chunk_id="probe", title=title)
+        _DISCERNS[key] = not said_no(_said(llm, question, Standing(unit, sentence), answer, method, None))
+    return _DISCERNS[key]
+
+
+def sentence_checker(llm: MeteredLLM, question: str, *, method: str) -> Callable[[Standing, str], Completion | None]:
+    """``confirm(standing, answer)`` for check.py: the model's yes or no for ``question`` (the
+    question proper) and ``answer`` from ``standing``'s sentence alone, as its completion; None
+    (not asked) where the model says "no" to the plain `PROBE`."""
+
+    def confirm(standing: Standing, answer: str) -> Completion | None:
+        if not discerns(llm, method):
+            return None
+        return _said(llm, question, standing, answer, method, [standing.unit.chunk_id])
 
     return confirm
 
