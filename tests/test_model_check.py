@@ -184,3 +184,11 @@ def test_the_real_model_is_asked_only_where_it_says_yes_to_a_plain_answer(tmp_pa
             assert said_no(other)
             own = sentence_checker(llm, "When did Dr Priya Raman complete her PhD?", method="text")
             assert not said_no(own(Standing(cv, cv.text), "2012"))
+
+
+def test_the_lead_is_read_before_the_sentence_itself_not_before_a_short_line_it_contains():
+    from edgerag.answer.model_check import passage_text
+
+    unit = passage("f1", "Fees", "Fees\n\nThe permit is free. Renewal is online. Fees: a replacement permit costs £25.")
+    text = passage_text(Standing(unit, "Fees: a replacement permit costs £25."), "£25")
+    assert text == "The permit is free. Renewal is online. Fees: a replacement permit costs £25."

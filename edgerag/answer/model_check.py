@@ -99,7 +99,8 @@ def passage_text(standing: Standing, answer: str) -> str:
     refers to, the rule a "more than" qualifies), then the sentence, each cut to a window (the
     sentence's around the answer)."""
     said = split_sentences(standing.unit.text)
-    at = next((i for i, s in enumerate(said) if s and s in standing.sentence), None)  # "Heading: sentence" holds it
+    held = [(len(s), -i) for i, s in enumerate(said) if s and s in standing.sentence]  # "Heading: sentence" holds it
+    at = -max(held)[1] if held else None  # the longest held: not a one-word heading met earlier
     lead = said[max(0, at - LEAD_SENTENCES) : at] if at is not None else []
     return " ".join([*(window(s, "") for s in lead), window(standing.sentence, answer)])
 
