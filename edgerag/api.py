@@ -319,6 +319,7 @@ class EdgeRAG:
             check=s.answer_check,
             rule_check=s.answer_rule_check,
             rule_items=s.answer_rule_items,
+            model_check=s.answer_model_check,
         )
         return answer_planned(reader, question, context, plan, on_text=on_text)
 

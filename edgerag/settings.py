@@ -330,6 +330,14 @@ class Settings:
     item (answer/conditions_met.py): a date, number or age settled in code, else one short Yes /
     No / Unknown call an item (at most 5); a requirement failed or an exception met says no. On
     ConditionalQA's 93 yes/no questions with the 1.5B: right 59 → 62, wrong 30 → 27, none lost."""
+    answer_model_check: bool = True
+    """A short answer the model read from prose (not a yes or no, not decided in code, not a
+    table's row) is asked of once more: one short call constrained to yes or no, whether the
+    sentence it stands on, under its heading, answers the question proper (answer/model_check.py,
+    the check's ``model`` step); "no" → "The documents do not say." (issue #62, item 4). With the
+    1.5B: 14 wrong answers stopped for 3 right lost over ConditionalQA, the TAT-QA sample and the
+    office set; about 0.6-1 s a call here. A model that says "no" to a plainly answering text
+    (the 0.5B: to every text) is not asked."""
     answer_mode: str = "auto"
     """``choose`` (one of the passages' names, dates, numbers or yes/no, enforced), ``short``
     (a free short phrase), ``long`` (a free answer citing [n]) or ``auto`` (``short`` for a

@@ -95,6 +95,9 @@ One module per step of the path:
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no" (not
                      one in a condition, in a clause set against the answer's, or leading a
                      list); a duty lifted in so many words ("… but they don't have to")
+        model_check.py  the model asked, yes or no, whether the sentence a prose short answer
+                     stands on (its heading, the two sentences before) gives that answer to the
+                     question proper (``answer_model_check``): "no" → not in the documents
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;
                      a plain yes or no where the user's situation already settles it

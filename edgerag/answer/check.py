@@ -39,6 +39,11 @@ documents will not name it (issue #62).
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
+   ``model`` (model_check.py, ``answer_model_check``), for the same questions: the model asked, in
+   one short call constrained to yes or no, whether the sentence the answer stands on (under its
+   passage's heading, after the two sentences before it) gives that answer to the question
+   proper; each such sentence in turn until one does; none → not in the documents, the first
+   named as the closest read. Not asked of a table's row line (bound in code).
 6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
@@ -88,6 +93,7 @@ from .form import affirmed
 from .kinds import ROLE_WORDS, fits, of_kind
 from .list_value import bound_value
 from .listed import counted, says_counted
+from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
 from .polarity import says_no
 from .question import Question, as_question
 from .sides import each_side
@@ -118,7 +124,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -127,6 +133,8 @@ class Check:
     """The completion of a read again among right-kind answers (its tokens join the answer's)."""
     negated: str = ""
     """The sentence the polarity step read as a no ("" where it made none)."""
+    confirmed: Completion | None = None
+    """The model check's yes or no (model_check.py; its tokens join the answer's), None when not asked."""
 
 
 def role_phrases(texts: list[str]) -> list[str]:
@@ -175,9 +183,13 @@ def closest_sentences(question: str, units: list[Unit], k: int = 2) -> list[Stan
     return [s for _, _, s in scored[:k]]
 
 
-def dropped(step: str, why: str, question: str, units: list[Unit], closest: list[Standing] | None = None, reread=None) -> Check:
+def dropped(
+    step: str, why: str, question: str, units: list[Unit], closest: list[Standing] | None = None, reread=None, confirmed=None
+) -> Check:
     """An abstention: nothing kept, the closest sentences read named."""
-    return Check("", abstained=True, step=step, why=why, closest=closest or closest_sentences(question, units), reread=reread)
+    return Check(
+        "", abstained=True, step=step, why=why, closest=closest or closest_sentences(question, units), reread=reread, confirmed=confirmed
+    )
 
 
 def unnamed(asked: str | Question, units: list[Unit]) -> Check | None:
@@ -193,13 +205,20 @@ def unnamed(asked: str | Question, units: list[Unit]) -> Check | None:
 
 
 def check_answer(
-    short: str, reply: str, asked: str | Question, units: list[Unit], reread: Callable[[list[str]], Completion | None] | None = None
+    short: str,
+    reply: str,
+    asked: str | Question,
+    units: list[Unit],
+    reread: Callable[[list[str]], Completion | None] | None = None,
+    confirm: Callable[[Standing, str], Completion | None] | None = None,
 ) -> Check:
     """The check of ``short`` (the model's ``reply`` made a short answer) to the question ``asked``
     (typed once, question.py: the check holds the reading to its question proper, ``core``, and
     its ``names``, never to the user's situation) over the ``units`` read (the module doc).
     ``reread(options)`` asks the model again with its output held to ``options`` (its
-    completion; None: not asked)."""
+    completion; None: not asked). ``confirm(standing, short)`` asks the model whether the sentence a
+    prose answer stands on answers the question proper, yes or no (model_check.py, the ``model``
+    step; None: not asked)."""
     q = as_question(asked)
     core, names = q.core, list(q.names)
     if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
@@ -240,7 +259,7 @@ def check_answer(
     standing = stands_on(short, units)
     if not standing:
         return dropped("stands", f"no sentence read holds '{short}'", core, units)
-    bound = standing
+    bound, confirmed = standing, None
     if not bridge_question(core):  # asked of its subject itself (a bridge read whole may stand anywhere it links to)
         bound = [s for s in standing if about(s, core, units, names)]
         if not bound and q.situated and not names:  # a question naming nothing: the situation says which case it asks of
@@ -260,12 +279,25 @@ def check_answer(
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
+        asked_of = [s for s in bound if checkable(s)][:MODEL_CHECKS] if confirm is not None else []
+        confirmed = confirmed_by(confirm, asked_of, short)  # model_check.py: each in turn until the model says yes
+        if said_no(confirmed):  # the model reads each as answering something else
+            first = asked_of[0]
+            return dropped(
+                "model",
+                f"the model reads the sentence that holds '{short}' as not answering what was asked",
+                core,
+                units,
+                [first],
+                completion,
+                confirmed,
+            )
     value = (
         bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
     )  # a row is bound in code
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
-    return Check(short, step=step, why=why, closest=bound[:1], reread=completion)
+    return Check(short, step=step, why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
 
 
 def _alternative(short: str, named: str, q: Question, core: str, units: list[Unit], reread) -> Check:

@@ -17,6 +17,7 @@ from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import asks_clause, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
+from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
 from .qualified import qualified
@@ -75,7 +76,7 @@ class Answer:
     rules: list[dict[str, str]] = field(default_factory=list)
     """Each rule that changed the model's reply into the short answer, in order: ``rule``
     (``option``, ``ran on``, ``said of``, ``echo``, ``year``, ``place``, ``name``, and the
-    check's ``kind``, ``subject``, ``said``, ``stands``, ``about``), ``before`` and ``after``;
+    check's ``kind``, ``subject``, ``said``, ``stands``, ``about``, ``asked``, ``model``), ``before`` and ``after``;
     benchmarks/answers.py counts the ones that turned a right answer wrong."""
     abstained: bool = False
     """The documents do not say (check.py): ``text`` is `NOT_IN_DOCUMENTS`, ``short`` is empty,
@@ -107,6 +108,7 @@ def answer_question(
     check: bool = True,
     rule_check: bool = False,
     rule_items: bool = False,
+    model_check: bool = False,
 ) -> Answer:
     """Answer ``question`` from ``context`` (``short=True`` is ``mode="short"``, kept for
     callers of the old signature); pass the ``plan`` that `plan_answer` made to reuse it.
@@ -116,7 +118,9 @@ def answer_question(
     no, of a rule's "yes" the check's polarity step made "no", from the rule's sentence and the
     user's situation alone (rule_check.py), where the user gave a situation. ``rule_items``
     (``Settings.answer_rule_items``) decides a rule's listed requirements or exceptions for the
-    user's situation, item by item (conditions_met.py)."""
+    user's situation, item by item (conditions_met.py). ``model_check``
+    (``Settings.answer_model_check``) asks the model, yes or no, whether the sentence a short
+    answer read from prose stands on answers the question proper (model_check.py): "no" drops it."""
     t0 = time.perf_counter()
     if plan is None:
         plan = plan_answer(llm, question, context, mode="short" if short else mode, budget=budget, max_tokens=max_tokens)
@@ -213,9 +217,12 @@ def answer_question(
         def reread(options: list[str]):
             return llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, sources=sources, choices=options)
 
-        checked = check_answer(short_text, text, typed, units, reread=reread)
+        confirm = sentence_checker(llm, typed.core, method=context.method) if model_check and moved is None else None
+        checked = check_answer(short_text, text, typed, units, reread=reread, confirm=confirm)
         if checked.reread is not None:
             c = merged(c, checked.reread)
+        if checked.confirmed is not None:
+            c = merged(c, checked.confirmed)
         if checked.step:
             rule(checked.step, checked.short)
             reason = "; ".join(x for x in (reason, checked.why) if x)

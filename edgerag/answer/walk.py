@@ -51,6 +51,8 @@ class Reader:
     """A rule's yes/no read again from the rule's sentence (``answer_rule_check``, rule_check.py)."""
     rule_items: bool = True
     """A rule's listed items decided for the situation (``answer_rule_items``, conditions_met.py)."""
+    model_check: bool = True
+    """A prose short answer's sentence asked of, yes or no (``answer_model_check``, model_check.py)."""
 
 
 def answer_planned(
@@ -78,6 +80,7 @@ def answer_planned(
         check=reader.check,
         rule_check=reader.rule_check,
         rule_items=reader.rule_items,
+        model_check=reader.model_check,
     )
     if note:
         ans.reason = "; ".join(x for x in (note, ans.reason) if x)
