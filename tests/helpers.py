@@ -139,3 +139,18 @@ def same_arrays(a: Path, b: Path, stage: str) -> None:
 def passage(id: str, title: str, text: str) -> Unit:
     """A retrieved passage as the reader's code steps see it (answer/compare.py, answer/hops.py)."""
     return Unit(kind="chunk", id=id, text=text, tokens=len(text.split()), score=0.0, doc_id=id, chunk_id=id, title=title)
+
+
+def section(id: str, title: str, text: str, file: str = "guide.html") -> Unit:
+    """A page's section as the reader reads it: evidence under its heading, from its page's file."""
+    return Unit(
+        kind="evidence",
+        id=id,
+        text=f"{title}: {text}",
+        tokens=len(text.split()),
+        score=0.0,
+        doc_id=file,
+        chunk_id=id,
+        title=title,
+        provenance={"file": f"/docs/{file}", "section": title},
+    )

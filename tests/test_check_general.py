@@ -13,20 +13,12 @@ from edgerag.answer.sides import each_side
 from edgerag.answer.spelled import loosely_named
 from edgerag.types import Unit
 
+from .helpers import section as page_section
+
 
 def section(id: str, file: str, title: str, text: str) -> Unit:
     """A page's section as the reader reads it: evidence, its page's file and its heading."""
-    return Unit(
-        kind="evidence",
-        id=id,
-        text=f"{title}: {text}",
-        tokens=len(text.split()),
-        score=0.0,
-        doc_id=file,
-        chunk_id=id,
-        title=title,
-        provenance={"file": f"/docs/{file}", "section": title},
-    )
+    return page_section(id, title, text, file)
 
 
 TAKE = section("c5", "motorcycle-cbt.html", "What to take to your course", "Take your UK driving licence to your training course.")

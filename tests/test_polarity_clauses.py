@@ -11,23 +11,8 @@ from __future__ import annotations
 from edgerag.answer.check import check_answer
 from edgerag.answer.polarity import conditional, contrasted, leads_list, lifted_duty, outright, says_no
 from edgerag.answer.question import read_question
-from edgerag.types import Unit
 
-
-def section(id: str, title: str, text: str) -> Unit:
-    """A page's section as the reader reads it: its heading, then its text."""
-    return Unit(
-        kind="evidence",
-        id=id,
-        text=f"{title}: {text}",
-        tokens=len(text.split()),
-        score=0.0,
-        doc_id="guide.html",
-        chunk_id=id,
-        title=title,
-        provenance={"file": "/docs/guide.html", "section": title},
-    )
-
+from .helpers import section
 
 WAGES = section("w1", "Wages", "Your manager may pay you for jury service days but they don't have to.")
 WAGES_IF = section("w2", "Wages", "Your manager does not have to pay you if you are self-employed.")
