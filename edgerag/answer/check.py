@@ -99,12 +99,13 @@ from .question import Question, as_question
 from .sides import each_side
 
 NOT_IN_DOCUMENTS = "The documents do not say."
-_DONT_KNOW = re.compile(
+SAYS_UNKNOWN = re.compile(
     r"^\s*(?:i (?:do not|don't|cannot|can't) (?:know|tell|find|say)|unknown|not (?:mentioned|stated|given|known|specified|found)|"
     r"(?:the )?(?:passages?|documents?|text|context) (?:do(?:es)? not|don't|doesn't) (?:say|state|mention|contain|specify)|"
     r"no (?:information|answer|mention)|none|n/?a)\b",
     re.I,
 )
+"""A reply that says the model found no answer ("I do not know", "The passages do not say")."""
 _ROLE_MODIFIERS = (
     "senior|junior|deputy|assistant|associate|chief|head|vice|acting|interim|principal|lead|research|managing|executive|general|"
     "technical|financial|operations|project|programme|program|lab|laboratory|safety|quality|data|protection|health|it|hr"
@@ -221,7 +222,7 @@ def check_answer(
     step; None: not asked)."""
     q = as_question(asked)
     core, names = q.core, list(q.names)
-    if not short.strip() or _DONT_KNOW.match(short) or _DONT_KNOW.match(reply):
+    if not short.strip() or SAYS_UNKNOWN.match(short) or SAYS_UNKNOWN.match(reply):
         return dropped("said", "the model found no answer in what it read", core, units)
     if q.alternatives is not None and q.kind != "yes-no" and (named := affirmed(short, q.alternatives)) is not None:
         return _alternative(short, named, q, core, units, reread)

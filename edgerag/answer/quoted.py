@@ -45,8 +45,7 @@ from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .binding import Standing, lemma
-from .check import _DONT_KNOW as SAYS_UNKNOWN
-from .check import Check, dropped
+from .check import SAYS_UNKNOWN, Check, dropped
 from .question import Question, as_question
 from .restated import content
 
