@@ -93,6 +93,16 @@ def test_a_yes_no_answer_and_a_table_row_are_not_asked_of():
     assert checked.short == "12,400 EUR" and not asked  # a row's cell is bound in code
 
 
+def test_a_question_pinning_its_thing_by_a_clause_is_not_asked_of():
+    """ "A film starring X and Y": the sentence that gives the screenwriter need not name the stars
+    (HotpotQA's dev split: the model said no to such a right answer)."""
+    writer = passage("w1", "David Weissman", "David Weissman is a screenwriter with credits for Evolution and The Family Man.")
+    confirm, asked = _model("no")
+    question = "What screenwriter with credits for Evolution co-wrote a film starring Nicolas Cage and Téa Leoni?"
+    checked = check_answer("David Weissman", "David Weissman", question, [writer], confirm=confirm)
+    assert checked.short == "David Weissman" and not asked
+
+
 def test_the_call_reads_the_heading_the_lead_sentence_the_question_proper_and_the_answer():
     q = read_question("I live in Leeds and my wife died last May. How many days of annual leave does staff with seven years get?")
     standing = Standing(LEAVE, "After five years of continuous service this rises to 30 days.")

@@ -271,6 +271,20 @@ _BRIDGE = re.compile(
 )
 
 
+_REDUCED_RELATIVE = re.compile(
+    r"\b(?:a|an|the|some)\s+(?:[a-z]+\s+){0,2}[a-z]+\s+(?:starring|featuring|directed\s+by|written\s+by|produced\s+by|"
+    r"founded\s+by|owned\s+by|released\s+by|published\s+by|created\s+by|composed\s+by|performed\s+by|designed\s+by|"
+    r"built\s+by|led\s+by|run\s+by|coached\s+by|managed\s+by|based\s+on|named\s+after)\b"
+)
+
+
+def through_a_clause(question: str) -> bool:
+    """Whether ``question`` names a thing it asks through by a clause of its own ("a film starring
+    Nicolas Cage and Téa Leoni", "the project led by the Head of Aquatic Ecology"): its answer
+    stands in one sentence and what pins the thing down in another."""
+    return bool(_REDUCED_RELATIVE.search(question))
+
+
 def bridge_question(question: str) -> bool:
     """Whether ``question`` asks of something it names only through another ("the director of
     film X", "the city where X died", "X's wife", "the country Signmark is from"): its answer

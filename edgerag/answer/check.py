@@ -43,7 +43,9 @@ documents will not name it (issue #62).
    one short call constrained to yes or no, whether the sentence the answer stands on (under its
    passage's heading, after the two sentences before it) gives that answer to the question
    proper; each such sentence in turn until one does; none → not in the documents, the first
-   named as the closest read. Not asked of a table's row line (bound in code).
+   named as the closest read. Not asked of a table's row line (bound in code), nor of a question
+   that pins its thing down by a clause of its own ("a film starring …": binding.py
+   `through_a_clause`), whose answer and clause stand in different sentences.
 6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
@@ -86,6 +88,7 @@ from .binding import (
     question_names,
     stands_on,
     subject_words,
+    through_a_clause,
 )
 from .candidates import candidates
 from .derived import underived
@@ -280,7 +283,8 @@ def check_answer(
         if not said:
             return dropped("asked", f"the sentences that hold '{short}' do not say what was asked", core, units, bound[:2])
         bound = said
-        asked_of = [s for s in bound if checkable(s)][:MODEL_CHECKS] if confirm is not None else []
+        one_sentence = confirm is not None and not through_a_clause(core)  # a thing pinned by a clause is read across sentences
+        asked_of = [s for s in bound if checkable(s)][:MODEL_CHECKS] if one_sentence else []
         confirmed = confirmed_by(confirm, asked_of, short)  # model_check.py: each in turn until the model says yes
         if said_no(confirmed):  # the model reads each as answering something else
             first = asked_of[0]

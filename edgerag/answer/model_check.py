@@ -20,7 +20,10 @@ model reads what it is about.
 
 Only a short answer the model read from prose is asked of (check.py): not a yes or no, not an
 answer decided in code (arithmetic, a table's cell, a comparison, a cell moved to the year
-asked), not a table's row line, not a bridge question's (its sentence answers a hop).
+asked), not a table's row line, not a bridge question's (its sentence answers a hop), nor a
+question that pins its thing down by a clause of its own ("a film starring Nicolas Cage and Téa
+Leoni", binding.py `through_a_clause`): the sentence that gives the answer need not say the
+clause, and the model said no to such a right answer on HotpotQA's dev split.
 
 The answering model is asked only where it says "yes" to a text that plainly gives the answer
 (`PROBE`, once a process): the 0.5B says "no" to every text tried, that one included, so its
