@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from edgerag import EdgeRAG, Settings
+from edgerag.answer.model_check import discerns
 from edgerag.answer.plan import READ_OVERHEAD_S, SHORT_OUTPUT
 from edgerag.llm import speeds
 from edgerag.llm.metered import MeteredLLM
@@ -58,6 +59,7 @@ def test_a_question_asked_while_other_processes_saturate_the_cores_is_read_as_at
     monkeypatch.setattr(MeteredLLM, "prepare", keyed)
     rag = EdgeRAG(index_copy, Settings(progress=False))
     at_rest = rag.answer_llm.speeds()  # the probe, at rest: this test runs under the CPU lock
+    discerns(rag.answer_llm, "text")  # the model check's probe, once a process: not one question's call
     assert at_rest is not None
     # a time budget that lets this machine read about 60 % of the answer budget: the plan depends on the speeds
     seconds = READ_OVERHEAD_S + SHORT_OUTPUT / at_rest.generation + (80 + 0.6 * rag.settings.answer_budget) / at_rest.prompt

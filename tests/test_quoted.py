@@ -62,6 +62,7 @@ def test_a_summary_is_left_the_models_own():
     assert not quotable("Why was my bill so high?")
     assert quotable("I had a divorce. How can I challenge the cost of the bill?")
     assert quotable("What happens if I miss the deadline?")
+    assert not quotable("Write a long account of the lighthouse and its keepers.")  # a request: streamed as written
 
 
 def _read(text, reply, units, tmp_path, on_text=None):

@@ -143,30 +143,48 @@ PROBE = (
 _DISCERNS: dict[str, bool] = {}
 
 
-def discerns(llm: MeteredLLM, method: str) -> bool:
+def probe(llm: MeteredLLM, method: str) -> tuple[bool, Completion | None]:
     """Whether the model says "yes" to the `PROBE`, a sentence that plainly gives the answer
     (asked once a process, cached with the model's calls): the 0.5B says "no" to every text, this
     one included, so its "no" would drop every answer it read; it is not asked. (A model that
-    says "yes" to everything drops nothing.)"""
+    says "yes" to everything drops nothing.) With the probe's completion where it was asked now
+    (its tokens are the answer's that asked it), else None."""
     key = str(getattr(llm.llm, "sha256", "")) or str(getattr(llm.llm, "path", ""))
-    if key not in _DISCERNS:
-        title, sentence, question, answer = PROBE
-        unit = Unit(kind="chunk", id="probe", text=sentence, tokens=0, score=0.0, doc_id="probe", chunk_id="probe", title=title)
-        _DISCERNS[key] = not said_no(_said(llm, question, Standing(unit, sentence), answer, method, None))
-    return _DISCERNS[key]
+    if key in _DISCERNS:
+        return _DISCERNS[key], None
+    title, sentence, question, answer = PROBE
+    unit = Unit(kind="chunk", id="probe", text=sentence, tokens=0, score=0.0, doc_id="probe", chunk_id="probe", title=title)
+    asked = _said(llm, question, Standing(unit, sentence), answer, method, None)
+    _DISCERNS[key] = not said_no(asked)
+    return _DISCERNS[key], asked
 
 
-def sentence_checker(llm: MeteredLLM, question: str, *, method: str) -> Callable[[Standing, str], Completion | None]:
+def discerns(llm: MeteredLLM, method: str) -> bool:
+    """Whether the model is asked at all (`probe`)."""
+    return probe(llm, method)[0]
+
+
+class SentenceChecker:
     """``confirm(standing, answer)`` for check.py: the model's yes or no for ``question`` (the
     question proper) and ``answer`` from ``standing``'s sentence alone, as its completion; None
-    (not asked) where the model says "no" to the plain `PROBE`."""
+    (not asked) where the model says "no" to the plain `PROBE`. ``probed``: the probe's call where
+    this answer made it (read.py counts its tokens with the answer's)."""
 
-    def confirm(standing: Standing, answer: str) -> Completion | None:
-        if not discerns(llm, method):
+    def __init__(self, llm: MeteredLLM, question: str, method: str) -> None:
+        self.llm, self.question, self.method = llm, question, method
+        self.probed: Completion | None = None
+
+    def __call__(self, standing: Standing, answer: str) -> Completion | None:
+        ok, asked = probe(self.llm, self.method)
+        self.probed = asked or self.probed
+        if not ok:
             return None
-        return _said(llm, question, standing, answer, method, [standing.unit.chunk_id])
+        return _said(self.llm, self.question, standing, answer, self.method, [standing.unit.chunk_id])
 
-    return confirm
+
+def sentence_checker(llm: MeteredLLM, question: str, *, method: str) -> SentenceChecker:
+    """The model check's ``confirm`` for one answer (`SentenceChecker`)."""
+    return SentenceChecker(llm, question, method)
 
 
 def said_no(c: Completion | None) -> bool:

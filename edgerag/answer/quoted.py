@@ -74,9 +74,19 @@ class Quote:
     """Content words (roots) the claim and the sentence share."""
 
 
+_ASKED = re.compile(
+    r"^\s*(?:how|what|where|who|whom|which|when|can|could|do|does|did|is|are|am|was|were|should|shall|will|would|may|must|have|has)\b"
+    r"|\?\s*$",
+    re.I,
+)
+"""A question asked (not a request: "Write a long account of …" is the model's own to write)."""
+
+
 def quotable(question: str | Question) -> bool:
-    """Whether a long answer to ``question`` is held to the documents' words (the module doc)."""
-    return not _NOT_QUOTABLE.match(as_question(question).read_as)
+    """Whether a long answer to ``question`` is held to the documents' words (the module doc): a
+    question asked, not a request to write, summarise or explain."""
+    read_as = as_question(question).read_as
+    return bool(_ASKED.search(read_as)) and not _NOT_QUOTABLE.match(read_as)
 
 
 def _roots(text: str) -> set[str]:

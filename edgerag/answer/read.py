@@ -223,6 +223,8 @@ def answer_question(
             c = merged(c, checked.reread)
         if checked.confirmed is not None:
             c = merged(c, checked.confirmed)
+        if confirm is not None and confirm.probed is not None:  # the model check's probe, made by this answer
+            c = merged(c, confirm.probed)
         if checked.step:
             rule(checked.step, checked.short)
             reason = "; ".join(x for x in (reason, checked.why) if x)
