@@ -90,6 +90,8 @@ def ask(rag, text: str) -> dict:
         "cached": ans.cached,
         "reason": ans.reason,
         "cited": [c.where or c.title for c in ans.citations if c.how != "unverified"],
+        "decided": plan.decision.kind if plan.decision is not None else "",
+        "rules": [r["rule"] for r in ans.rules],
     }
 
 
