@@ -46,7 +46,10 @@ documents will not name it (issue #62).
    named as the closest read. Not asked of a table's row line (bound in code), nor of a question
    that pins its thing down by a clause of its own ("a film starring …": binding.py
    `through_a_clause`), whose answer and clause stand in different sentences.
-6. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
+6. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
+   band of money or dates, "£11,222 if your course started between …"), where the user's own
+   words state a sum or a date: the value of the case it falls in, else not in the documents.
+7. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
 A long answer (a summary, an explanation) is held to one step here, before the model writes it
@@ -91,6 +94,7 @@ from .binding import (
     through_a_clause,
 )
 from .candidates import candidates
+from .cases import in_case
 from .derived import underived
 from .form import affirmed
 from .kinds import ROLE_WORDS, fits, of_kind
@@ -128,7 +132,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``case``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -297,6 +301,11 @@ def check_answer(
                 completion,
                 confirmed,
             )
+    case = in_case(short, bound, q)  # cases.py: a value given case by case, in the case the user's words put them
+    if case is not None and not case.value:
+        return dropped("case", case.why, core, units, bound[:1], completion, confirmed)
+    if case is not None:
+        return Check(case.value, step="case", why=case.why, closest=bound[:1], reread=completion, confirmed=confirmed)
     value = (
         bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
     )  # a row is bound in code

@@ -1,0 +1,107 @@
+"""A value the guidance gives case by case, chosen by the user's own sum or date (answer/cases.py),
+and the check that makes it (answer/check.py, step ``case``): on pages written here."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from edgerag.answer.cases import band, in_case
+from edgerag.answer.check import check_answer
+from edgerag.answer.question import read_question
+
+from .helpers import section
+
+FEES = section(
+    "fees",
+    "Get a detailed assessment",
+    "You must also pay a court fee. How much you pay will depend on the size of your solicitor’s bill.\n"
+    "Get a detailed assessment — Amount on your solicitor’s bill: £15,000 or less; Fee: £335\n"
+    "Get a detailed assessment — Amount on your solicitor’s bill: £15,000.01 to £50,000; Fee: £675\n"
+    "Get a detailed assessment — Amount on your solicitor’s bill: £50,000.01 to £100,000; Fee: £1,005\n"
+    "Get a detailed assessment — Amount on your solicitor’s bill: £100,000.01 or more; Fee: £1,345",
+)
+LOAN = section(
+    "loan",
+    "What you'll get",
+    "£11,570 if your course starts on or after 1 August 2021 £11,222 if your course started between 1 August 2020 and "
+    "31 July 2021 £10,906 if your course started between 1 August 2019 and 31 July 2020",
+)
+DUTY = section(
+    "duty",
+    "Customs Duty",
+    "You pay Customs Duty on goods worth more than £135.\n"
+    "Customs Duty — Type and value of goods: Gifts above £135 and up to £630; Customs Duty: 2.5%, but rates are lower for some goods\n"
+    "Customs Duty — Type and value of goods: Gifts above £630; Customs Duty: The rate depends on the type of goods",
+)
+
+
+@pytest.mark.parametrize(
+    "words, kind, low, high",
+    [
+        ("£15,000 or less", "money", -math.inf, 15000),
+        ("£15,000.01 to £50,000", "money", 15000.01, 50000),
+        ("Gifts above £135 and up to £630", "money", 135, 630),
+        ("£100,000.01 or more", "money", 100000.01, math.inf),
+        ("over £630", "money", 630, math.inf),
+    ],
+)
+def test_a_band_of_money_is_read_from_its_words(words, kind, low, high):
+    b = band(words)
+    assert (b.kind, b.low, b.high) == (kind, low, high)
+
+
+def test_a_band_of_dates_holds_its_days_and_no_others():
+    b = band("if your course started between 1 August 2020 and 31 July 2021")
+    assert b.kind == "date"
+    after = band("on or after 1 August 2021")
+    assert after.low == b.high + 1 and after.high == math.inf
+    assert band("before 6 April 2017").high < band("on or after 6 April 2017").low
+    assert band("if you live in Wales") is None
+
+
+def _check(text: str, short: str, units):
+    return check_answer(short, short, read_question(text), units)
+
+
+def test_a_fee_read_from_another_band_is_the_fee_of_the_users_sum():
+    q = "The final bill from my solicitor was £100950. How much is the court fee for a detailed assessment of the bill?"
+    got = _check(q, "£335", [FEES])
+    assert (got.short, got.step, got.abstained) == ("£1,345", "case", False)
+    assert "£100,950" in got.why
+
+
+def test_a_sum_already_in_its_band_keeps_the_answer():
+    q = "The final bill from my solicitor was £9,000. How much is the court fee for a detailed assessment of the bill?"
+    assert _check(q, "£335", [FEES]).short == "£335"
+
+
+def test_no_sum_said_leaves_the_models_pick():
+    q = "I want to challenge my solicitor's bill. How much is the court fee for a detailed assessment of the bill?"
+    assert _check(q, "£675", [FEES]).short == "£675"
+
+
+def test_a_listed_amount_is_moved_to_the_case_of_the_users_date():
+    q = "My course will be starting on the 1st July 2020. How much funding is available for a postgraduate student?"
+    got = _check(q, "£11,222", [LOAN])
+    assert (got.short, got.step) == ("£10,906", "case")
+
+
+def test_a_date_in_no_case_is_not_in_the_documents():
+    q = "I started a master's course in September 2018. What was the most I could borrow as a Master's Loan for a course that started in 2018?"
+    got = _check(q, "£11,222", [LOAN])
+    assert got.abstained and got.step == "case"
+
+
+def test_a_month_split_between_two_cases_decides_nothing():
+    q = "My course starts in August 2020 or so, maybe July. How much funding is available for a postgraduate student?"
+    assert in_case("£11,222", [], read_question(q)) is None  # nothing read: nothing moved
+    got = _check("My course started in 2020. How much funding is available for a postgraduate student?", "£11,222", [LOAN])
+    assert got.short == "£11,222" and got.step != "case"  # 2020 straddles two cases
+
+
+def test_the_row_of_the_users_sum_answers_in_its_own_words():
+    q = "My cousin sent me a leather jacket worth £700 as a present. What percentage of Customs Duty will I pay on the jacket?"
+    got = _check(q, "2.5%", [DUTY])
+    assert (got.short, got.step) == ("The rate depends on the type of goods", "case")
