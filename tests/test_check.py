@@ -12,14 +12,15 @@ import pytest
 from edgerag.answer.binding import Standing, about, question_names, stands_on
 from edgerag.answer.check import NOT_IN_DOCUMENTS, check_answer, role_phrases
 from edgerag.answer.facts import decide_fact
-from edgerag.answer.kinds import asked_kind, fits
+from edgerag.answer.kinds import asked_kind, fits, fits_measure
+from edgerag.answer.question import read_question
 from edgerag.answer.list_value import bound_value
 from edgerag.answer.sides import each_side
 from edgerag.llm.local import Completion
 from edgerag.types import Unit
 
 from .conftest import SAMPLE
-from .helpers import passage
+from .helpers import passage, section
 
 STAFF = passage("r1", "Annual report 2023", "The institute employed 40 staff at Leeds, 25 at York and 12 at Hull at the end of 2023.")
 HIRED = passage(
@@ -185,3 +186,23 @@ def test_one_relation_one_answer_and_a_lifespan_from_the_persons_own_passage(sam
     assert decide_fact("When was Nobody Atall born?", sample_units) is None
     through = decide_fact("When did Charles Mathew's father die?", sample_units)  # the follow-up Open WebUI rewrote
     assert through.answer == "9 November 1908" and "James Charles Mathew" in [u.title for u in through.units]
+
+
+@pytest.mark.parametrize(
+    "reply, question, ok",
+    [
+        ("5 countries", "How long is an emergency travel document valid for?", False),
+        ("2 working days", "How long can it take?", True),
+        ("215 miles", "How long is the River Thames?", True),
+        ("until it expires", "How long is the card valid?", True),
+        ("5 countries", "How many countries can I travel through?", True),
+    ],
+)
+def test_how_long_asks_a_time_or_a_length(reply, question, ok):
+    assert fits_measure(reply, question) is ok
+
+
+def test_a_count_of_other_things_does_not_answer_how_long():
+    page = section("etd", "What it lets you do", "You can use an emergency travel document to travel through a maximum of 5 countries.")
+    got = check_answer("5 countries", "5 countries", read_question("How long is an emergency travel document valid for?"), [page])
+    assert got.abstained and got.step == "kind"

@@ -97,7 +97,7 @@ from .candidates import candidates
 from .cases import in_case
 from .derived import underived
 from .form import affirmed
-from .kinds import ROLE_WORDS, fits, of_kind
+from .kinds import ROLE_WORDS, fits, fits_measure, of_kind
 from .list_value import bound_value
 from .listed import counted, says_counted
 from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
@@ -245,11 +245,11 @@ def check_answer(
         if again.lower() not in {o.lower() for o in options} | {"yes", "no"}:
             return dropped("form", f"the question asks yes or no; '{short}' is neither", core, units, reread=completion)
         step, why, short = "form", f"the question asks yes or no; '{short}' is neither: read again between them", again
-    elif kind != "yes-no" and (not fits(short, kind) or is_the_subject(short, core, kind, names)):
-        options = right_kind(kind, units, core, names)
+    elif kind != "yes-no" and (not fits(short, kind) or not fits_measure(short, core) or is_the_subject(short, core, kind, names)):
+        options = [o for o in right_kind(kind, units, core, names) if fits_measure(o, core)]
         completion = reread(options) if options and reread is not None else None
         again = completion.text.strip() if completion is not None else ""
-        if not fits(again, kind):
+        if not fits(again, kind) or not fits_measure(again, core):
             return dropped(
                 "kind", f"the question asks for a {kind}; '{short}' is none, and what was read holds none", core, units, reread=completion
             )

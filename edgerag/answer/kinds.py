@@ -10,8 +10,9 @@ kind           asked as                                                a reply o
 ``year``       "In what year …?", "Which year …?"                      holds a year
 ``date``       "When …?", "On what date …?"                            holds a year or a date, or a
                                                                        rule's time ("every year")
-``number``     "How many …?", "How much …?", "What is the price …?",   holds a number
-               "What was X's total income …?"
+``number``     "How many …?", "How much …?", "What is the price …?",   holds a number ("How long
+               "What was X's total income …?"                          …?": with a unit of time
+                                                                       or length, `fits_measure`)
 ``role``       "What position / role / job / title did X …?"           a role, not a bare name
 ``place``      "Where …?", "In which city / country / room …?"         no number, no date
 ``person``     "Who …?", "Whom …?", "Which person …?"                  no number, no date
@@ -147,6 +148,22 @@ def fits(reply: str, kind: str) -> bool:
         bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in _NUMBER_WORDS for w in reply.split())
         return not bare_number and not (_is_date(reply) and len(reply.split()) <= 4 and not capitalised_runs(reply.replace(",", " ")))
     return True
+
+
+_HOW_LONG = re.compile(r"^\s*how long\b", re.I)
+_TIME_OR_LENGTH = re.compile(
+    r"\b(?:seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|years?|decades?|century|centuries|terms?|semesters?"
+    r"|seasons?|lifetime|life|until|till|indefinitely|permanently|forever"
+    r"|mm|cm|km|m|metres?|meters?|kilomet(?:re|er)s?|miles?|feet|foot|ft|inch(?:es)?|yards?|pages?|words?|characters?|lines?)\b",
+    re.I,
+)
+
+
+def fits_measure(reply: str, question: str) -> bool:
+    """Whether ``reply`` is said in what ``question`` measures: "How long …?" asks a time or a
+    length ("2 working days", "215 miles", "until it expires"), never a count of other things ("5
+    countries" for how long a document is valid). Any reply fits any other question."""
+    return not _HOW_LONG.match(question) or bool(_TIME_OR_LENGTH.search(reply))
 
 
 def of_kind(options: list[str], kind: str) -> list[str]:
