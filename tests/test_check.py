@@ -13,8 +13,8 @@ from edgerag.answer.binding import Standing, about, question_names, stands_on
 from edgerag.answer.check import NOT_IN_DOCUMENTS, check_answer, role_phrases
 from edgerag.answer.facts import decide_fact
 from edgerag.answer.kinds import asked_kind, fits, fits_measure
-from edgerag.answer.question import read_question
 from edgerag.answer.list_value import bound_value
+from edgerag.answer.question import read_question
 from edgerag.answer.sides import each_side
 from edgerag.llm.local import Completion
 from edgerag.types import Unit
