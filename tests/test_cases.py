@@ -105,3 +105,8 @@ def test_the_row_of_the_users_sum_answers_in_its_own_words():
     q = "My cousin sent me a leather jacket worth £700 as a present. What percentage of Customs Duty will I pay on the jacket?"
     got = _check(q, "2.5%", [DUTY])
     assert (got.short, got.step) == ("The rate depends on the type of goods", "case")
+
+
+def test_a_date_said_of_another_event_is_not_the_cases():
+    q = "I moved to Leeds in March 2019. How much funding is available for a postgraduate student?"
+    assert _check(q, "£11,222", [LOAN]).short == "£11,222"

@@ -15,6 +15,9 @@ sentence sharing a telling word with the cases says it):
 * it falls in none → the documents do not say (a rate for a year the page does not give);
 * it falls in several, or the user states none → the model's pick stands.
 
+A date counts only where the user's sentence shares a word with the cases ("I started work in
+March 2019" says nothing of when a course started); a sum too, where the user gives several.
+
 Bands read: "£A to £B", "between £A and £B", "above £A and up to £B", "£A or less", "up to £A",
 "£A or more", "over £A"; "on or after D", "after D", "from D", "before D", "until D",
 "between D1 and D2", D a day, month and year or a month and year. A date the user gives by its
@@ -34,7 +37,7 @@ from datetime import date, timedelta
 from ..text.keywords import keywords
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
-from .binding import Standing
+from .binding import Standing, lemma
 from .question import Question
 
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -215,8 +218,10 @@ def cases_of(short: str, s: Standing) -> list[Case]:
 
 
 def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, float]]:
-    """The sums (a point) or dates (the days they cover) of ``kind`` the user's ``text`` states;
-    where it states several, those of its sentences that share a word of ``telling``."""
+    """The sums (a point) or dates (the days they cover) of ``kind`` the user's ``text`` states:
+    a date, or one of several sums, only where its sentence shares a word of ``telling`` (the
+    cases' words, by their roots: "the course will be starting on …" for "if your course
+    started …")."""
     found: list[tuple[str, tuple[float, float]]] = []
     for sentence in split_sentences(text):
         if kind == "money":
@@ -226,8 +231,8 @@ def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, fl
                 days = _day(m.group())
                 if days is not None:
                     found.append((sentence, (days[0].toordinal(), days[1].toordinal())))
-    if len({v for _, v in found}) > 1:
-        found = [(s, v) for s, v in found if telling & set(keywords(s))]
+    if kind == "date" or len({v for _, v in found}) > 1:  # a date is said of many events: the case's own, by its words
+        found = [(s, v) for s, v in found if telling & {lemma(w) for w in keywords(s)}]
     values = list(dict.fromkeys(v for _, v in found))
     return [v for v in values if not any(w != v and v[0] <= w[0] and w[1] <= v[1] for w in values)]  # "September 2018", not "2018"
 
@@ -242,7 +247,7 @@ def in_case(short: str, standing: list[Standing], q: Question) -> InCase | None:
         if not cases:
             continue
         kind = cases[0].band.kind
-        telling = set(keywords(" ".join(c.case for c in cases))) | set(keywords(s.sentence.split(":")[0]))
+        telling = {lemma(w) for w in keywords(" ".join(c.case for c in cases) + " " + s.sentence.split(":")[0])}
         values = said_values(kind, q.text, telling)
         if len(values) != 1:
             return None
