@@ -108,5 +108,5 @@ def test_the_row_of_the_users_sum_answers_in_its_own_words():
 
 
 def test_a_date_said_of_another_event_is_not_the_cases():
-    q = "I moved to Leeds in March 2019. How much funding is available for a postgraduate student?"
+    q = "I moved to Leeds in March 2019. How much funding is available for a postgraduate course?"
     assert _check(q, "£11,222", [LOAN]).short == "£11,222"
