@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from edgerag.answer.binding import Standing
 from edgerag.answer.cases import band, in_case
 from edgerag.answer.check import check_answer
 from edgerag.answer.question import read_question
@@ -108,5 +109,8 @@ def test_the_row_of_the_users_sum_answers_in_its_own_words():
 
 
 def test_a_date_said_of_another_event_is_not_the_cases():
-    q = "I moved to Leeds in March 2019. How much funding is available for a postgraduate course?"
-    assert _check(q, "£11,222", [LOAN]).short == "£11,222"
+    on = [Standing(LOAN, LOAN.text)]
+    moved = "I moved to Leeds in March 2019. How much funding is available for a postgraduate course?"
+    assert in_case("£11,222", on, read_question(moved)) is None
+    started = "My course started in March 2019. How much funding is available for a postgraduate course?"
+    assert in_case("£11,222", on, read_question(started)).value == ""  # before every case

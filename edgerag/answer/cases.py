@@ -217,6 +217,11 @@ def cases_of(short: str, s: Standing) -> list[Case]:
     return []
 
 
+def _words(text: str) -> set[str]:
+    """The roots of ``text``'s telling words, its dates' years and months aside."""
+    return {lemma(w) for w in keywords(text) if w.isalpha() and w not in _MONTHS}
+
+
 def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, float]]:
     """The sums (a point) or dates (the days they cover) of ``kind`` the user's ``text`` states:
     a date, or one of several sums, only where its sentence shares a word of ``telling`` (the
@@ -232,7 +237,7 @@ def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, fl
                 if days is not None:
                     found.append((sentence, (days[0].toordinal(), days[1].toordinal())))
     if kind == "date" or len({v for _, v in found}) > 1:  # a date is said of many events: the case's own, by its words
-        found = [(s, v) for s, v in found if telling & {lemma(w) for w in keywords(s)}]
+        found = [(s, v) for s, v in found if telling & _words(s)]
     values = list(dict.fromkeys(v for _, v in found))
     return [v for v in values if not any(w != v and v[0] <= w[0] and w[1] <= v[1] for w in values)]  # "September 2018", not "2018"
 
@@ -247,7 +252,7 @@ def in_case(short: str, standing: list[Standing], q: Question) -> InCase | None:
         if not cases:
             continue
         kind = cases[0].band.kind
-        telling = {lemma(w) for w in keywords(" ".join(c.case for c in cases) + " " + s.sentence.split(":")[0])}
+        telling = _words(" ".join(c.case for c in cases) + " " + s.sentence.split(":")[0])
         values = said_values(kind, q.text, telling)
         if len(values) != 1:
             return None
