@@ -206,3 +206,16 @@ def test_a_count_of_other_things_does_not_answer_how_long():
     page = section("etd", "What it lets you do", "You can use an emergency travel document to travel through a maximum of 5 countries.")
     got = check_answer("5 countries", "5 countries", read_question("How long is an emergency travel document valid for?"), [page])
     assert got.abstained and got.step == "kind"
+
+
+def test_a_name_asked_after_the_is_said_by_the_answers_page():
+    planning = section(
+        "p1", "After you apply", "Your local planning authority (LPA) decides most applications within 8 weeks.", file="planning.html"
+    )
+    septic = section("s1", "How long it takes", "You should get a decision on your application within 13 weeks.", file="septic-tanks.html")
+    question = read_question("How long can the LPA take before reaching a decision on my application?")
+    on_septic = Standing(septic, "How long it takes: You should get a decision on your application within 13 weeks.")
+    on_planning = Standing(planning, "Your local planning authority (LPA) decides most applications within 8 weeks.")
+    assert not about(on_septic, question.core, [planning, septic], list(question.names))
+    assert about(on_planning, question.core, [planning, septic], list(question.names))
+    assert about(on_septic, question.core, [septic], list(question.names))  # no page read says it: nothing to tell apart

@@ -309,6 +309,13 @@ def bridged(seeds: set[str], units: list[Unit]) -> set[str]:
     return reached - seeds
 
 
+def _page_says(name: str, unit: Unit, units: list[Unit]) -> bool:
+    """Whether the page ``unit`` is from says ``name`` in any passage read (its headings, its
+    file's name or its text), or no passage read says it at all (nothing to tell pages apart)."""
+    said = [u for u in units if names_in(name, u.text) or names_in(name, heads(u)) or in_file_name(name, u)]
+    return not said or any(u.doc_id == unit.doc_id for u in said)
+
+
 def house_name(name: str, question: str) -> bool:
     """A one-word name the question writes after "the" ("the Institute's income", "the IT
     policy"): the organisation a user's documents all belong to, or a word of a title, said of
@@ -354,7 +361,10 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     names = distinguishing(every, units)
     if any(names_in(n, heads(unit)) or in_file_name(n, unit) or (names_in(n, own) and not namesake(n, sentence)) for n in names):
         return True  # the sentence names the subject, or is in the subject's own passage (its headings or its page's name say so)
+    house = [n for n in names if house_name(n, question)]
     names = [n for n in names if not house_name(n, question)]  # else the question's other words must say it
+    if house and not names and not any(_page_says(n, unit, units) for n in house):
+        return False  # "the LPA" asked, and the sentence's page, read, never says it where another page read does
     if names:
         if (
             unit.kind != "evidence"

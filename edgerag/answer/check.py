@@ -28,7 +28,9 @@ documents will not name it (issue #62).
    question's subject (it names it, or is in its passage); none → not in the documents, the
    sentences that hold the answer named as the closest read. A bridge question read whole is
    not held to it: its answer stands where the chain of passages leads (measured on the dev
-   splits, benchmarks/check_gold.py).
+   splits, benchmarks/check_gold.py). A one-word name asked after "the" ("the LPA", binding.py
+   `house_name`) is said by the sentence's page, where another page read says it (a septic tank
+   permit's "within 13 weeks" is no planning authority's time).
 5. ``asked`` (asked.py `says_what_was_asked`), for the same questions: the sentence says what was asked, not only something
    of the same subject: a year the question names is in it or its passage; a date answers only
    where the sentence says the event asked ("joined", "founded"), a life in parentheses, or a
