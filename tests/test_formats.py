@@ -220,6 +220,20 @@ def test_an_edited_file_replaces_its_old_version_and_unchanged_files_are_not_rea
     assert touched.files_unchanged == 1 and touched.docs_added == 0 and touched.texts_embedded == 0
 
 
+def test_a_file_read_by_older_readers_is_read_again_keeping_what_reads_the_same(tmp_path, monkeypatch):
+    from edgerag.ingest import files
+
+    d = tmp_path / "docs"
+    d.mkdir()
+    (d / "note.md").write_text("# Note\n\nThe Quillmoor bridge is painted ochre.")
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    assert rag.insert([d]).docs_added == 1
+    monkeypatch.setattr(files, "READER_VERSION", files.READER_VERSION + 1)  # the readers improved since
+    again = rag.insert([d])
+    assert again.files_unchanged == 0 and again.docs_added == 0 and again.docs_present == 1 and again.texts_embedded == 0
+    assert rag.insert([d]).files_unchanged == 1  # now recorded as read by this version
+
+
 def test_delete_accepts_a_file_path_and_indexing_it_again_reads_it(tmp_path):
     d = tmp_path / "docs"
     d.mkdir()

@@ -11,6 +11,11 @@ file is read, `iter_documents` asks the indexer for that record (``known``):
 * otherwise the file is read, its documents yielded, then a `FileDone` with the new state;
   the indexer stores it and removes the file's old documents that the new version no longer
   has (indexing.py).
+
+A file read by an older version of the readers (`READER_VERSION`, stored in its record) is read
+again whatever its bytes: a better reading of a report's tables reaches an index built before
+it on its next insert. Documents whose text the new reading keeps are kept, with the LLM work
+done on them; only what reads differently is embedded again.
 """
 
 from __future__ import annotations
@@ -23,6 +28,10 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
+READER_VERSION = 1
+"""The readers' version: raise it when a reader reads the same bytes into other text (a table's
+rows, a page's sections), so files read before are read again. 1: report tables read as printed
+(stray brackets, year blocks side by side, issue #63); a record without one is 0."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,8 @@ class FileState:
     docs: tuple[str, ...] = field(default_factory=tuple)
     skipped_pages: dict[str, list[int]] = field(default_factory=dict)
     """Pages left out of an indexed file, by why (``no text layer``: scanned; ``unreadable``)."""
+    reader: int = field(default_factory=lambda: READER_VERSION)
+    """The readers' version that read it (`READER_VERSION`)."""
 
     def record(self) -> dict[str, Any]:
         rec = asdict(self)
@@ -87,6 +98,8 @@ def check(path: Path, st: os.stat_result, known: Known) -> Unchanged | str:
     those bytes (to store once the file is read)."""
     key = real_path(path)
     rec = known(key)
+    if rec and rec.get("reader", 0) != READER_VERSION:
+        rec = None  # read by older readers: read again (the module doc)
     if rec and rec.get("size") == st.st_size and rec.get("mtime_ns") == st.st_mtime_ns:
         return Unchanged(str(path), key, len(rec.get("docs", [])))
     digest = file_sha1(path)
