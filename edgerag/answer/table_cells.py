@@ -142,12 +142,17 @@ _NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥]\s*)?(?P<word>thousands|milli
 
 def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     """The scale of a table that says none (no header, caption or label scales it) implied by its
-    prose: the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
+    prose, or by a note in one column's header ("(dollars in millions)" over the change column
+    only, where the others say none; a header that scales its own column otherwise, "$m", keeps
+    its table's others unscaled): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
     beside it states one of its amounts with a scale ("a net income of $392 million" over a row
     "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
     three digits is too common to tell."""
-    if any(_SCALED.search(h) for h in (grid.caption, grid.label_header, *grid.headers)):
-        return ""
+    heads = (grid.caption, grid.label_header, *grid.headers)
+    if any(_SCALED.search(h) for h in heads):
+        noted = {m["word"].lower().rstrip("s") for h in heads for m in _NOTED.finditer(h)}
+        own = [h for h in heads if _SCALED.search(h) and not _NOTED.search(h)]
+        return next(iter(noted)) if len(noted) == 1 and not own else ""  # "(dollars in millions)" over one column: the table's
     prose = []
     for text in texts:
         for start, end in reversed(row_spans(text)):

@@ -58,9 +58,41 @@ def _cell(text: str) -> str:
     return text.replace("; ", ", ").replace(";", ",").replace(" — ", " – ")
 
 
+_PAIRS = {")": "(", "]": "["}
+
+
+def _unmatched(text: str) -> list[int]:
+    """Where ``text``'s brackets are unmatched: a closer with no opener before it, an opener
+    never closed."""
+    open_at: list[int] = []
+    stray = []
+    for i, ch in enumerate(text):
+        if ch in "([":
+            open_at.append(i)
+        elif ch in _PAIRS:
+            if open_at and text[open_at[-1]] == _PAIRS[ch]:
+                open_at.pop()
+            else:
+                stray.append(i)
+    return sorted(stray + open_at)
+
+
+def balanced_cell(text: str) -> str:
+    """A table cell with its unmatched brackets left out ("Sales per square metre ($)$)" →
+    "Sales per square metre ($)$"): a row line is read back only when each of its headers and
+    values closes the brackets it opens (`parse_row`), so a report's stray bracket would lose
+    the whole row."""
+    stray = set(_unmatched(text))
+    return "".join(ch for i, ch in enumerate(text) if i not in stray).strip() if stray else text
+
+
 def _header(text: str, n: int) -> str:
     text = _cell(text).replace(":", " ").replace("—", "-").replace(". ", " ").replace("! ", " ").replace("? ", " ")
     text = " ".join(_SPACE.sub(" ", text).strip()[:80].split()[:MOST_HEADER_WORDS]).strip()
+    stray = _unmatched(text)
+    if stray and text[stray[0]] in "([":  # cut short inside a bracket ("… Increase/ (Decrease) · (dollars in"): up to it
+        text = text[: stray[0]].rstrip(" ·-–,/")
+    text = balanced_cell(text)
     return text or ("Item" if n == 0 else f"Column {n + 1}")
 
 
@@ -69,7 +101,7 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     header repeated with the same value (a merged cell read once per column) is written once."""
     pairs: dict[tuple[str, str], None] = {}
     for n, (h, c) in enumerate(zip(headers, cells)):
-        value = _cell(c)
+        value = balanced_cell(_cell(c))
         if value:
             pairs[(_header(h, n), value)] = None
     if not pairs:
