@@ -24,10 +24,14 @@ One module per step of the path:
                      label's words) and column (the year, the header's words) bound
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
+          outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
+                     costs: (3,604); (725)"): its change is computed on the costs' sizes
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
                      June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in
-                     code ("… in 2019 and 2018, respectively": every cell, in order)
+                     code ("… in 2019 and 2018, respectively": every cell, in order); left to
+                     the model where a sentence beside the table says the question's words
+                     more fully than the cell's row and column (``said_closer``)
         table_years.py the years a table's columns are headed by ("Which years does the table
                      provide information for …?")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;

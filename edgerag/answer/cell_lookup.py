@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.rows import row_spans
 from ..text.tables import _STOP
 from ..types import Unit
 from .compare import Decision
@@ -107,6 +108,43 @@ def _rows(grid: Grid, question: str) -> list[int]:
     return [] if one is None else [one]
 
 
+_AMOUNT_SAID = re.compile(r"[$€£¥]\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
+
+
+_KIND_WORDS = frozenset("expense expenses respective figure figures item items line".split())
+"""Words that say what kind of row is asked ("… marketing expense"), not which: a row need not hold them."""
+
+
+def _own_words(question: str) -> list[str]:
+    return [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
+
+
+def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether a sentence of the prose beside the tables holds more of the question's own words
+    than the cells' rows, columns and caption, states an amount, and names the year asked (when
+    one is): "What was the early debt redemption costs during 2019?" is said so in "… early debt
+    redemption costs of $3.6 billion recorded during 2019", not the row "Early debt
+    extinguishment costs"; "the accumulated benefit obligation for the United States defined
+    benefit pension plans" in the sentence that says it ($198.2 million), not a table's "2019 ·
+    United States" cell of plans whose obligation exceeds their assets. The model reads it then."""
+    words = _own_words(question)
+    told = [w for c in cells for w in content(c.label) + content(c.header)]
+    by_cells = sum(any(_close(w, t) for t in told) for w in words)
+    if all(any(_close(w, t) for t in told) for w in words if w not in _KIND_WORDS):
+        return False
+    years = [str(y) for y in years_in(question)]
+    for _, text in units_texts:
+        for start, end in reversed(row_spans(text)):
+            text = text[:start] + text[end:]
+        for sentence in re.split(r"(?<=[.;!?])\s+|\n+", text):
+            if not _AMOUNT_SAID.search(sentence) or (years and not any(y in sentence for y in years)):
+                continue
+            said = content(sentence)
+            if sum(any(_close(w, t) for t in said) for w in words) > by_cells:
+                return True
+    return False
+
+
 def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | None:
     """The cells ``question`` asks for, read from the tables in ``units_texts`` (the module doc), or None."""
     if not _ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
@@ -133,8 +171,8 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
         answer = "; ".join(shown(c) for c in cells)
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))
-    if len({f.answer for f in found}) != 1:
-        return None  # none, or two tables that answer apart
+    if len({f.answer for f in found}) != 1 or said_closer(question, found[0].cells, units_texts):
+        return None  # none, two tables that answer apart, or a sentence that says it more closely than the cells
     return found[0]
 
 

@@ -131,6 +131,10 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
     if width < 2 or len(rows) <= header_rows:
         return None
     rows = [r + [""] * (width - len(r)) for r in rows]
+    blocks = stacked_blocks(rows, header_rows)
+    if len(blocks) > 1:  # a table stacked in blocks, each under its own headers: one wide table, a row per label
+        wide, heads = side_by_side(blocks)
+        return grid_lines(wide, caption, heads, before)
     headers = [HEADER_PATH.join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
@@ -155,6 +159,60 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
         if line:
             out.append(line)
     return out
+
+
+def _lone(row: Sequence[str]) -> bool:
+    """A row with one cell filled, past its label's: an upper header ("Year Ended December 31, 2018")."""
+    return not row[0] and sum(1 for c in row[1:] if c) == 1
+
+
+def stacked_blocks(rows: list[list[str]], header_rows: int) -> list[tuple[list[list[str]], int]]:
+    """A table stacked in blocks (``(rows, header rows)`` each): a report prints one year's
+    segments, then the next year's under the same column headers again ("Activision, Blizzard,
+    King, Total" under "Year Ended December 31, 2018"). A body row repeating the last header row
+    starts a block; the row of one cell just above it is the block's upper header, and a lone
+    upper header heads every column of its block ("Year Ended … 2018 · Blizzard", "… · King").
+    One block (the table as it is) when no body row repeats the header row."""
+    last = rows[header_rows - 1]
+    if sum(1 for c in last[1:] if c) < 2:
+        return [(rows, header_rows)]
+    starts = [k for k in range(header_rows + 1, len(rows)) if rows[k][1:] == last[1:]]
+    if not starts:
+        return [(rows, header_rows)]
+    bounds = [(0, header_rows)] + [(k - 1, 2) if _lone(rows[k - 1]) else (k, 1) for k in starts]
+    blocks = []
+    for n, (start, heads) in enumerate(bounds):
+        end = bounds[n + 1][0] if n + 1 < len(bounds) else len(rows)
+        block = [list(r) for r in rows[start:end]]
+        for r in block[: heads - 1]:
+            if _lone(r):
+                r[1:] = [next(c for c in r[1:] if c)] * (len(r) - 1)
+        if len(block) > heads:
+            blocks.append((block, heads))
+    return blocks
+
+
+def side_by_side(blocks: list[tuple[list[list[str]], int]]) -> tuple[list[list[str]], int]:
+    """Stacked blocks (`stacked_blocks`) as one table, the blocks' columns side by side: a row
+    for each label (the n-th row of a label in each block is one row), so a question's row is
+    one row and its year a column ("Segment operating income", "… 2018 · Blizzard")."""
+    heads = max(n for _, n in blocks)
+    header = [[""] + [c for b, n in blocks for c in ([[""] * len(b[0])] * (heads - n) + b[:n])[k][1:]] for k in range(heads)]
+    order: list[tuple[str, int]] = []
+    values: dict[tuple[str, int], list[str]] = {}
+    for i, (b, n) in enumerate(blocks):
+        seen: dict[str, int] = {}
+        for r in b[n:]:
+            key = (r[0], seen.get(r[0], 0))
+            seen[r[0]] = key[1] + 1
+            if key not in values:
+                order.append(key)
+                values[key] = [c for bb, _ in blocks[:i] for c in [""] * (len(bb[0]) - 1)]
+            values[key] += r[1:]
+        for key in order:  # a label this block lacks: its cells empty
+            want = sum(len(bb[0]) - 1 for bb, _ in blocks[: i + 1])
+            values[key] += [""] * (want - len(values[key]))
+    return header + [[label, *values[(label, k)]] for label, k in order], heads
 
 
 def _balanced(text: str) -> bool:
