@@ -32,6 +32,9 @@ One module per step of the path:
                      code ("… in 2019 and 2018, respectively": every cell, in order); left to
                      the model where a sentence beside the table says the question's words
                      more fully than the cell's row and column (``said_closer``)
+        respective_value.py  the amount a sentence states for the one year asked, among its
+                     years "respectively" ("… of $41.8 million and $39.4 million as of March
+                     31, 2019 and 2018, respectively" → 2018's)
         table_years.py the years a table's columns are headed by ("Which years does the table
                      provide information for …?")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
