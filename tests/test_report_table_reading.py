@@ -128,3 +128,16 @@ def test_a_sentence_that_says_the_question_more_fully_than_the_cell_is_left_to_t
     assert look_up(q, [("t", PROSE)]) is None
     looked = look_up("What was the accumulated benefit obligation for the United States in 2019?", [("t", PROSE)])
     assert looked is not None and looked.answer == "53.2 million"
+
+
+def test_a_change_printed_in_basis_points_is_read_as_printed():
+    grid = [
+        ["(NZ$ MILLION)", "F19", "F18", "F18 CHANGE", "CHANGE NORMALISED"],
+        ["Sales", "6,712", "6,433", "4.3%", "2.4%"],
+        ["ROFE (%)", "9.6", "9.5", "15 bps", "5 bps"],
+    ]
+    text = "\n".join(grid_lines(grid))
+    c = compute("On a normalised basis, how much did ROFE increase between F18 and F19?", [("t", text)])
+    assert c is not None and c.answer == "5 bps"
+    looked = look_up("How much is the ROFE in F19?", [("t", text)])
+    assert looked is not None and looked.answer == "9.6%"

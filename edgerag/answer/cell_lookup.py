@@ -63,7 +63,7 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
     31.3"): then its percentage is asked only by name. A row of percentages alone ("ROFE (%)",
     "Expected volatility: 25.37%") is asked by its own name."""
     i = grid.labels.index(c.label)
-    return any((v := grid.value(i, h)) is not None and not v.amount.percent for h in grid.headers)
+    return any((v := grid.value(i, h)) is not None and not v.amount.percent and not v.amount.text.endswith("bps") for h in grid.headers)
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:

@@ -33,7 +33,7 @@ _GENERIC = frozenset(
     "as share growth rate ended ending".split()
 )
 _AMOUNT = re.compile(
-    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand)?$",
+    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
     re.I,
 )
 
@@ -101,7 +101,8 @@ class Grid:
         a = amount(self.cells[i].get(header, ""))
         if a is None or re.fullmatch(r"(?:19|20)\d{2}", a.text):
             return None  # a year in a cell names, it is no amount
-        if not a.percent and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
+        points = a.text.lower().endswith("bps")  # basis points ("5 bps"): neither a percentage nor scaled
+        if not a.percent and not points and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
             a = Amount(a.value, True, a.currency, a.text)  # a column or row of percentages: "2019 · %", "% of revenue"
         label = self.labels[i]
         said = _LABEL_SCALE.search(label)
@@ -112,7 +113,7 @@ class Grid:
         )
         scale = (
             ""
-            if a.percent or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
+            if a.percent or points or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
             else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
