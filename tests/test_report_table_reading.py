@@ -141,3 +141,28 @@ def test_a_change_printed_in_basis_points_is_read_as_printed():
     assert c is not None and c.answer == "5 bps"
     looked = look_up("How much is the ROFE in F19?", [("t", text)])
     assert looked is not None and looked.answer == "9.6%"
+
+
+AWARDS = "\n".join(
+    grid_lines(
+        [
+            ["Stock-Based Compensation", "2019", "2018"],
+            ["Stock options", "$2,756", "$2,926"],
+            ["Total stock-based compensation expense", "$3,711", "$4,055"],
+            ["Other purchase obligations and commitments", "205.6", "190.1"],
+        ]
+    )
+)
+
+
+def test_a_total_of_things_named_apart_is_not_one_row_unless_the_row_names_them_all():
+    q = "What is the total stock-based compensation expense and unrecognized stock-based compensation expense in 2019?"
+    assert look_up(q, [("t", AWARDS)]) is None  # "unrecognized …" is stated in the text, bound to no row
+    looked = look_up("What was the total Other purchase obligations and commitments in 2019?", [("t", AWARDS)])
+    assert looked is not None and looked.answer == "205.6"
+
+
+def test_what_a_thing_reflects_is_a_description():
+    from edgerag.answer.clause import asks_clause
+
+    assert asks_clause("What do intersegment revenues reflect?")

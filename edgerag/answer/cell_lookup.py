@@ -145,6 +145,14 @@ def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tupl
     return False
 
 
+def _part_unbound(parts: Sequence[str], grid: Grid, rows: Sequence[int]) -> bool:
+    """Whether a part the question names apart says a word no bound row's label holds
+    ("unrecognized stock-based compensation expense" beside the row "Total stock-based
+    compensation expense"; not "commitments" of the row "Other purchase obligations and commitments")."""
+    told = [w for i in rows for w in content(grid.labels[i])]
+    return any(not all(any(_close(w, t) for t in told) for w in _own_words(p) if w not in _KIND_WORDS and w != "total") for p in parts)
+
+
 def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | None:
     """The cells ``question`` asks for, read from the tables in ``units_texts`` (the module doc), or None."""
     if not _ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
@@ -152,14 +160,15 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     op = operation(question)
     if op is not None and op.op != "sum":
         return None  # a computation: arithmetic.py's, or the model's
+    named = [p for p in _SPLIT.split(question) if _own_words(p)]
     found: list[Looked] = []
     bound = _BOUND.search(question)
     for grid in grids(units_texts):
         if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
             continue
         rows = _rows(grid, question)
-        if not rows:
-            continue
+        if not rows or (op is not None and len(named) > 1 and _part_unbound(named, grid, rows)):
+            continue  # a sum of things named apart ("the total X and unrecognized Y"), one bound to no row
         cols = _columns(grid, question, rows)
         if not cols or (len(rows) > 1 and len(cols) > 1) or not _explained(question, grid, rows, cols):
             continue

@@ -20,7 +20,7 @@ from ..text.sentences import split_sentences
 from ..types import Unit
 
 _CLAUSE = re.compile(
-    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
+    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
     r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
     r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b"
     r"|how\s+(?:is|are|was|were)\s+.+?\s+(?:stated|valued|measured|determined|calculated|recogni[sz]ed|accounted\s+for)\b)",
