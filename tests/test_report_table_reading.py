@@ -17,6 +17,7 @@ def test_a_stray_bracket_is_left_out_and_matched_ones_kept():
     assert balanced_cell("Sales per square metre ($)$)") == "Sales per square metre ($)$"
     assert balanced_cell("(2,879)") == "(2,879)"
     assert balanced_cell("Revenue (a") == "Revenue a"
+    assert balanced_cell("(17") == "-17"
 
 
 def test_a_row_with_a_stray_bracket_is_read_back_and_computed():

@@ -79,11 +79,16 @@ def _unmatched(text: str) -> list[int]:
 
 def balanced_cell(text: str) -> str:
     """A table cell with its unmatched brackets left out ("Sales per square metre ($)$)" →
-    "Sales per square metre ($)$"): a row line is read back only when each of its headers and
-    values closes the brackets it opens (`parse_row`), so a report's stray bracket would lose
-    the whole row."""
+    "Sales per square metre ($)$"; a number opened by "(" alone is negative, "(17" → "-17"):
+    a row line is read back only when each of its headers and values closes the brackets it
+    opens (`parse_row`), so a report's stray bracket would lose the whole row."""
     stray = set(_unmatched(text))
-    return "".join(ch for i, ch in enumerate(text) if i not in stray).strip() if stray else text
+    if not stray:
+        return text
+    kept = "".join(ch for i, ch in enumerate(text) if i not in stray).strip()
+    if text.lstrip().startswith("(") and re.fullmatch(r"[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
+        return f"-{kept}"  # "(17": a negative whose ")" the report printed in the next cell
+    return kept
 
 
 def _header(text: str, n: int) -> str:
