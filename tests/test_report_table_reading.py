@@ -167,3 +167,12 @@ def test_what_a_thing_reflects_is_a_description():
     from edgerag.answer.clause import asks_clause
 
     assert asks_clause("What do intersegment revenues reflect?")
+
+
+def test_a_bare_number_is_no_answer_to_a_reason_or_a_description():
+    from edgerag.answer.clause import number_for_description
+
+    q = "What was the reason for the year-on-year change for revenues from FinTech and Business Services?"
+    assert number_for_description("39%", q) and number_for_description("$1.2 million", "What does X represent?")
+    assert not number_for_description("greater revenues from commercial payment", q)
+    assert not number_for_description("39%", "What was the growth rate of revenues in 2019?")

@@ -78,7 +78,8 @@ One module per step of the path:
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it, without the
-                     question said back (restated.py)
+                     question said back (restated.py); a bare number ("39%") to it, or to
+                     "What was the reason for …?", is no answer
       year_cell.py   a number the model read from a table's row in another year's column, moved
                      to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644")
       scaled.py      a bare number (or list of them) the model read from a table, said with the

@@ -47,3 +47,17 @@ def whole_clause(reply: str, units: Sequence[Unit]) -> str:
             if at >= 0:
                 return flat[at:].strip().rstrip(".").strip()
     return reply
+
+
+_REASON = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:main\s+|primary\s+)?reasons?\b", re.I)
+_BARE_NUMBER = re.compile(
+    r"^\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥])?\s?\d[\d,.]*\)?\s*(?:%|percent|million|billion|thousand|bn|m)?\s*\.?\s*$", re.I
+)
+NUMBER_FOR_A_DESCRIPTION = "the question asks for a description or a reason, and the reply is a bare number: no answer to it"
+
+
+def number_for_description(reply: str, question: str) -> bool:
+    """Whether ``reply`` is a bare number ("39%") to a question that asks for a description or a
+    reason ("What was the reason for the year-on-year change …?"): the model read the change's
+    size, not its cause; the question is then not answered."""
+    return bool(_BARE_NUMBER.match(reply)) and (asks_clause(question) or bool(_REASON.match(question)))
