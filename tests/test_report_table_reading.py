@@ -176,3 +176,10 @@ def test_a_bare_number_is_no_answer_to_a_reason_or_a_description():
     assert number_for_description("39%", q) and number_for_description("$1.2 million", "What does X represent?")
     assert not number_for_description("greater revenues from commercial payment", q)
     assert not number_for_description("39%", "What was the growth rate of revenues in 2019?")
+
+
+def test_the_result_of_something_is_a_description():
+    from edgerag.answer.clause import asks_clause
+
+    assert asks_clause("What was the result of the agreement signed on 28 June 2019?")
+    assert not asks_clause("What was the revenue in 2019?")

@@ -18,11 +18,13 @@ from collections.abc import Sequence
 
 from ..text.sentences import split_sentences
 from ..types import Unit
+from .operation import operation
 
 _CLAUSE = re.compile(
     r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
     r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
     r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b"
+    r"|what\s+(?:is|was|are|were)\s+the\s+(?:result|outcome|consequence)s?\s+of\b"
     r"|how\s+(?:is|are|was|were)\s+.+?\s+(?:stated|valued|measured|determined|calculated|recogni[sz]ed|accounted\s+for)\b)",
     re.I,
 )
@@ -60,4 +62,4 @@ def number_for_description(reply: str, question: str) -> bool:
     """Whether ``reply`` is a bare number ("39%") to a question that asks for a description or a
     reason ("What was the reason for the year-on-year change …?"): the model read the change's
     size, not its cause; the question is then not answered."""
-    return bool(_BARE_NUMBER.match(reply)) and (asks_clause(question) or bool(_REASON.match(question)))
+    return bool(_BARE_NUMBER.match(reply)) and (asks_clause(question) or bool(_REASON.match(question))) and operation(question) is None
