@@ -183,3 +183,14 @@ def test_the_result_of_something_is_a_description():
 
     assert asks_clause("What was the result of the agreement signed on 28 June 2019?")
     assert not asks_clause("What was the revenue in 2019?")
+
+
+def test_a_column_a_year_with_one_scale_said_takes_it_for_every_year():
+    grid = [
+        ["", "As at 31 March 2019", "2018 (S$ million)"],
+        ["Share capital", "4,127", "4,127"],
+        ["Total equity", "29,810", "29,712"],
+    ]
+    text = "\n".join(grid_lines(grid))
+    c = compute("What is the average share capital across 2018 and 2019?", [("t", text)])
+    assert c is not None and c.answer == "4,127 million"

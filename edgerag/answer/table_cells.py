@@ -145,7 +145,8 @@ def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     """The scale of a table that says none (no header, caption or label scales it) implied by its
     prose, or by a note in one column's header ("(dollars in millions)" over the change column
     only, where the others say none; a header that scales its own column otherwise, "$m", keeps
-    its table's others unscaled): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
+    its table's others unscaled, unless the table is one column a year and only one scale is
+    said: "2018 · (S$ million)" beside "As at 31 March · 2019"): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
     beside it states one of its amounts with a scale ("a net income of $392 million" over a row
     "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
     three digits is too common to tell."""
@@ -153,7 +154,14 @@ def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     if any(_SCALED.search(h) for h in heads):
         noted = {m["word"].lower().rstrip("s") for h in heads for m in _NOTED.finditer(h)}
         own = [h for h in heads if _SCALED.search(h) and not _NOTED.search(h)]
-        return next(iter(noted)) if len(noted) == 1 and not own else ""  # "(dollars in millions)" over one column: the table's
+        if len(noted) == 1 and not own:
+            return next(iter(noted))  # "(dollars in millions)" over one column: the table's
+        said = {w for h in heads if (w := scale_word(h))}
+        years = [h for h in grid.headers if header_year(h) is not None]
+        one_each = len(years) == len(grid.headers) == len({header_year(h) for h in years})
+        if len(said) == 1 and one_each and any(scale_word(h) for h in years):
+            return next(iter(said))  # "2018 · (S$ million)" beside "As at 31 March · 2019": a column a year, one scale
+        return ""
     prose = []
     for text in texts:
         for start, end in reversed(row_spans(text)):
