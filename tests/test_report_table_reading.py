@@ -194,3 +194,28 @@ def test_a_column_a_year_with_one_scale_said_takes_it_for_every_year():
     text = "\n".join(grid_lines(grid))
     c = compute("What is the average share capital across 2018 and 2019?", [("t", text)])
     assert c is not None and c.answer == "4,127 million"
+
+
+CASH = "\n".join(
+    grid_lines(
+        [
+            ["(£m)", "2019", "2018"],
+            ["Cash flow from operations", "120.1", "80.4"],
+            ["Tax paid", "(5.6)", "(4.1)"],
+            ["Net income (loss)", "(20.0)", "(50.5)"],
+            ["Less: provision for doubtful receivables", "(16.4)", "(16.1)"],
+        ]
+    )
+)
+
+
+def test_a_cell_of_an_outflow_printed_negative_is_said_as_its_size():
+    looked = look_up("What is the amount of tax paid in 2019?", [("t", CASH)])
+    assert looked is not None and looked.answer == "5.6 million"
+
+
+def test_a_cell_that_can_go_either_way_or_a_deduction_keeps_its_sign():
+    looked = look_up("What was the Net income (loss) in 2019?", [("t", CASH)])
+    assert looked is not None and looked.answer == "-20.0 million"
+    looked = look_up("What was the provision for doubtful receivables in 2018?", [("t", CASH)])
+    assert looked is not None and looked.answer == "-16.1 million"

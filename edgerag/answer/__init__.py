@@ -25,7 +25,8 @@ One module per step of the path:
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
-                     costs: (3,604); (725)"): its change is computed on the costs' sizes
+                     costs: (3,604); (725)"): its change is computed on the costs' sizes,
+                     and a cell read of one ("Tax paid: (5.6)") is said as its size
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
                      June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in

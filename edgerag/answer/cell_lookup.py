@@ -25,6 +25,7 @@ from ..text.tables import _STOP
 from ..types import Unit
 from .compare import Decision
 from .operation import operation, years_in
+from .outflow_rows import read_as_size
 from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
 
 _ASKS_VALUE = re.compile(
@@ -177,7 +178,7 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             any(c.amount.percent and _amounts_beside(grid, c) for c in cells) and not _ASKS_PERCENT.search(question)
         ):
             continue  # a cell missing, or a percentage the question does not ask for beside the row's amounts
-        answer = "; ".join(shown(c) for c in cells)
+        answer = "; ".join(shown(c).replace("-", "", 1) if read_as_size(c) else shown(c) for c in cells)  # "Tax paid: (5.6)" → 5.6
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))
     if len({f.answer for f in found}) != 1 or said_closer(question, found[0].cells, units_texts):
