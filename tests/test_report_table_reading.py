@@ -219,3 +219,19 @@ def test_a_cell_that_can_go_either_way_or_a_deduction_keeps_its_sign():
     assert looked is not None and looked.answer == "-20.0 million"
     looked = look_up("What was the provision for doubtful receivables in 2018?", [("t", CASH)])
     assert looked is not None and looked.answer == "-16.1 million"
+
+
+def test_a_long_header_cut_to_its_words_keeps_its_year():
+    from edgerag.text.rows import _header
+
+    assert _header("Estimated at Acquisition and as of December 31, 2018", 1).endswith("2018")
+    assert _header("Unaudited · Three months ended · 31 December 2019", 1) == "Three months ended · 31 December 2019"
+    assert _header("Payments due by period · Less than 1 year", 1) == "Payments due by period · Less than 1"  # no year: as before
+    grid = [
+        ["", "Estimated at Acquisition and as of December 31, 2018", "Adjustments", "Final as of December 31, 2019"],
+        ["Goodwill", "$ 3,178", "$ -", "$ 3,178"],
+        ["Equipment notes payable", "(99)", "6", "(93)"],
+    ]
+    text = "\n".join(grid_lines(grid, caption="(in thousands)"))
+    looked = look_up("What are the respective equipment notes payable at 2018 and 2019?", [("t", text)])
+    assert looked is not None and looked.answer == "99 thousand; 93 thousand"

@@ -32,7 +32,7 @@ def printed_negative(cells: Sequence[Cell]) -> bool:
 
 
 _SPENT = re.compile(
-    r"\b(?:costs?|expenses?|paid|losses|loss|depreciation|amorti[sz]ation|liabilities|forfeited|impairments?|disposals?|charges)\b",
+    r"\b(?:costs?|expenses?|paid|payables?|losses|loss|depreciation|amorti[sz]ation|liabilities|forfeited|impairments?|disposals?|charges)\b",
     re.I,
 )
 """A label's word that names money going out or lost, whose printed sign is the table's."""

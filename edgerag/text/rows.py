@@ -91,9 +91,44 @@ def balanced_cell(text: str) -> str:
     return kept
 
 
+_YEAR_WORD = re.compile(r"(?:19|20)\d{2}\b")
+_MONTH_WORD = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$")
+
+
+def _cut(words: list[str]) -> list[str]:
+    """A header's words cut to `MOST_HEADER_WORDS` and 80 characters, keeping its date when the
+    cut would drop it: "Estimated at Acquisition and as of December 31, 2018" keeps "December
+    31, 2018" after its first words, so the column is still the year's."""
+
+    def fits(ws: list[str]) -> bool:
+        return len(ws) <= MOST_HEADER_WORDS and len(" ".join(ws)) <= 80
+
+    kept: list[str] = []
+    for w in words:
+        if not fits([*kept, w]):
+            break
+        kept.append(w)
+    dropped = words[len(kept) :]
+    at = next((i for i in range(len(dropped) - 1, -1, -1) if _YEAR_WORD.match(dropped[i])), None)
+    if at is None or any(_YEAR_WORD.match(w) for w in kept):
+        return kept
+    start = at
+    while start > 0 and at - start < 2 and not _MONTH_WORD.match(dropped[start]):
+        start -= 1  # "December 31, 2018": back to its month, at most two words
+    tail = dropped[start if _MONTH_WORD.match(dropped[start]) else at : at + 1]
+    head = kept
+    while head and not fits([*head, *tail]):
+        head = head[head.index("·") + 1 :] if "·" in head else head[:-1]  # the outer header path first, then its last words
+    return [*head, *tail]
+
+
 def _header(text: str, n: int) -> str:
     text = _cell(text).replace(":", " ").replace("—", "-").replace(". ", " ").replace("! ", " ").replace("? ", " ")
-    text = " ".join(_SPACE.sub(" ", text).strip()[:80].split()[:MOST_HEADER_WORDS]).strip()
+    text = _SPACE.sub(" ", text).strip()
+    cut = " ".join(text[:80].split()[:MOST_HEADER_WORDS]).strip()
+    if not _YEAR_WORD.search(cut) and _YEAR_WORD.search(text):  # the cut drops the header's only year
+        cut = " ".join(_cut(text.split())).strip()
+    text = cut
     stray = _unmatched(text)
     if stray and text[stray[0]] in "([":  # cut short inside a bracket ("… Increase/ (Decrease) · (dollars in"): up to it
         text = text[: stray[0]].rstrip(" ·-–,/")
