@@ -235,3 +235,15 @@ def test_a_long_header_cut_to_its_words_keeps_its_year():
     text = "\n".join(grid_lines(grid, caption="(in thousands)"))
     looked = look_up("What are the respective equipment notes payable at 2018 and 2019?", [("t", text)])
     assert looked is not None and looked.answer == "99 thousand; 93 thousand"
+
+
+def test_a_segment_named_beats_the_total_row_the_question_does_not_ask():
+    grid = [
+        ["(RMB in millions)", "2019", "2018"],
+        ["VAS", "26,120", "20,330"],
+        ["Online Advertising", "9,241", "10,800"],
+        ["Total cost of revenues", "59,659", "49,744"],
+    ]
+    text = "\n".join(grid_lines(grid))
+    c = compute("What was the percentage increase in cost of VAS revenues between 2018 and 2019?", [("t", text)])
+    assert c is not None and c.answer == "28.48%"

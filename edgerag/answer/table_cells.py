@@ -215,7 +215,7 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     from_section = {q for q in words if any(_close(w, q) for w in content(section))}
     from_label = {q for q in words if q != "total" and any(_close(w, q) for w in content(own))}  # "total": its own weight below
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
-    missing_total = -0.5 if "total" in content(own) and "total" not in words else 0.0
+    missing_total = -1.1 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
     return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched
 
