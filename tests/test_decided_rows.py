@@ -402,3 +402,19 @@ def test_a_description_is_read_whole_not_cut_to_a_name(index_copy):
     ans = answer_question(MeteredLLM(ScriptedLLM([reply, "Professional"]), rag.index.tables), question, context, plan=plan)
     assert ans.short == "professional services rendered by Ernst & Young, primarily for tax compliance", ans
     rag.close()
+
+
+def test_a_value_restated_in_other_terms_is_no_list_of_subjects():
+    """ "Rental revenues increased $13.8 million, or 5.3%, …" says one value twice: it decides
+    nothing, so "How much additional rental revenue …" is read where it is said ($12.4 million)."""
+    text = (
+        "Franchise rental revenues increased $13.8 million, or 5.3%, in 2019 versus a year ago due primarily to an "
+        "increase in the number of franchised restaurants. The increase in the number of restaurants leased from the "
+        "Company due to our refranchising strategy, contributed additional rental revenues of $12.4 million in 2019."
+    )
+    units = [passage("r", "Franchise revenues", text)]
+    assert listed_value("How much additional rental revenue was contributed by the refranchising strategy in 2019?", units) is None
+    two = passage(
+        "s", "Staff", "The Institute employed 142 people at the end of 2024: 68 at Durham, 31 at Kendal, 26 at Hexham and 17 at Whitby."
+    )
+    assert listed_value("How many staff were employed at Hexham at the end of 2024?", [two]).answer == "26"

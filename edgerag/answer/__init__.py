@@ -24,10 +24,18 @@ One module per step of the path:
                      label's words) and column (the year, the header's words) bound
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
+          outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
+                     costs: (3,604); (725)"): its change is computed on the costs' sizes,
+                     and a cell read of one ("Tax paid: (5.6)") is said as its size
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
                      June 2018"), an operand like a cell where no table row binds
         cell_lookup.py the cell or cells a question names by row and year or column, read in
-                     code ("… in 2019 and 2018, respectively": every cell, in order)
+                     code ("… in 2019 and 2018, respectively": every cell, in order); left to
+                     the model where a sentence beside the table says the question's words
+                     more fully than the cell's row and column (``said_closer``)
+        respective_value.py  the amount a sentence states for the one year asked, among its
+                     years "respectively" ("… of $41.8 million and $39.4 million as of March
+                     31, 2019 and 2018, respectively" → 2018's)
         table_years.py the years a table's columns are headed by ("Which years does the table
                      provide information for …?")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
@@ -71,7 +79,8 @@ One module per step of the path:
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it, without the
-                     question said back (restated.py)
+                     question said back (restated.py); a bare number ("39%") to it, or to
+                     "What was the reason for …?", is no answer
       year_cell.py   a number the model read from a table's row in another year's column, moved
                      to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644")
       scaled.py      a bare number (or list of them) the model read from a table, said with the

@@ -36,6 +36,7 @@ from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
 from .operation import Operation, operation, which_year, years_in
+from .outflow_rows import printed_negative
 from .printed_change import printed_change, printed_row
 from .table_cells import (
     NOT_MONEY,
@@ -263,6 +264,8 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
         cells = cells  # by year, earlier first
     v = [c.amount.value for c in cells]
     t = [re.sub(r"[A-Z]{0,3}\$|[€£¥]", "", c.amount.text).strip() for c in cells]
+    if op.op == "change" and printed_negative(cells):  # the costs' size changed (outflow_rows.py)
+        v, t = [-x for x in v], [x.lstrip("-") for x in t]
     first_less_second = op.op == "difference" and op.parts
     if op.op == "difference":  # a difference is a size: "the difference between A and B"
         a, b = (v[0], v[1]) if first_less_second else (v[-1], v[0])

@@ -20,10 +20,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.rows import row_spans
 from ..text.tables import _STOP
 from ..types import Unit
 from .compare import Decision
 from .operation import operation, years_in
+from .outflow_rows import read_as_size
 from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
 
 _ASKS_VALUE = re.compile(
@@ -62,7 +64,7 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
     31.3"): then its percentage is asked only by name. A row of percentages alone ("ROFE (%)",
     "Expected volatility: 25.37%") is asked by its own name."""
     i = grid.labels.index(c.label)
-    return any((v := grid.value(i, h)) is not None and not v.amount.percent for h in grid.headers)
+    return any((v := grid.value(i, h)) is not None and not v.amount.percent and not v.amount.text.endswith("bps") for h in grid.headers)
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
@@ -107,6 +109,51 @@ def _rows(grid: Grid, question: str) -> list[int]:
     return [] if one is None else [one]
 
 
+_AMOUNT_SAID = re.compile(r"[$€£¥]\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
+
+
+_KIND_WORDS = frozenset("expense expenses respective figure figures item items line".split())
+"""Words that say what kind of row is asked ("… marketing expense"), not which: a row need not hold them."""
+
+
+def _own_words(question: str) -> list[str]:
+    return [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
+
+
+def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether a sentence of the prose beside the tables holds more of the question's own words
+    than the cells' rows, columns and caption, states an amount, and names the year asked (when
+    one is): "What was the early debt redemption costs during 2019?" is said so in "… early debt
+    redemption costs of $3.6 billion recorded during 2019", not the row "Early debt
+    extinguishment costs"; "the accumulated benefit obligation for the United States defined
+    benefit pension plans" in the sentence that says it ($198.2 million), not a table's "2019 ·
+    United States" cell of plans whose obligation exceeds their assets. The model reads it then."""
+    words = _own_words(question)
+    told = [w for c in cells for w in content(c.label) + content(c.header)]
+    by_cells = sum(any(_close(w, t) for t in told) for w in words)
+    if all(any(_close(w, t) for t in told) for w in words if w not in _KIND_WORDS):
+        return False
+    years = [str(y) for y in years_in(question)]
+    for _, text in units_texts:
+        for start, end in reversed(row_spans(text)):
+            text = text[:start] + text[end:]
+        for sentence in re.split(r"(?<=[.;!?])\s+|\n+", text):
+            if not _AMOUNT_SAID.search(sentence) or (years and not any(y in sentence for y in years)):
+                continue
+            said = content(sentence)
+            if sum(any(_close(w, t) for t in said) for w in words) > by_cells:
+                return True
+    return False
+
+
+def _part_unbound(parts: Sequence[str], grid: Grid, rows: Sequence[int]) -> bool:
+    """Whether a part the question names apart says a word no bound row's label holds
+    ("unrecognized stock-based compensation expense" beside the row "Total stock-based
+    compensation expense"; not "commitments" of the row "Other purchase obligations and commitments")."""
+    told = [w for i in rows for w in content(grid.labels[i])]
+    return any(not all(any(_close(w, t) for t in told) for w in _own_words(p) if w not in _KIND_WORDS and w != "total") for p in parts)
+
+
 def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | None:
     """The cells ``question`` asks for, read from the tables in ``units_texts`` (the module doc), or None."""
     if not _ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
@@ -114,14 +161,15 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     op = operation(question)
     if op is not None and op.op != "sum":
         return None  # a computation: arithmetic.py's, or the model's
+    named = [p for p in _SPLIT.split(question) if _own_words(p)]
     found: list[Looked] = []
     bound = _BOUND.search(question)
     for grid in grids(units_texts):
         if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
             continue
         rows = _rows(grid, question)
-        if not rows:
-            continue
+        if not rows or (op is not None and len(named) > 1 and _part_unbound(named, grid, rows)):
+            continue  # a sum of things named apart ("the total X and unrecognized Y"), one bound to no row
         cols = _columns(grid, question, rows)
         if not cols or (len(rows) > 1 and len(cols) > 1) or not _explained(question, grid, rows, cols):
             continue
@@ -130,11 +178,11 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             any(c.amount.percent and _amounts_beside(grid, c) for c in cells) and not _ASKS_PERCENT.search(question)
         ):
             continue  # a cell missing, or a percentage the question does not ask for beside the row's amounts
-        answer = "; ".join(shown(c) for c in cells)
+        answer = "; ".join(shown(c).replace("-", "", 1) if read_as_size(c) else shown(c) for c in cells)  # "Tax paid: (5.6)" → 5.6
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))
-    if len({f.answer for f in found}) != 1:
-        return None  # none, or two tables that answer apart
+    if len({f.answer for f in found}) != 1 or said_closer(question, found[0].cells, units_texts):
+        return None  # none, two tables that answer apart, or a sentence that says it more closely than the cells
     return found[0]
 
 

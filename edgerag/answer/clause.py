@@ -18,11 +18,13 @@ from collections.abc import Sequence
 
 from ..text.sentences import split_sentences
 from ..types import Unit
+from .operation import operation
 
 _CLAUSE = re.compile(
-    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
+    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
     r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
     r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b"
+    r"|what\s+(?:is|was|are|were)\s+the\s+(?:result|outcome|consequence)s?\s+of\b"
     r"|how\s+(?:is|are|was|were)\s+.+?\s+(?:stated|valued|measured|determined|calculated|recogni[sz]ed|accounted\s+for)\b)",
     re.I,
 )
@@ -47,3 +49,17 @@ def whole_clause(reply: str, units: Sequence[Unit]) -> str:
             if at >= 0:
                 return flat[at:].strip().rstrip(".").strip()
     return reply
+
+
+_REASON = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:main\s+|primary\s+)?reasons?\b", re.I)
+_BARE_NUMBER = re.compile(
+    r"^\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥])?\s?\d[\d,.]*\)?\s*(?:%|percent|million|billion|thousand|bn|m)?\s*\.?\s*$", re.I
+)
+NUMBER_FOR_A_DESCRIPTION = "the question asks for a description or a reason, and the reply is a bare number: no answer to it"
+
+
+def number_for_description(reply: str, question: str) -> bool:
+    """Whether ``reply`` is a bare number ("39%") to a question that asks for a description or a
+    reason ("What was the reason for the year-on-year change …?"): the model read the change's
+    size, not its cause; the question is then not answered."""
+    return bool(_BARE_NUMBER.match(reply)) and (asks_clause(question) or bool(_REASON.match(question))) and operation(question) is None

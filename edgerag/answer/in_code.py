@@ -20,7 +20,8 @@ Before 2, a report's table (issue #63): arithmetic over its cells (arithmetic.py
 percentage change in Services revenue between 2018 and 2019?" computed from the two bound cells,
 shown with its formula; then the cells a question names by row and year or column
 (cell_lookup.py): "What was the R&D expense in 2019?", "… in 2019 and 2018, respectively?" (every
-cell, in the question's order); the years a table covers (table_years.py). Held by construction,
+cell, in the question's order); a value a sentence states for the one year asked among its
+years "respectively" (respective_value.py); the years a table covers (table_years.py). Held by construction,
 as every decision here is (no sentence holds a computed number, and the check never reads it).
 
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
@@ -42,6 +43,7 @@ from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
 from .listed import listed_value
+from .respective_value import stated_for_year
 from .table_years import table_years
 
 
@@ -80,6 +82,7 @@ def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
     return (
         computed(question, units)
         or looked_up(question, units)
+        or stated_for_year(question, units)
         or table_years(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
@@ -94,6 +97,7 @@ def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], lis
         decide_fact(question, units, lookup)
         or computed(question, units)
         or looked_up(question, units)
+        or stated_for_year(question, units)
         or table_years(question, units)
         or table_fact(question, units)
         or row_fact(question, units)

@@ -11,8 +11,9 @@ A sentence decides only when all of these hold, else the model reads as before:
 * the question asks "how many" or "how much" and names its subject: a name of its own
   (binding.py `question_names`, not the organisation every passage names), or, for "how much",
   its telling words ("donations and legacies");
-* the sentence splits into at least two items holding a number (binding.py `list_items`), and
-  exactly one item names the subject, with exactly one number in it;
+* the sentence splits into at least two items holding a number (binding.py `list_items`; an
+  item that only restates the value before it, "…, or 5.3%,", is none), and exactly one item
+  names the subject, with exactly one number in it;
 * a year the question names is the sentence's or its passage's headings' ("Annual Report
   2024 › Finances"), and the sentence (or the one before
   it, for "… 47 of them") speaks of what "how many" counts
@@ -100,6 +101,12 @@ def _counted_before(sentence: str) -> str:
     return " ".join(m.group(1) for m in re.finditer(r"\d[\d,.]*\s+((?:[\w-]+\s+){0,2}[\w-]+)", sentence))
 
 
+def _restated(item: str) -> bool:
+    """An item that only says the value before it again, in other terms: "… increased $13.8
+    million, *or 5.3%*, in 2019": no subject's item of a list (its words are no name's)."""
+    return bool(_values(item)) and not any(not re.fullmatch(r"[\d.,]+", w) for w in _stems(item))
+
+
 def _others(items: list[str], i: int) -> set[str]:
     return set().union(*(_stems(o) for j, o in enumerate(items) if j != i))
 
@@ -123,7 +130,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
         for sentence in split_sentences(u.text):
             if parse_row(sentence) is not None:
                 continue  # a table's row: its cells are bound by row and column (table_cells.py), not as a list
-            items = list_items(sentence)
+            items = [it for it in list_items(sentence) if not _restated(it)]
             if len([it for it in items if _values(it)]) < 2:
                 continue
             if names:

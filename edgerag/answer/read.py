@@ -14,7 +14,7 @@ from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
 from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
-from .clause import asks_clause, whole_clause
+from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .model_check import sentence_checker
@@ -167,6 +167,9 @@ def answer_question(
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
+    if free and number_for_description(short_text, asked):  # "39%" for "What was the reason for …?" (clause.py)
+        rule("a number for a description", "")
+        text, short_text, reason, free = DO_NOT_KNOW, "", NUMBER_FOR_A_DESCRIPTION, False
     if free and asks_clause(asked):  # a description: the documents' whole clause, never cut to a name (clause.py)
         said = past_restatement(whole_clause(short_text, units), asked)  # as the documents say it, not the question said back
         rule("clause", said)

@@ -33,7 +33,7 @@ _GENERIC = frozenset(
     "as share growth rate ended ending".split()
 )
 _AMOUNT = re.compile(
-    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand)?$",
+    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
     re.I,
 )
 
@@ -101,7 +101,8 @@ class Grid:
         a = amount(self.cells[i].get(header, ""))
         if a is None or re.fullmatch(r"(?:19|20)\d{2}", a.text):
             return None  # a year in a cell names, it is no amount
-        if not a.percent and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
+        points = a.text.lower().endswith("bps")  # basis points ("5 bps"): neither a percentage nor scaled
+        if not a.percent and not points and (_PERCENT.search(header) or _PERCENT.search(self.labels[i].rpartition(SECTION_MARK)[2])):
             a = Amount(a.value, True, a.currency, a.text)  # a column or row of percentages: "2019 · %", "% of revenue"
         label = self.labels[i]
         said = _LABEL_SCALE.search(label)
@@ -112,7 +113,7 @@ class Grid:
         )
         scale = (
             ""
-            if a.percent or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
+            if a.percent or points or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
             else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
@@ -142,11 +143,24 @@ _NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥]\s*)?(?P<word>thousands|milli
 
 def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     """The scale of a table that says none (no header, caption or label scales it) implied by its
-    prose: the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
+    prose, or by a note in one column's header ("(dollars in millions)" over the change column
+    only, where the others say none; a header that scales its own column otherwise, "$m", keeps
+    its table's others unscaled, unless the table is one column a year and only one scale is
+    said: "2018 · (S$ million)" beside "As at 31 March · 2019"): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
     beside it states one of its amounts with a scale ("a net income of $392 million" over a row
     "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
     three digits is too common to tell."""
-    if any(_SCALED.search(h) for h in (grid.caption, grid.label_header, *grid.headers)):
+    heads = (grid.caption, grid.label_header, *grid.headers)
+    if any(_SCALED.search(h) for h in heads):
+        noted = {m["word"].lower().rstrip("s") for h in heads for m in _NOTED.finditer(h)}
+        own = [h for h in heads if _SCALED.search(h) and not _NOTED.search(h)]
+        if len(noted) == 1 and not own:
+            return next(iter(noted))  # "(dollars in millions)" over one column: the table's
+        said = {w for h in heads if (w := scale_word(h))}
+        years = [h for h in grid.headers if header_year(h) is not None]
+        one_each = len(years) == len(grid.headers) == len({header_year(h) for h in years})
+        if len(said) == 1 and one_each and any(scale_word(h) for h in years):
+            return next(iter(said))  # "2018 · (S$ million)" beside "As at 31 March · 2019": a column a year, one scale
         return ""
     prose = []
     for text in texts:
@@ -201,7 +215,7 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     from_section = {q for q in words if any(_close(w, q) for w in content(section))}
     from_label = {q for q in words if q != "total" and any(_close(w, q) for w in content(own))}  # "total": its own weight below
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
-    missing_total = -0.5 if "total" in content(own) and "total" not in words else 0.0
+    missing_total = -1.1 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
     return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched
 

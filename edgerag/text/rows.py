@@ -58,9 +58,81 @@ def _cell(text: str) -> str:
     return text.replace("; ", ", ").replace(";", ",").replace(" — ", " – ")
 
 
+_PAIRS = {")": "(", "]": "["}
+
+
+def _unmatched(text: str) -> list[int]:
+    """Where ``text``'s brackets are unmatched: a closer with no opener before it, an opener
+    never closed."""
+    open_at: list[int] = []
+    stray = []
+    for i, ch in enumerate(text):
+        if ch in "([":
+            open_at.append(i)
+        elif ch in _PAIRS:
+            if open_at and text[open_at[-1]] == _PAIRS[ch]:
+                open_at.pop()
+            else:
+                stray.append(i)
+    return sorted(stray + open_at)
+
+
+def balanced_cell(text: str) -> str:
+    """A table cell with its unmatched brackets left out ("Sales per square metre ($)$)" →
+    "Sales per square metre ($)$"; a number opened by "(" alone is negative, "(17" → "-17"):
+    a row line is read back only when each of its headers and values closes the brackets it
+    opens (`parse_row`), so a report's stray bracket would lose the whole row."""
+    stray = set(_unmatched(text))
+    if not stray:
+        return text
+    kept = "".join(ch for i, ch in enumerate(text) if i not in stray).strip()
+    if text.lstrip().startswith("(") and re.fullmatch(r"[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
+        return f"-{kept}"  # "(17": a negative whose ")" the report printed in the next cell
+    return kept
+
+
+_YEAR_WORD = re.compile(r"(?:19|20)\d{2}\b")
+_MONTH_WORD = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$")
+
+
+def _cut(words: list[str]) -> list[str]:
+    """A header's words cut to `MOST_HEADER_WORDS` and 80 characters, keeping its date when the
+    cut would drop it: "Estimated at Acquisition and as of December 31, 2018" keeps "December
+    31, 2018" after its first words, so the column is still the year's."""
+
+    def fits(ws: list[str]) -> bool:
+        return len(ws) <= MOST_HEADER_WORDS and len(" ".join(ws)) <= 80
+
+    kept: list[str] = []
+    for w in words:
+        if not fits([*kept, w]):
+            break
+        kept.append(w)
+    dropped = words[len(kept) :]
+    at = next((i for i in range(len(dropped) - 1, -1, -1) if _YEAR_WORD.match(dropped[i])), None)
+    if at is None or any(_YEAR_WORD.match(w) for w in kept):
+        return kept
+    start = at
+    while start > 0 and at - start < 2 and not _MONTH_WORD.match(dropped[start]):
+        start -= 1  # "December 31, 2018": back to its month, at most two words
+    tail = dropped[start if _MONTH_WORD.match(dropped[start]) else at : at + 1]
+    head = kept
+    while head and not fits([*head, *tail]):
+        head = head[head.index("·") + 1 :] if "·" in head else head[:-1]  # the outer header path first, then its last words
+    return [*head, *tail]
+
+
 def _header(text: str, n: int) -> str:
     text = _cell(text).replace(":", " ").replace("—", "-").replace(". ", " ").replace("! ", " ").replace("? ", " ")
-    text = " ".join(_SPACE.sub(" ", text).strip()[:80].split()[:MOST_HEADER_WORDS]).strip()
+    text = _SPACE.sub(" ", text).strip()
+    cut = " ".join(text[:80].split()[:MOST_HEADER_WORDS]).strip()
+    if not _YEAR_WORD.search(cut) and _YEAR_WORD.search(text):  # the cut drops the header's only year
+        cut = " ".join(_cut(text.split())).strip()
+    text = cut
+    stray = _unmatched(text)
+    if stray and text[stray[0]] in "([":  # cut short inside a bracket ("… Increase/ (Decrease) · (dollars in"): up to it
+        text = text[: stray[0]].rstrip(" ·-–,/")
+    text = balanced_cell(text)
     return text or ("Item" if n == 0 else f"Column {n + 1}")
 
 
@@ -69,7 +141,7 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     header repeated with the same value (a merged cell read once per column) is written once."""
     pairs: dict[tuple[str, str], None] = {}
     for n, (h, c) in enumerate(zip(headers, cells)):
-        value = _cell(c)
+        value = balanced_cell(_cell(c))
         if value:
             pairs[(_header(h, n), value)] = None
     if not pairs:
@@ -99,6 +171,10 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
     if width < 2 or len(rows) <= header_rows:
         return None
     rows = [r + [""] * (width - len(r)) for r in rows]
+    blocks = stacked_blocks(rows, header_rows)
+    if len(blocks) > 1:  # a table stacked in blocks, each under its own headers: one wide table, a row per label
+        wide, heads = side_by_side(blocks)
+        return grid_lines(wide, caption, heads, before)
     headers = [HEADER_PATH.join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
@@ -123,6 +199,60 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
         if line:
             out.append(line)
     return out
+
+
+def _lone(row: Sequence[str]) -> bool:
+    """A row with one cell filled, past its label's: an upper header ("Year Ended December 31, 2018")."""
+    return not row[0] and sum(1 for c in row[1:] if c) == 1
+
+
+def stacked_blocks(rows: list[list[str]], header_rows: int) -> list[tuple[list[list[str]], int]]:
+    """A table stacked in blocks (``(rows, header rows)`` each): a report prints one year's
+    segments, then the next year's under the same column headers again ("Activision, Blizzard,
+    King, Total" under "Year Ended December 31, 2018"). A body row repeating the last header row
+    starts a block; the row of one cell just above it is the block's upper header, and a lone
+    upper header heads every column of its block ("Year Ended … 2018 · Blizzard", "… · King").
+    One block (the table as it is) when no body row repeats the header row."""
+    last = rows[header_rows - 1]
+    if sum(1 for c in last[1:] if c) < 2:
+        return [(rows, header_rows)]
+    starts = [k for k in range(header_rows + 1, len(rows)) if rows[k][1:] == last[1:]]
+    if not starts:
+        return [(rows, header_rows)]
+    bounds = [(0, header_rows)] + [(k - 1, 2) if _lone(rows[k - 1]) else (k, 1) for k in starts]
+    blocks = []
+    for n, (start, heads) in enumerate(bounds):
+        end = bounds[n + 1][0] if n + 1 < len(bounds) else len(rows)
+        block = [list(r) for r in rows[start:end]]
+        for r in block[: heads - 1]:
+            if _lone(r):
+                r[1:] = [next(c for c in r[1:] if c)] * (len(r) - 1)
+        if len(block) > heads:
+            blocks.append((block, heads))
+    return blocks
+
+
+def side_by_side(blocks: list[tuple[list[list[str]], int]]) -> tuple[list[list[str]], int]:
+    """Stacked blocks (`stacked_blocks`) as one table, the blocks' columns side by side: a row
+    for each label (the n-th row of a label in each block is one row), so a question's row is
+    one row and its year a column ("Segment operating income", "… 2018 · Blizzard")."""
+    heads = max(n for _, n in blocks)
+    header = [[""] + [c for b, n in blocks for c in ([[""] * len(b[0])] * (heads - n) + b[:n])[k][1:]] for k in range(heads)]
+    order: list[tuple[str, int]] = []
+    values: dict[tuple[str, int], list[str]] = {}
+    for i, (b, n) in enumerate(blocks):
+        seen: dict[str, int] = {}
+        for r in b[n:]:
+            key = (r[0], seen.get(r[0], 0))
+            seen[r[0]] = key[1] + 1
+            if key not in values:
+                order.append(key)
+                values[key] = [c for bb, _ in blocks[:i] for c in [""] * (len(bb[0]) - 1)]
+            values[key] += r[1:]
+        for key in order:  # a label this block lacks: its cells empty
+            want = sum(len(bb[0]) - 1 for bb, _ in blocks[: i + 1])
+            values[key] += [""] * (want - len(values[key]))
+    return header + [[label, *values[(label, k)]] for label, k in order], heads
 
 
 def _balanced(text: str) -> bool:

