@@ -51,3 +51,13 @@ def test_a_table_row_or_one_item_is_no_list():
     assert page_lists([passage("p", "Revenue", rows)]) == []
     one = "You'll get:\nbusiness rates relief\nTo benefit you must register."
     assert page_lists([passage("p", "Overview", one)]) == []
+
+
+def test_pieces_of_a_tables_column_headers_are_answered_with_the_headers_whole():
+    rows = "\n".join(
+        f"Contractual obligations — Item: {label}; Total: {t}; Less than 1 year: {a}; 1-5 years: {b}; More than 5 years: {c}"
+        for label, t, a, b, c in (("Operating leases", "90", "20", "50", "20"), ("Purchase commitments", "40", "30", "10", "-"))
+    )
+    units = [passage("p", "Contractual obligations", "Contractual obligations:\n" + rows)]
+    got = items_read("1 year, 5 years, more than 5 years", units)
+    assert got == ["Less than 1 year", "1-5 years", "More than 5 years"]

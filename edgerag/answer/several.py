@@ -12,7 +12,9 @@ reply's order, once each; a part the passages hold whole is one item even where 
 items lie in one list the page prints (the lines after "You'll get:", evidence.py keeps them
 apart), the answer is those list items whole, and what the reply took from elsewhere is dropped:
 "Tax relief, income, gains, …, membership fees" → "tax relief on income, gains and profits from
-some activities; Gift Aid repayments on donations; business rates relief". Items are joined by
+some activities; Gift Aid repayments on donations; business rates relief". A table's column
+headers are such a list too ("1 year, 5 years, more than 5 years" → "Less than 1 year; 1-5
+years; More than 5 years"). Items are joined by
 "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
 reply that copies a table row ("2019: 166.0") is no list: both are read as before. A table's total
@@ -28,6 +30,7 @@ from __future__ import annotations
 import re
 
 from ..text.normalize import normalize
+from ..text.rows import parse_row
 from ..text.sentences import ENDS_SENTENCE
 from ..types import Unit
 from .candidates import all_candidates
@@ -121,18 +124,39 @@ def page_lists(units: list[Unit]) -> list[list[str]]:
     return out
 
 
+def _words(text: str) -> str:
+    """``text`` normalised, a hyphen a space ("1-5 years" holds "5 years")."""
+    return " ".join(normalize(re.sub(r"[-–]", " ", text)).split())
+
+
+def header_lists(units: list[Unit]) -> list[list[str]]:
+    """The column headers of each table the passages hold, its row label's header aside ("Less
+    than 1 year", "1-5 years", "More than 5 years" of a table of obligations), three or more: a
+    list the table prints across its top."""
+    out: list[list[str]] = []
+    for u in units:
+        for line in u.text.splitlines():
+            row = parse_row(line)
+            headers = list(row.cells)[1:] if row is not None else []
+            if len(headers) >= 3 and headers not in out:
+                out.append(headers)
+    return out
+
+
 def _from_one_list(parts: list[str], units: list[Unit]) -> list[str] | None:
     """Where two or more of a reply's ``parts`` lie in the items of one list a passage prints
-    (`page_lists`; a part may be a piece of an item: "Tax relief", "income" of "tax relief on
+    (`page_lists`, or a table's column headers, `header_lists`; a part may be a piece of an item: "Tax relief", "income" of "tax relief on
     income, gains and profits from some activities"), those items whole, in the reply's order,
     once each; the parts read elsewhere are no item of what was asked. None: no such list."""
     best: list[str] = []
-    for items in page_lists(units):
-        keys = [f" {normalize(it)} " for it in items]
+    for items in page_lists(units) + header_lists(units):
+        keys = [f" {_words(it)} " for it in items]
         hit: dict[str, None] = {}
         for part in parts:
-            key = normalize(part)
-            n = next((k for k, item in enumerate(keys) if key and f" {key} " in item), None)
+            key = f" {_words(part)} "
+            inside = [k for k, item in enumerate(keys) if key.strip() and key in item]
+            whole = [k for k in inside if keys[k] == key]  # the item it is, else the first not yet named that holds it
+            n = next(iter(whole + [k for k in inside if items[k] not in hit] + inside), None)
             if n is not None:
                 hit.setdefault(items[n], None)
         if len(hit) > len(best):
