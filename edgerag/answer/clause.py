@@ -4,10 +4,10 @@
 benefit related to?", "What led to the increase in cable revenue?", "How are inventories
 stated?": the answer is a clause of a sentence, not a name, date or number. A small model
 copies the clause's start ("price concessions and stock rotation rights") and the reply rules
-made for names cut it further ("Internet" of
-"Increase in Internet revenue from …"). Here such a reply is neither narrowed nor re-chosen,
-and a reply a sentence read holds word for word runs on to that sentence's end, as the
-documents say it ("… rights that the Company offers to many of its distributors").
+made for names cut it further ("Internet" of "Increase in Internet revenue from …"). Here such
+a reply is neither narrowed nor re-chosen, and a reply a sentence read holds word for word runs
+on to that sentence's end, as the documents say it ("… rights that the Company offers to many
+of its distributors").
 
 A reply that opens by saying the question back keeps what it says after it (restated.py).
 """
