@@ -149,9 +149,16 @@ def test_a_rule_sentence_with_a_bound_is_one_requirement_settled_in_code():
     assert decide(_Items(), big, [BOATS]) is None  # met: the sentence alone does not say yes
 
 
-def test_only_a_situated_rule_question_is_decided():
+def test_a_rule_question_without_a_situation_is_decided_only_by_a_bound_its_own_case_fails():
     assert decide(_Items(), read_question("Do I qualify for severance pay?"), [REDUNDANCY]) is None
     assert decide(_Items(), read_question("I am 72. What is the Garden Grant?"), [GRANT]) is None
+    travel = passage(
+        "h1", "Travel", "Book standard class; first class is allowed only for a single journey scheduled to last more than four hours."
+    )
+    short = read_question("Can I travel first class on a train journey scheduled to take three hours?")
+    met = decide(_Items(), short, [travel])  # no call: spelled numbers read as digits, the bound settled in code
+    assert met is not None and met.answer == "no"
+    assert decide(_Items(), read_question("Can I travel first class on a train journey scheduled to take five hours?"), [travel]) is None
 
 
 def test_the_list_that_says_most_of_the_question_is_found_through_its_acronym():

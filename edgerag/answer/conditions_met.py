@@ -152,11 +152,13 @@ def rule_list(q: Question, units: list[Unit]) -> RuleList | None:
     return None
 
 
-def failed_bound(q: Question, units: list[Unit]) -> RuleList | None:
+def failed_bound(q: Question, units: list[Unit], situation: tuple[str, ...] | None = None) -> RuleList | None:
     """A sentence that says two of the question proper's telling words and states a bound the
     situation fails, outside any "if" or "when" (a case's bound is no requirement) ("A passenger ship is a vessel that carries more than 12 passengers" for "a
     10-seat passenger ferry … Does my boat qualify as a passenger ship?"), as the rule's one
-    requirement; the one that says most of the question; None where none."""
+    requirement; the one that says most of the question; None where none. ``situation``: the
+    words the bound is settled against, else the user's situation (an unsituated question's own
+    case: "Can I travel first class on a journey scheduled to take three hours?")."""
     want = _asked_words(q, units)
     best: tuple[int, RuleList] | None = None
     for u in units:
@@ -165,7 +167,7 @@ def failed_bound(q: Question, units: list[Unit]) -> RuleList | None:
             if s.endswith(":") or _NEG.search(s) or _UNLESS.search(s) or _CASE.search(s):
                 continue  # a case's bound ("File 2 returns if you traded for more than 12 months") is no requirement of what is asked
             score = len(want & {lemma(w) for w in keywords(s)})
-            if score >= 2 and (best is None or score > best[0]) and settle_in_code(s, q.situation) is False:
+            if score >= 2 and (best is None or score > best[0]) and settle_in_code(s, situation or q.situation) is False:
                 best = (score, RuleList(Standing(u, s), (s,), True, listed=False))
     return best[1] if best is not None else None
 
@@ -300,10 +302,17 @@ def decide(llm, q: Question, units: list[Unit], *, method: str = "", pages: list
     where they decide nothing (``llm`` None: code only). ``pages``: the retrieved passages whole
     (their lists one item a line, where the evidence read joins them), those of the documents
     ``units`` were read from; the list is looked for there."""
-    if not q.situated or not q.rule:
+    if not q.rule:
         return None
     read = {u.doc_id for u in units}
     whole = [u for u in pages or [] if u.doc_id in read]
+    if not q.situated:  # the question's own case ("a journey scheduled to take three hours"): a bound it fails, in code only
+        bound = failed_bound(q, whole or units, (q.core,))
+        return (
+            Met("yes" if asks_negated(q) else "no", bound.items[0], "a bound the question's case fails, read by code", bound)
+            if bound
+            else None
+        )
     calls: list[Completion] = []
     rule = rule_list(q, whole or units)
     met = _by_items(llm, q, rule, method, calls) if rule is not None else None

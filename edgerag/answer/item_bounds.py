@@ -223,10 +223,27 @@ def left_out(item: str, situation: list[str]) -> bool:
     return len(want) >= 2 and any(len(want & _telling(s)) >= max(2, -(-len(want) // 2)) for s in situation)
 
 
+_SPELLED = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+        "eighteen nineteen twenty".split()
+    )
+}
+_SPELLED_NUMBER = re.compile(r"\b(" + "|".join(_SPELLED) + r")\b(?=[\s-]+[a-z])", re.I)
+
+
+def in_digits(text: str) -> str:
+    """``text`` with a number spelled before a word written in digits ("more than four hours" →
+    "more than 4 hours", "three hours" → "3 hours"), as the bounds are read."""
+    return _SPELLED_NUMBER.sub(lambda m: _SPELLED[m.group(1).lower()], text)
+
+
 def settle_in_code(item: str, situation: tuple[str, ...] | list[str]) -> bool | None:
     """Whether the situation meets ``item`` (the module doc): True, False, or None where code
-    cannot tell."""
-    said = [s for x in situation for s in split_sentences(x)] or list(situation)
+    cannot tell. Numbers spelled out are read as digits (`in_digits`)."""
+    item = in_digits(item)
+    said = [in_digits(s) for x in situation for s in split_sentences(x)] or [in_digits(x) for x in situation]
     if left_out(item, said):
         return False
     parts = [settle_part(p, said) for p in _PARTS.split(item) if p.strip()]
