@@ -35,7 +35,10 @@ CBT?" asks that the rule hold, "Is it true that a CBT is not needed?" that it no
 Where no list decides, a sentence read that says two of the question's telling words and states
 a bound ("A passenger ship is a ship … that carries more than 12 passengers") is one requirement,
 settled in code only (`failed_bound`): a situation that fails it ("a 10-seat foot passenger
-ferry") says no.
+ferry") says no. A rule's question with no situation of its own is decided only so, against its
+own words ("Can I travel first class on a journey scheduled to take three hours?" against "… only
+for a single journey scheduled to last more than four hours": no); numbers spelled out are read
+as digits (item_bounds.py `in_digits`).
 """
 
 from __future__ import annotations
