@@ -114,3 +114,23 @@ def test_a_date_said_of_another_event_is_not_the_cases():
     assert in_case("£11,222", on, read_question(moved)) is None
     started = "My course started in March 2019. How much funding is available for a postgraduate course?"
     assert in_case("£11,222", on, read_question(started)).value == ""  # before every case
+
+
+SICK_PAY = section(
+    "sick",
+    "Sick pay",
+    "Occupational sick pay depends on length of service: - in the first year of service: 4 weeks on full pay and 4 weeks on "
+    "half pay; - after one year: 12 weeks on full pay and 12 weeks on half pay; - after five years: 26 weeks on full pay and "
+    "26 weeks on half pay.",
+)
+
+
+def test_a_ladder_of_lengths_of_service_gives_the_rung_the_question_is_on():
+    assert band("after one year").kind == "length" and band("1-5 years").high == 5 and band("in the first year of service").high < 1
+    on = [Standing(SICK_PAY, SICK_PAY.text)]
+    q = read_question("How many weeks on full sick pay does someone with three years of service receive?")
+    moved = in_case("26 weeks", on, q)
+    assert moved is not None and moved.value == "12 weeks"  # the figure the answer gave, of the rung "after one year"
+    assert in_case("12 weeks", on, q) is None  # already its rung
+    long = read_question("How many weeks on full sick pay does someone with seven years of service receive?")
+    assert in_case("12 weeks", on, long).value == "26 weeks"

@@ -108,8 +108,8 @@ One module per step of the path:
                      stands on (its heading, the two sentences before) gives that answer to the
                      question proper (``answer_model_check``): "no" → not in the documents
         cases.py     a value given case by case (a fee by the bill's band, a loan by the course's
-                     start date) moved to the case the user's own sum or date is in; in none →
-                     not in the documents
+                     start date, sick pay by years of service) moved to the case the user's own
+                     sum, date or length of time is in; in none → not in the documents
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;
                      a plain yes or no where the user's situation already settles it

@@ -20,7 +20,12 @@ March 2019" says nothing of when a course started); a sum too, where the user gi
 
 Bands read: "£A to £B", "between £A and £B", "above £A and up to £B", "£A or less", "up to £A",
 "£A or more", "over £A"; "on or after D", "after D", "from D", "before D", "until D",
-"between D1 and D2", D a day, month and year or a month and year. A date the user gives by its
+"between D1 and D2", D a day, month and year or a month and year; lengths of time ("in the first
+year of service", "after one year", "1-5 years", "less than 2 years", numbers spelled or not),
+where bands that each open upwards ("after one year", "after five years") are a ladder, each
+running up to the next. A list item may give its value first ("£11,222 if …") or its case first
+("after one year: 12 weeks on full pay …", on its own line or run into the paragraph); an
+answer that gave the figure a value opens with ("26 weeks") gets the new case's ("12 weeks"). A date the user gives by its
 month or year alone is that month or year; it is in a case only where the case holds all of it.
 
 Measured on ConditionalQA dev-open with the 1.5B (benchmarks/conditionalqa.py): see
@@ -38,6 +43,7 @@ from ..text.keywords import keywords
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from .binding import Standing, lemma
+from .item_bounds import in_digits
 from .question import Question
 
 _MONTHS = "january february march april may june july august september october november december".split()
@@ -73,6 +79,32 @@ _DATE_BANDS = [
     (re.compile(rf"(?:on\s+or\s+after|after|from|since)\s+(?P<lo>{_CASE_DATE})", re.I), "lo", None),
     (re.compile(rf"(?:before|until|up\s+to)\s+(?P<hi>{_CASE_DATE})", re.I), None, "hi"),
 ]
+_UNIT = r"(?P<{0}>years?|months?|weeks?)"
+_LENGTH = r"(?P<{0}>\d+(?:\.\d+)?)\s+" + _UNIT.replace("{0}", "{1}")
+_LENGTH_BANDS = [  # a length of time (of service, of a stay): in years
+    (
+        re.compile(
+            r"(?:between\s+)?(?P<lo>\d+(?:\.\d+)?)(?:\s+" + _UNIT.format("lu") + r")?\s*(?:and|to|-|–)\s*" + _LENGTH.format("hi", "hu"),
+            re.I,
+        ),
+        "lo",
+        "hi",
+    ),
+    (re.compile(r"\b(?:after|more\s+than|over|at\s+least)\s+" + _LENGTH.format("lo", "lu"), re.I), "lo", None),
+    (re.compile(_LENGTH.format("lo", "lu") + r"\s+or\s+(?:more|over|longer)\b", re.I), "lo", None),
+    (re.compile(r"\b(?:less\s+than|under|up\s+to|within)\s+" + _LENGTH.format("hi", "hu"), re.I), None, "hi"),
+]
+_FIRST = re.compile(r"\b(?:in|during)\s+(?:the|your|their)\s+first\s+" + _UNIT.format("fu"), re.I)
+_PER_YEAR = {"year": 1.0, "month": 1 / 12, "week": 1 / 52}
+_A_LENGTH = re.compile(_LENGTH.format("n", "u"), re.I)
+"""A length of time the user gives ("3 years of service", once spelled numbers are digits)."""
+
+_CASE_FIRST = re.compile(r"^\W*(?P<case>[^:]{3,80}?):\s+(?P<value>\S.*?)[.;]?\s*$")
+"""A list item that gives its case first ("after one year: 12 weeks on full pay …")."""
+
+_ITEM_BREAK = re.compile(r"\n+|;\s+|\s+[-•]\s+|(?<=[.:])\s+(?=[A-Z])")
+"""Where a list item ends, on its own line or run into a paragraph (" - after one year: …;")."""
+
 _VALUE_IF = re.compile(
     r"(?P<value>£\s?\d[\d,]*(?:\.\d+)?(?:\s+(?:a|per)\s+(?:year|month|week|day))?|\d+(?:\.\d+)?\s?%|\d+\s+(?:working\s+)?(?:days?|weeks?|months?|years?))"
     r"\s+(?:if|when|for)\s+(?=\w)",
@@ -84,7 +116,7 @@ _VALUE_IF = re.compile(
 @dataclass(frozen=True)
 class Band:
     kind: str
-    """``money`` or ``date``."""
+    """``money``, ``date`` or ``length`` (a length of time, in years)."""
     low: float
     high: float
     """Inclusive bounds (a date as its ordinal day); ±inf where open."""
@@ -130,12 +162,26 @@ def _day(text: str, end: bool = False) -> tuple[date, date] | None:
     return first, last
 
 
+def _years(unit: str) -> float:
+    return _PER_YEAR[unit.lower().rstrip("s")]
+
+
 def band(case: str) -> Band | None:
     """The band of money or dates ``case`` states (the module doc), None for none."""
     for pattern, lo, hi in _MONEY_BANDS:
         m = pattern.search(case)
         if m is not None:
             return Band("money", _amount(m[lo]) if lo else -math.inf, _amount(m[hi]) if hi else math.inf)
+    text = in_digits(case)
+    for pattern, lo, hi in _LENGTH_BANDS:
+        m = pattern.search(text)
+        if m is not None:
+            low = _amount(m[lo]) * _years(m[lo[0] + "u"] or m["hu"]) if lo else 0.0
+            high = _amount(m[hi]) * _years(m[hi[0] + "u"]) if hi else math.inf
+            return Band("length", low, high - (1e-9 if hi and not lo else 0.0))
+    m = _FIRST.search(case)
+    if m is not None:
+        return Band("length", 0.0, _years(m["fu"]) - 1e-9)
     for pattern, lo, hi in _DATE_BANDS:
         m = pattern.search(case)
         if m is not None:
@@ -189,9 +235,14 @@ def _listed_cases(short: str, s: Standing) -> tuple[list[Case], str] | None:
     """The cases of a list whose item (or run of items) ``s`` is: "VALUE if CASE", each case
     running to the next item's value."""
     lines = [ln for ln in s.unit.text.splitlines() if _VALUE_IF.search(ln)]
-    if not any(short.strip() and re.sub(r"\s", "", short) in re.sub(r"\s", "", ln) for ln in lines + [s.sentence]):
+    if not short.strip() or re.sub(r"\s", "", short) not in re.sub(r"\s", "", s.unit.text):
         return None
     cases = []
+    for line in _ITEM_BREAK.split(s.unit.text):  # "after one year: 12 weeks on full pay …"
+        m = _CASE_FIRST.match(line)
+        b = band(m["case"]) if m is not None and not parse_row(line) else None
+        if b is not None:
+            cases.append(Case(m["value"].strip(), m["case"].strip(), b))
     for line in lines:
         found = list(_VALUE_IF.finditer(line))
         for i, m in enumerate(found):
@@ -231,6 +282,8 @@ def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, fl
     for sentence in split_sentences(text):
         if kind == "money":
             found += [(sentence, (_amount(m["n"]),) * 2) for m in _SUM.finditer(sentence)]
+        elif kind == "length":
+            found += [(sentence, (_amount(m["n"]) * _years(m["u"]),) * 2) for m in _A_LENGTH.finditer(in_digits(sentence))]
         else:
             for m in _A_DATE.finditer(sentence):
                 days = _day(m.group())
@@ -242,13 +295,35 @@ def said_values(kind: str, text: str, telling: set[str]) -> list[tuple[float, fl
     return [v for v in values if not any(w != v and v[0] <= w[0] and w[1] <= v[1] for w in values)]  # "September 2018", not "2018"
 
 
+def _laddered(cases: list[Case]) -> list[Case]:
+    """Cases that each open a band upwards ("after one year", "after five years") as a ladder:
+    each runs up to where the next begins."""
+    open_ended = sorted((c for c in cases if c.band.high == math.inf), key=lambda c: c.band.low)
+    if len(open_ended) < 2 or len({c.band.low for c in open_ended}) < len(open_ended):
+        return cases
+    nxt = {id(c): open_ended[i + 1].band.low for i, c in enumerate(open_ended[:-1])}
+    return [Case(c.value, c.case, Band(c.band.kind, c.band.low, nxt[id(c)] - 1e-9)) if id(c) in nxt else c for c in cases]
+
+
+_LEAD = re.compile(r"^[£$€]?\s?\d[\d,.]*\s*%?\s*[a-z]*", re.I)
+
+
+def _same_part(short: str, old: str, new: str) -> str:
+    """The new case's value said as the answer said the old one: whole, or the figure it opens with
+    ("26 weeks" of "26 weeks on full pay …" → "12 weeks" of "12 weeks on full pay …")."""
+    if _canon(old) == _canon(short):
+        return new
+    lead = _LEAD.match(new.strip())
+    return lead.group().strip() if lead is not None and _LEAD.match(short.strip()) else new
+
+
 def in_case(short: str, standing: list[Standing], q: Question) -> InCase | None:
     """The value of the case the user is in, where ``short`` is one case's value (the module
     doc); None to leave the answer as it is."""
-    if not q.situated and not re.search(r"\d", q.core):
+    if not q.situated and not re.search(r"\d", in_digits(q.core)):
         return None
     for s in standing:
-        cases = cases_of(short, s)
+        cases = _laddered(cases_of(short, s))
         if not cases:
             continue
         kind = cases[0].band.kind
@@ -258,12 +333,14 @@ def in_case(short: str, standing: list[Standing], q: Question) -> InCase | None:
             return None
         low, high = values[0]
         holding = [c for c in cases if c.band.low <= high and low <= c.band.high]
-        said = f"£{low:,.2f}".replace(".00", "") if kind == "money" else date.fromordinal(int(low)).isoformat()
+        said = {"money": f"£{low:,.2f}".replace(".00", ""), "length": f"{low:g} years"}.get(kind) or date.fromordinal(int(low)).isoformat()
         if not holding:
             return InCase("", f"'{short}' is given case by case, and no case holds what you said ({said})")
         if len(holding) > 1 or not (holding[0].band.low <= low and high <= holding[0].band.high):
             return None
         if _same(holding[0].value, short):
             return None
-        return InCase(holding[0].value, f"'{short}' is another case's; yours ({said}) is '{holding[0].case}': {holding[0].value}")
+        old = next(c.value for c in cases if _same(c.value, short))
+        value = _same_part(short, old, holding[0].value)
+        return InCase(value, f"'{short}' is another case's; yours ({said}) is '{holding[0].case}': {holding[0].value}")
     return None
