@@ -1,22 +1,25 @@
 """A value the guidance gives case by case, chosen by the case the user's situation is in (issue
 #62, "rules with conditions flattened": the answer of another case).
 
-Guidance pages give many values by a band of money or of dates: a table's rows ("Amount on your
-solicitor's bill: £100,000.01 to £150,000; Fee: £1,345"), or a list whose items each give a
-value and its case ("£11,222 if your course started between 1 August 2020 and 31 July 2021").
-A small model picks one of them whatever the user said ("the final bill was £100950", "the
-course will be starting on the 1st July 2020"). So, once the check has kept a short answer, where
-the sentence it stands on is one such case (`cases_of`: two or more cases of one kind of band,
-money or dates, the answer the value of one), and the user's own words (the situation and the
-question proper) state a sum or a date of that kind (`said_values`; several only where one
-sentence sharing a telling word with the cases says it):
+Guidance pages give many values by a band: a table's rows ("Amount on your solicitor's bill:
+£100,000.01 to £150,000; Fee: £1,345"), a list whose items each give a value and its case
+("£11,222 if your course started between 1 August 2020 and 31 July 2021"), a ladder of lengths
+of service ("after one year: 12 weeks on full pay …"). A small model picks one of them whatever
+the user said ("the final bill was £100950", "the course will be starting on the 1st July
+2020"). So, once the check has kept a short answer, where the sentence it stands on is one such
+case (`cases_of`: two or more cases of one kind of band, the answer the value of one), and the
+user's own words (the situation and the question proper) state a sum, a date or a length of time
+of that kind (`said_values`):
 
-* the value falls in exactly one case → the answer is that case's value, as printed;
+* the value falls in exactly one case → the answer is that case's value, as printed (or, where
+  the answer gave the figure a value opens with, "26 weeks", the new case's figure, "12 weeks");
 * it falls in none → the documents do not say (a rate for a year the page does not give);
 * it falls in several, or the user states none → the model's pick stands.
 
-A date counts only where the user's sentence shares a word with the cases ("I started work in
-March 2019" says nothing of when a course started); a sum too, where the user gives several.
+A date counts only where the user's sentence shares a word with the cases ("I moved to Leeds in
+March 2019" says nothing of when a course started); a sum too, where the user gives several. A
+date the user gives by its month or year alone is that month or year; it is in a case only
+where the case holds all of it.
 
 Bands read: "£A to £B", "between £A and £B", "above £A and up to £B", "£A or less", "up to £A",
 "£A or more", "over £A"; "on or after D", "after D", "from D", "before D", "until D",
@@ -24,12 +27,12 @@ Bands read: "£A to £B", "between £A and £B", "above £A and up to £B", "£A
 year of service", "after one year", "1-5 years", "less than 2 years", numbers spelled or not),
 where bands that each open upwards ("after one year", "after five years") are a ladder, each
 running up to the next. A list item may give its value first ("£11,222 if …") or its case first
-("after one year: 12 weeks on full pay …", on its own line or run into the paragraph); an
-answer that gave the figure a value opens with ("26 weeks") gets the new case's ("12 weeks"). A date the user gives by its
-month or year alone is that month or year; it is in a case only where the case holds all of it.
+("after one year: 12 weeks …"), on its own line or run into the paragraph. (text/lookup.py
+reads a question's own amount against the range cells of a row the question names; this step
+reads the user's words against the cases of the answer the model read.)
 
-Measured on ConditionalQA dev-open with the 1.5B (benchmarks/conditionalqa.py): see
-docs/benchmarks.md, "ConditionalQA".
+Measured on ConditionalQA dev-open and the office set with the 1.5B: see docs/benchmarks.md,
+"ConditionalQA" (the fifth round).
 """
 
 from __future__ import annotations
