@@ -49,8 +49,9 @@ documents will not name it (issue #62).
    that pins its thing down by a clause of its own ("a film starring …": binding.py
    `through_a_clause`), whose answer and clause stand in different sentences.
 6. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
-   band of money or dates, "£11,222 if your course started between …"), where the user's own
-   words state a sum or a date: the value of the case it falls in, else not in the documents.
+   band of money or dates, "£11,222 if your course started between …", a ladder of years of
+   service), where the user's own words state a sum, a date or a length of time: the value of the
+   case it falls in, else not in the documents.
 7. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
