@@ -151,14 +151,17 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     return f"{caption}{CAPTION_SEP}{body}" if caption else body
 
 
-def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1, before: str = "") -> list[str] | None:
+def grid_lines(
+    grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1, before: str = "", *, unstack: bool = True
+) -> list[str] | None:
     """The row lines of a table given as rows of cells (merged cells already repeated into
     each column they span), as printed (text/printed.py: negatives, dashes, footnote marks,
     signs in cells of their own, header rows in the body, the table's scale): the first
     ``header_rows`` rows name the columns, several header rows joined per column into a header
     path ("2019 · $m"); None when it is no table of data (one column, no row under the header,
     or a cell of prose), so the reader keeps its text as it was. ``before`` is the text just
-    above the table, where a report may say its scale ("in thousands").
+    above the table, where a report may say its scale ("in thousands"). ``unstack``: a table
+    stacked in year blocks is read as one wide table (`stacked_blocks`), once.
 
     A row whose cells are all one value (a sub-heading spanning the table) is written alone. A
     row with a label and no values (a section: "Revenue") is written alone too, and its label
@@ -171,10 +174,10 @@ def grid_lines(grid: Sequence[Sequence[str]], caption: str = "", header_rows: in
     if width < 2 or len(rows) <= header_rows:
         return None
     rows = [r + [""] * (width - len(r)) for r in rows]
-    blocks = stacked_blocks(rows, header_rows)
+    blocks = stacked_blocks(rows, header_rows) if unstack else []
     if len(blocks) > 1:  # a table stacked in blocks, each under its own headers: one wide table, a row per label
         wide, heads = side_by_side(blocks)
-        return grid_lines(wide, caption, heads, before)
+        return grid_lines(wide, caption, heads, before, unstack=False)  # once: the wide table is not read for blocks again
     headers = [HEADER_PATH.join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
