@@ -14,7 +14,10 @@ The official script takes a prediction as (answer, scale). A reply in words has 
 so `read_prediction` reads it as a person would: the number and the word or sign that follows
 it ("1.2 million", "$1.2m", "17.7 %", "(1,204)", "in thousands") when the gold answer is a
 number, or the text as written (split into its items for a multi-span answer, every way a
-person could split it, the best scored) when it is not. Two upstream slips are mended, so that a
+person could split it, the best scored) when it is not; a number said with its own scale word
+is also read as printed ("8.6 million" with scale million), the better reading scored, since
+the official script scales a gold span that says its scale twice and a span predicted as it is
+printed the same way. Two upstream slips are mended, so that a
 number reads as printed: a negative in parentheses with a thousands comma, "(20,597)", and a
 percentage after a parenthesis, "(66)%".
 """
@@ -175,6 +178,10 @@ class Reading:
     scale: str
     others: tuple[list[str], ...] = ()
     """Other ways to read a list's items (`split_items`); the best reading is scored."""
+    printed: list[str] | None = None
+    """The numbers as printed, each with its own scale word ("8.6 million"): scored too where
+    every gold item says its scale and the gold has one, which the official script applies a
+    second time to such a span ("$8.6 million", scale million), as it would to this reading."""
 
 
 def scale_of(word: str | None) -> str:
@@ -252,7 +259,10 @@ def read_prediction(reply: str, gold: list[str], answer_type: str) -> Reading:
         if not scale:
             m = _GLOBAL_SCALE.search(reply)
             scale = scale_of((m.group(1) or m.group(2)).rstrip("s")) if m else ""
-        return Reading([n for n, _ in chosen], scale)
+        # as printed, each number with its own scale word: the official script scales a gold
+        # span that says its scale ("$8.6 million", scale million) twice, and so a prediction too
+        printed = [f"{n} {s}" if s else n for n, s in chosen]
+        return Reading([n for n, _ in chosen], scale, printed=printed if any(s for _, s in chosen) else None)
     if answer_type == "multi-span":
         first, *others = split_items(reply)
         return Reading(first, "", tuple(others))
@@ -261,4 +271,6 @@ def read_prediction(reply: str, gold: list[str], answer_type: str) -> Reading:
 
 def score_reading(reading: Reading, gold: list[str], gold_scale: str, answer_type: str) -> tuple[float, float]:
     """EM and F1 with the scale of the best way to read a reply (`tatqa_score`)."""
-    return max(tatqa_score(items, reading.scale, gold, gold_scale, answer_type) for items in (reading.items, *reading.others))
+    says_scale = gold_scale and all(is_number(g) and len(g.split()) > 1 for g in gold)  # "$8.6 million"
+    readings = (reading.items, *reading.others, *([reading.printed] if reading.printed and says_scale else []))
+    return max(tatqa_score(items, reading.scale, gold, gold_scale, answer_type) for items in readings)

@@ -36,6 +36,10 @@ def tat(reply: str, gold: list[str], scale: str, answer_type: str) -> tuple[floa
         ("$0.5 thousand", ["$0.5 million"], "", "span", 0.0),  # scale mismatch
         ("5.2", ["5.2"], "million", "span", 0.0),  # the number without its scale
         ("$5.2m", ["5.2"], "million", "span", 1.0),
+        ("$8.6 million", ["$8.6 million"], "million", "span", 1.0),  # a gold span saying its scale, printed as it is
+        ("$8.6", ["$8.6 million"], "million", "span", 0.0),  # ... and not without it
+        ("$8.6 thousand", ["$8.6 million"], "million", "span", 0.0),  # nor in another scale
+        ("$182,228 thousand", ["182,228"], "million", "span", 0.0),  # a gold saying no scale: no double scaling
         ("In 2019, revenue was $5.2 million", ["5.2"], "million", "span", 1.0),  # a year is no answer beside a value
         ("2019", ["2019"], "", "span", 1.0),
         ("-8.4 % ((1,054 − 1,151) / 1,151; Services revenue, 2019 and 2018)", ["-8.4"], "percent", "arithmetic", 1.0),
