@@ -43,9 +43,16 @@ def test_clause_alternatives_are_answered_in_the_documents_words():
     assert read_question("Will the money go to my college or will it be given to me?").options is None
 
 
+CARD = passage(
+    "c1",
+    "Residence cards: changes",
+    "If you move house, you can update your address online. You will need a new residence card if your name changes.",
+)
+
+
 def test_a_yes_to_alternatives_is_the_alternative_it_names_or_a_read_again():
     q = read_question("I moved house last week. Will I need a new residence card, or can I simply update my address online?")
-    named = check_answer("Yes, you can update my address online", "", q, [GRANT])
+    named = check_answer("Yes, you can update my address online", "", q, [CARD])
     assert named.short == "update my address online" and named.step == "form" and not named.abstained
     asked = []
 
@@ -53,12 +60,20 @@ def test_a_yes_to_alternatives_is_the_alternative_it_names_or_a_read_again():
         asked.append(options)
         return Completion("need a new residence card", 10, 10, 2, 0.01, "stop")
 
-    again = check_answer("Yes", "Yes", q, [GRANT], reread=reread)
+    again = check_answer("Yes", "Yes", q, [CARD], reread=reread)
     assert asked == [["need a new residence card", "update my address online"]]
     assert again.short == "need a new residence card" and again.step == "form"
     neither = check_answer("No", "No", q, [GRANT], reread=lambda options: Completion("yes", 10, 10, 2, 0.01, "stop"))
     assert neither.abstained and neither.step == "form"
     assert affirmed("You need a new residence card", q.alternatives) is None  # no yes or no: the check reads it as any answer
+
+
+def test_an_alternative_no_sentence_read_says_is_not_in_the_documents():
+    q = read_question("I moved house last week. Will I need a new residence card, or can I simply update my address online?")
+    named = check_answer("Yes, you can update my address online", "", q, [GRANT])  # the grant's page says neither
+    assert named.abstained and named.step == "stands" and "update my address online" in named.why
+    chosen = check_answer("Yes", "Yes", q, [GRANT], reread=lambda options: Completion("need a new residence card", 10, 10, 2, 0.01, "stop"))
+    assert chosen.abstained and chosen.step == "stands" and chosen.reread is not None  # the read again's tokens still count
 
 
 def test_an_either_question_stays_yes_or_no():
@@ -139,6 +154,13 @@ def test_alternatives_are_read_as_a_choice_between_them(tmp_path):
     plan, ans = _read("I start in September. Will I be paid as one lump sum or in instalments?", ["in instalments"], tmp_path)
     assert plan.choices == ["one lump sum", "instalments"]  # the model chooses between them, not yes or no
     assert ans.short == "instalments" and not ans.abstained
+
+
+def test_an_option_the_page_does_not_say_is_not_the_answer(tmp_path):
+    """The model picks one of the two phrases it is handed whether or not a page says it."""
+    plan, ans = _read("I start in September. Will I be paid weekly or monthly?", ["weekly"], tmp_path)
+    assert plan.choices == ["weekly", "monthly"]
+    assert ans.abstained and ans.short == "" and any(r["rule"] == "stands" for r in ans.rules)
 
 
 def test_a_long_replys_short_answer_is_its_content(tmp_path):

@@ -22,7 +22,9 @@ documents will not name it (issue #62).
 3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
    documents (the model made it up, or took it from the question). (A reply restating a
    sentence in other words was tried as standing on it: on TAT-QA it let 3 answers through that
-   the reports' own wording scores wrong for 1 kept on ConditionalQA, so it is not a step.)
+   the reports' own wording scores wrong for 1 kept on ConditionalQA, so it is not a step.) An
+   alternative the question offers ("… one sum or instalments?") is the user's own phrase: it
+   too must stand on a sentence read (`unsaid_alternative`), however it was chosen.
 4. ``about`` (binding.py `about`), for a question asked of its subject itself ("In what year did
    X marry?", not "the city where X died": `bridge_question`): that sentence is bound to the
    question's subject (it names it, or is in its passage); none → not in the documents, the
@@ -323,11 +325,38 @@ def _alternative(short: str, named: str, q: Question, core: str, units: list[Uni
     documents."""
     why = f"the question asks which of {' or '.join(q.alternatives.options)}; '{short}' says yes or no"
     if named:
-        return Check(named, step="form", why=f"{why}: it names one")
+        return unsaid_alternative(named, q, units) or Check(named, step="form", why=f"{why}: it names one")
     options = list(q.alternatives.options)
     completion = reread(options) if reread is not None else None
     again = completion.text.strip() if completion is not None else ""
     chosen = next((o for o in options if o.lower() == again.lower()), None)
     if chosen is None:
         return dropped("form", f"{why}, and names neither", core, units, reread=completion)
+    unsaid = unsaid_alternative(chosen, q, units)
+    if unsaid is not None:
+        unsaid.reread = completion
+        return unsaid
     return Check(chosen, step="form", why=f"{why}: read again between them", reread=completion)
+
+
+def says_phrase(phrase: str, units: list[Unit]) -> bool:
+    """Whether one sentence of ``units`` says ``phrase`` word for word, or every content word of
+    it ("update my address online" in "You can update your address online")."""
+    if stands_on(phrase, units):
+        return True
+    want = {lemma(w) for w in keywords(phrase)}
+    return bool(want) and any(want <= {lemma(w) for w in keywords(s)} for u in units for s in split_sentences(u.text))
+
+
+def unsaid_alternative(chosen: str, q: Question, units: list[Unit]) -> Check | None:
+    """The ``stands`` step for a question of alternatives ("Will I be paid as one sum or in
+    instalments?", "Will I need a new BRP, or can I update the address online?"; form.py): the
+    alternative chosen is the user's own phrase, so it is kept only where a sentence read says
+    it (word for word, or every content word of it: `says_phrase`); none → not in the documents (None: it stands). The model picks one of two phrases it was
+    handed whether or not the page says either: on ConditionalQA's six such questions it picked
+    one no sentence read says five times, all five wrong."""
+    if q.alternatives is None or says_phrase(chosen, units):
+        return None
+    return dropped(
+        "stands", f"the question asks which of {' or '.join(q.alternatives.options)}; no sentence read says '{chosen}'", q.core, units
+    )

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed, unsaid_alternative
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
@@ -212,8 +212,13 @@ def answer_question(
         text, short_text, reason = moved.answer, moved.answer, moved.why
     checked, closest = None, []
     an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
+    if check and an_option and (unsaid := unsaid_alternative(short_text, typed, units)) is not None:
+        checked, an_option = unsaid, False  # the user's own phrase, said by no sentence read (check.py)
+        rule(unsaid.step, "")
+        short_text, reason = "", unsaid.why
+        closest = [stood(s, units, "closest") for s in unsaid.closest]
     if (
-        check and plan.mode != "long" and not an_option and len(listed) < 2
+        check and plan.mode != "long" and not an_option and len(listed) < 2 and checked is None
     ):  # a list's items are each held by a passage read  # an option the question offers is its answer (issue #49)
         sources = [u.chunk_id for u in units]
 
