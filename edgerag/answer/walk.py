@@ -16,7 +16,7 @@ reader in its share of the time budget (`step_reader`). The index's parts come i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
@@ -24,6 +24,7 @@ from .budget import read_cost
 from .chain import STEP_CONTEXT, Step, answer_chain, answer_comparison
 from .plan import READ_OVERHEAD_S, ReadPlan
 from .read import Answer, answer_question
+from .steps import Bridge
 
 
 @dataclass(frozen=True)
@@ -109,14 +110,18 @@ def _chain(reader: Reader, question: str, context: Context, plan: ReadPlan, on_t
     code (hops.py); None when its first step gets no usable answer. A step's time is its read's
     cost at this machine's speeds, not the clock (`read_cost`)."""
     retrieve, read = step_reader(reader, context, plan)
-    asked, units, done = question, context.units, []
+    asked, units, done, first = question, context.units, [], plan.chain
     if plan.hop is not None:  # relation hops already made in code (hops.py)
         asked, units = plan.hop.question, plan.hop.units + context.units
         done = [Step(line, "", "", "in code", units=plan.hop.units) for line in plan.hop.steps]
+    else:
+        first = rebased(first, plan.asked.read_as, question)
+        if first is None:
+            return None
     speeds = reader.llm.speeds() if plan.seconds else None  # a read's cost, not the clock
     return answer_chain(
         asked,
-        plan.chain,
+        first,
         retrieve=retrieve,
         read=read,
         lookup=reader.lookup,
@@ -128,3 +133,15 @@ def _chain(reader: Reader, question: str, context: Context, plan: ReadPlan, on_t
         read_seconds=plan.expected_seconds + READ_OVERHEAD_S if plan.expected_seconds is not None else None,
         cost=read_cost(speeds) if speeds is not None else None,
     )
+
+
+def rebased(first: Bridge, read_as: str, question: str) -> Bridge | None:
+    """The first step's span, found in the question proper (``read_as``, question.py), moved to
+    where it stands in the whole ``question`` the chain goes on from (the user's situation
+    before it): the step's answer then replaces the phrase, not the situation's letters ("I'm the
+    d…y shareholder" was asked). None where the question proper is not in it word for word (a
+    question read in another form): the question is read whole."""
+    if question == read_as:
+        return first
+    at = question.rfind(read_as)
+    return None if at < 0 else replace(first, start=first.start + at, end=first.end + at)
