@@ -14,6 +14,7 @@ from edgerag.answer.chain import answer_chain
 from edgerag.answer.read import Answer
 from edgerag.answer.relations import RELATIONS
 from edgerag.answer.steps import next_bridge
+from edgerag.answer.walk import rebased
 from edgerag.types import Context, Unit
 
 from .conftest import DATA
@@ -68,6 +69,7 @@ def test_the_innermost_phrase_is_the_first_step(question, first):
         "Alfred Balk served as the secretary of the Committee on Minority Groups under which Vice President?",  # predicative
         'When was Poison\'s album "Shut Up, Make Love" released?',  # the thing is named
         "Who was the writer of These Boots Are Made for Walkin' and who died in 2007?",  # one thing, two conditions
+        "What are the main terms of the purchase of Note 5 in the accounts?",  # a part of the document, named by its number
     ],
 )
 def test_a_one_hop_question_has_no_step(question):
@@ -130,6 +132,23 @@ def test_a_step_without_an_answer_ends_the_chain():
     read, retrieve, asked = _scripted({"What is the supplier of K-17 valve?": "K-17 valve"}, units)
     asked_q = "Where is the supplier of K-17 valve headquartered?"
     assert answer_chain(asked_q, next_bridge(asked_q, units), retrieve=retrieve, read=read, units=units) is None
+
+
+def test_a_step_answered_with_an_amount_ends_the_chain():
+    """An amount in a thing's place leaves no question ("What is 1,112,987 30, 2019?")."""
+    units = _units()
+    read, retrieve, asked = _scripted({"Which valve failed in March?": "$1,204 thousand"}, units)
+    assert answer_chain(SUPPLIER, next_bridge(SUPPLIER, units), retrieve=retrieve, read=read, units=units) is None
+    assert asked == ["Which valve failed in March?"]
+
+
+def test_a_step_found_in_the_question_proper_replaces_its_phrase_not_the_situation():
+    units = _units()
+    situation = "I run the Durham site and we had a failure last spring. "
+    first = next_bridge(SUPPLIER, units)
+    moved = rebased(first, SUPPLIER, situation + SUPPLIER)
+    assert (situation + SUPPLIER)[moved.start : moved.end] == first.phrase
+    assert rebased(first, SUPPLIER, "Something else entirely?") is None  # not word for word: read whole
 
 
 @pytest.mark.model

@@ -250,8 +250,8 @@ def _bridges(question: str, units: list[Unit], lookup, known: list[str]) -> list
         if head.split()[-1].lower() in STOP_HEADS | NAME_HEADS or _WH.search(head):
             continue
         anchor = anchor_after(question, m.end(), units, lookup, known)
-        if anchor is None:
-            continue
+        if anchor is None or re.match(r"\s*\d", question[anchor[1] :]):
+            continue  # "the content of Note 5", "the adoption of ASU 2016-02": the name goes on, a thing named
         phrase = question[m.start() : anchor[1]]
         asked = f"{_wh(head)} {_is(head)} t{phrase[1:]}?"
         out.append(Bridge(m.start(), anchor[1], phrase, asked, "of", head, question[anchor[0] : anchor[1]]))
