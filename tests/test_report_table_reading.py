@@ -247,3 +247,35 @@ def test_a_segment_named_beats_the_total_row_the_question_does_not_ask():
     text = "\n".join(grid_lines(grid))
     c = compute("What was the percentage increase in cost of VAS revenues between 2018 and 2019?", [("t", text)])
     assert c is not None and c.answer == "28.48%"
+
+
+def test_a_scale_row_with_its_currency_spelled_out_scales_the_table():
+    """ "(U.S. $ in thousands)" alone on a header row, under one column, is the table's scale."""
+    grid = [
+        ["", "", "Fiscal Year Ended June 30,", ""],
+        ["", "2019", "2018", "2017"],
+        ["", "", "(U.S. $ in thousands)", ""],
+        ["Cash remuneration", "$430", "$362", "$388"],
+        ["Share-based payments", "1,825", "1,577", "1,772"],
+    ]
+    text = "\n".join(grid_lines(grid, header_rows=3))
+    c = compute("What is the difference in cash remuneration between 2018 and 2019?", [("t", text)])
+    assert c is not None and c.answer == "68 thousand"
+
+
+def test_share_counts_take_the_tables_scale_and_a_shares_price_does_not():
+    """ "Basic EPS shares outstanding" counts shares (in thousands); a grant-date fair value, an
+    exercise price and net income "per common share" are a share's, whatever the table's scale."""
+    grid = [
+        ["(in thousands)", "2019", "2018"],
+        ["Basic EPS Shares outstanding (weighted average)", "8,916,250", "8,841,166"],
+        ["Weighted-Average Grant Date Fair Value", "$20.84", "$16.59"],
+        ["Diluted net income per common share", "$4.14", "$2.53"],
+    ]
+    text = "\n".join(grid_lines(grid))
+    shares = compute("What is the difference in Basic EPS Shares outstanding between 2018 and 2019?", [("t", text)])
+    assert shares is not None and shares.answer == "75,084 thousand"
+    price = compute("What is the change in Weighted-Average Grant Date Fair Value from 2018 to 2019?", [("t", text)])
+    assert price is not None and price.answer in ("4.25", "$4.25")
+    per_share = compute("What was the change in the Diluted net income per common share from 2018 to 2019?", [("t", text)])
+    assert per_share is not None and per_share.answer in ("1.61", "$1.61")

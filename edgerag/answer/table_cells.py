@@ -42,8 +42,14 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 """A scale a row's label says: "Million shares", "Net profit (USDm)", "Revenue ($m)"."""
 
 
-UNSCALED = re.compile(r"\bper\s+(?:share|unit|cent)\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b", re.I)
-"""A row whose values the table's scale does not multiply: per share, a percentage, a ratio, a rate."""
+UNSCALED = re.compile(
+    r"\bper\s+(?:\w+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b(?!\s+shares)"
+    r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b",
+    re.I,
+)
+"""A row whose values the table's scale does not multiply: per share ("per common share",
+"Basic EPS", a grant-date fair value or an exercise price, which are a share's), a percentage, a
+ratio, a rate. "Basic EPS shares outstanding" counts shares: the table's scale is theirs."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""

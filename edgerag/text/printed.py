@@ -35,7 +35,7 @@ _UNIT = re.compile(
     re.I,
 )
 SCALE = re.compile(
-    r"\(?\s*(?:(?:[$€£¥]|US\$|dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
+    r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?[$€£¥]|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
     r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
 )
