@@ -279,3 +279,20 @@ def test_share_counts_take_the_tables_scale_and_a_shares_price_does_not():
     assert price is not None and price.answer in ("4.25", "$4.25")
     per_share = compute("What was the change in the Diluted net income per common share from 2018 to 2019?", [("t", text)])
     assert per_share is not None and per_share.answer in ("1.61", "$1.61")
+
+
+def test_a_note_that_leaves_share_counts_out_of_the_scale():
+    """"(in thousands, except share and per share data)": a row of shares is counted in shares."""
+    grid = [
+        ["Net Loss", "2019", "2018"],
+        ["Net loss", "(5,120)", "(4,310)"],
+        ["Weighted average common shares, basic", "30,412", "30,230"],
+    ]
+    text = "\n".join(grid_lines(grid, caption="(in thousands, except share and per share data)"))
+    shares = compute("What is the change in Weighted average common shares, basic from 2018 to 2019?", [("t", text)])
+    assert shares is not None and shares.answer == "182"
+    loss = compute("What is the change in Net loss from 2018 to 2019?", [("t", text)])
+    assert loss is not None and loss.answer == "-810 thousand"
+    only_per_share = "\n".join(grid_lines(grid, caption="(in thousands, except per share data)"))
+    counted = compute("What is the change in Weighted average common shares, basic from 2018 to 2019?", [("t", only_per_share)])
+    assert counted is not None and counted.answer == "182 thousand"

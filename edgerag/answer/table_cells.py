@@ -50,6 +50,14 @@ UNSCALED = re.compile(
 """A row whose values the table's scale does not multiply: per share ("per common share",
 "Basic EPS", a grant-date fair value or an exercise price, which are a share's), a percentage, a
 ratio, a rate. "Basic EPS shares outstanding" counts shares: the table's scale is theirs."""
+EXCEPT_SHARES = re.compile(
+    r"\bexcept\s+(?:for\s+)?(?:the\s+)?(?:number\s+of\s+)?shares?\b(?:\s+and\s+per[- ]share)?(?:\s+(?:data|amounts?|information|figures|counts))?",
+    re.I,
+)
+"""A scale note that leaves share counts out: "except share data", "except for share and per share
+amounts" (not "except per share data", which leaves out only a share's values: `UNSCALED`)."""
+SHARE_COUNT = re.compile(r"\bshares?\b(?!\s+(?:price|value))|\bstock\s+units?\b|\bRSUs?\b|\boptions\b|\bwarrants\b", re.I)
+"""A row that counts shares, share units, options or warrants."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
@@ -102,6 +110,9 @@ class Grid:
     caption: str
     said_scale: str = ""
     """The scale the prose beside an unlabelled table implies (`prose_scale`), else ""."""
+    except_shares: bool = False
+    """The table's scale note leaves share counts out ("(in thousands, except share and per share
+    data)"): a row of shares is not scaled (`EXCEPT_SHARES`)."""
 
     def value(self, i: int, header: str) -> Cell | None:
         a = amount(self.cells[i].get(header, ""))
@@ -119,7 +130,11 @@ class Grid:
         )
         scale = (
             ""
-            if a.percent or points or UNSCALED.search(label) or NOT_MONEY.search(f"{label} {header}")
+            if a.percent
+            or points
+            or UNSCALED.search(label)
+            or NOT_MONEY.search(f"{label} {header}")
+            or (self.except_shares and SHARE_COUNT.search(label))
             else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
@@ -134,6 +149,8 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         labels = [r.cells.get(first, "") for r in t.rows]
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
         grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
+        notes = (grid.caption, grid.label_header, *grid.headers, *(text for key, text in units_texts if key in set(t.keys)))
+        grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
         out.append(grid)
     return out
 
