@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from edgerag.answer.arithmetic import compute
 from edgerag.answer.cell_lookup import look_up
+from edgerag.answer.table_cells import grids
 from edgerag.text.rows import balanced_cell, grid_lines, rows_in, stacked_blocks
 
 
@@ -282,7 +283,7 @@ def test_share_counts_take_the_tables_scale_and_a_shares_price_does_not():
 
 
 def test_a_note_that_leaves_share_counts_out_of_the_scale():
-    """"(in thousands, except share and per share data)": a row of shares is counted in shares."""
+    """ "(in thousands, except share and per share data)": a row of shares is counted in shares."""
     grid = [
         ["Net Loss", "2019", "2018"],
         ["Net loss", "(5,120)", "(4,310)"],
@@ -296,3 +297,30 @@ def test_a_note_that_leaves_share_counts_out_of_the_scale():
     only_per_share = "\n".join(grid_lines(grid, caption="(in thousands, except per share data)"))
     counted = compute("What is the change in Weighted average common shares, basic from 2018 to 2019?", [("t", only_per_share)])
     assert counted is not None and counted.answer == "182 thousand"
+
+
+def test_a_currency_codes_scale_in_a_header_and_an_amount_at_a_rate():
+    """ "USDm" over the labels and "RMB'Million" over a column scale the table; "Tax at the
+    federal statutory rate" is an amount (scaled), "Effective tax rate" a rate (not)."""
+    grid = [
+        ["USDm", "2019", "2018"],
+        ["Net profit for the year", "166.0", "-34.8"],
+        ["Net profit for the year excluding impairment", "46.0", "-34.8"],
+    ]
+    c = compute(
+        "What was the change in Net profit for the year excluding impairment from 2018 to 2019?", [("t", "\n".join(grid_lines(grid)))]
+    )
+    assert c is not None and c.answer == "80.8 million"
+    level = [["", "Level 1 · RMB’Million", "Level 2 · RMB’Million"], ["FVPL", "14,766", "5,091"], ["FVOCI", "74,707", "7,014"]]
+    read = grids([("t", "\n".join(grid_lines(level)))])[0]
+    assert read.value(0, read.headers[0]).scale == "million"
+    taxes = [
+        ["(in millions)", "2019", "2018"],
+        ["Tax provision (benefit) at federal statutory rate", "(11.9)", "38.3"],
+        ["Effective tax rate", "21.0", "20.5"],
+    ]
+    text = "\n".join(grid_lines(taxes))
+    at_rate = compute("What was the change in the Tax provision (benefit) at federal statutory rate from 2018 to 2019?", [("t", text)])
+    assert at_rate is not None and at_rate.answer == "-50.2 million"
+    rate = compute("What was the change in the Effective tax rate from 2018 to 2019?", [("t", text)])
+    assert rate is not None and "million" not in rate.answer

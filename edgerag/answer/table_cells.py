@@ -43,13 +43,15 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 
 
 UNSCALED = re.compile(
-    r"\bper\s+(?:\w+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\brate\s*$|\bEPS\b(?!\s+shares)"
+    r"\bper\s+(?:\w+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
+    r"|^(?!.*\b(?:at|using|applying)\b.*\brate\s*$).*\brate\s*$"
     r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b",
     re.I,
 )
 """A row whose values the table's scale does not multiply: per share ("per common share",
 "Basic EPS", a grant-date fair value or an exercise price, which are a share's), a percentage, a
-ratio, a rate. "Basic EPS shares outstanding" counts shares: the table's scale is theirs."""
+ratio, a rate. "Basic EPS shares outstanding" counts shares, and "Tax at the federal statutory
+rate" or "Amount computed using the statutory rate" is an amount: the table's scale is theirs."""
 EXCEPT_SHARES = re.compile(
     r"\bexcept\s+(?:for\s+)?(?:the\s+)?(?:number\s+of\s+)?shares?\b(?:\s+and\s+per[- ]share)?(?:\s+(?:data|amounts?|information|figures|counts))?",
     re.I,
