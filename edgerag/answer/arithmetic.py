@@ -308,7 +308,7 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
         not scale
         and not percent
         and op.op not in ("ratio", "proportion", "percent_change")
-        and not any(UNSCALED.search(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
+        and not any(c.unscaled or UNSCALED.search(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
     answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")

@@ -97,6 +97,9 @@ class Cell:
     """The row line."""
     scale: str
     """"thousand", "million", "billion" or "": the scale its header, caption or label says."""
+    unscaled: bool = False
+    """A row no scale multiplies: per share, a percentage, a time, a count of shares the
+    table's scale note leaves out (`UNSCALED`, `NOT_MONEY`, `Grid.except_shares`)."""
 
 
 @dataclass
@@ -130,16 +133,19 @@ class Grid:
             if said
             else ""
         )
-        scale = (
-            ""
-            if a.percent
+        unscaled = bool(
+            a.percent
             or points
             or UNSCALED.search(label)
             or NOT_MONEY.search(f"{label} {header}")
             or (self.except_shares and SHARE_COUNT.search(label))
+        )
+        scale = (
+            ""
+            if unscaled
             else scale_word(header) or in_label or scale_word(self.caption) or scale_word(self.label_header) or self.said_scale
         )
-        return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale)
+        return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale, unscaled)
 
 
 def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
