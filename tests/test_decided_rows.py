@@ -418,3 +418,20 @@ def test_a_value_restated_in_other_terms_is_no_list_of_subjects():
         "s", "Staff", "The Institute employed 142 people at the end of 2024: 68 at Durham, 31 at Kendal, 26 at Hexham and 17 at Whitby."
     )
     assert listed_value("How many staff were employed at Hexham at the end of 2024?", [two]).answer == "26"
+
+
+def test_a_dates_day_a_footnote_mark_and_a_names_number_are_no_listed_amounts():
+    """ "At December 31, 2019 and 2018 there were 383,000 and 750,000 incremental shares": the
+    item naming the subject holds "31", a date's day, not its amount; nor is "(2)" or "IAS 39"."""
+    shares = passage(
+        "s",
+        "Earnings per share",
+        "At December 31, 2019 and 2018 there were 383,000 and 750,000 incremental shares, respectively, from the assumed exercise of options.",
+    )
+    assert listed_value("How much was the incremental shares at December 31, 2019 and 2018 respectively?", [shares]) is None
+    notes = passage(
+        "n",
+        "Selected data",
+        "(2) Fiscal 2019 net income includes an income tax benefit, and (3) fiscal 2018 net income includes a tax charge.",
+    )
+    assert listed_value("How much income tax benefit is included in net income of fiscal 2018?", [notes]) is None

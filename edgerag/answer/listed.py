@@ -12,7 +12,8 @@ A sentence decides only when all of these hold, else the model reads as before:
   (binding.py `question_names`, not the organisation every passage names), or, for "how much",
   its telling words ("donations and legacies");
 * the sentence splits into at least two items holding a number (binding.py `list_items`; an
-  item that only restates the value before it, "…, or 5.3%,", is none), and exactly one item
+  item that only restates the value before it, "…, or 5.3%,", is none; a date's day, "December
+  31", a footnote's "(2)" and a name's number, "IAS 39", are no numbers), and exactly one item
   names the subject, with exactly one number in it;
 * a year the question names is the sentence's or its passage's headings' ("Annual Report
   2024 › Finances"), and the sentence (or the one before
@@ -43,8 +44,29 @@ _VALUE = re.compile(
 )
 
 
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
+)
+_CURRENCY_CODE = r"(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK|US)"
+_NAMED_BEFORE = re.compile(
+    rf"(?:\b{_MONTH}|\b(?!{_CURRENCY_CODE}\b)[A-Z]{{2,}}|\b(?:Note|Notes|Section|Item|Part|Rule|Article|Schedule|Level|Tier|Phase))\s*$"
+)
+"""What makes the number after it a name's, not an amount: a month ("December 31"), a code
+("IAS 39", "ASU 2016"), a part of a document ("Note 5", "Item 7")."""
+
+
 def _values(text: str) -> list[str]:
-    return [m.group().strip() for m in _VALUE.finditer(text) if not _YEAR.fullmatch(m.group().strip())]
+    """The amounts of ``text``: not a year, a date's day, a footnote mark "(2)", or a name's number."""
+    out = []
+    for m in _VALUE.finditer(text):
+        value = m.group().strip()
+        if _YEAR.fullmatch(value) or _NAMED_BEFORE.search(text[: m.start()]):
+            continue
+        if re.fullmatch(r"\d{1,2}", value) and (text[m.start() - 1 : m.start()] == "(" and text[m.end() : m.end() + 1] == ")"):
+            continue  # "(2) Fiscal 2019 …": a footnote's mark
+        out.append(value)
+    return out
 
 
 def _stems(text: str) -> set[str]:
