@@ -134,3 +134,20 @@ def test_a_ladder_of_lengths_of_service_gives_the_rung_the_question_is_on():
     assert in_case("12 weeks", on, q) is None  # already its rung
     long = read_question("How many weeks on full sick pay does someone with seven years of service receive?")
     assert in_case("12 weeks", on, long).value == "26 weeks"
+
+
+def test_the_users_case_is_read_from_the_page_their_words_find_first():
+    """A time read from another process's page is no answer to the user's case (the ``page`` step)."""
+    asylum = section(
+        "a", "Claim asylum: after you apply", "You will usually get a decision on your claim within 6 months.", file="asylum.html"
+    )
+    septic = section(
+        "s", "Septic tanks: how long it takes", "You should get a decision on your application within 13 weeks.", file="septic.html"
+    )
+    q = read_question("My uncle claimed asylum last month and is waiting. How long does it take to get a decision?")
+    other = check_answer("13 weeks", "13 weeks", q, [asylum, septic], case_page="asylum.html")
+    assert other.abstained and other.step == "page"
+    own = check_answer("6 months", "6 months", q, [asylum, septic], case_page="asylum.html")
+    assert own.short == "6 months" and not own.abstained
+    plain = read_question("How long does it take to get a decision on a septic tank permit?")  # no situation: not held to one page
+    assert check_answer("13 weeks", "13 weeks", plain, [asylum, septic], case_page="asylum.html").short == "13 weeks"

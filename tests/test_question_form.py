@@ -133,7 +133,7 @@ def test_a_reply_restating_the_question_in_its_own_order_is_cut_and_another_kept
     assert content("Apply online through the grants office.", "", other) == ("Apply online through the grants office.", "")
 
 
-def _read(text, replies, tmp_path):
+def _read(text, replies, tmp_path, pages=None):
     class Recording(ScriptedLLM):
         def __init__(self, replies):
             super().__init__(replies)
@@ -145,7 +145,7 @@ def _read(text, replies, tmp_path):
 
     model = Recording(replies)
     llm = MeteredLLM(model, Tables(str(tmp_path), map_size=1 << 26))
-    ctx = Context(text, "bridge-ppr", 500, [GRANT])
+    ctx = Context(text, "bridge-ppr", 500, pages or [GRANT])
     plan = plan_answer(llm, text, ctx, evidence=lambda q, units, budget: units)
     return plan, answer_question(llm, text, ctx, plan=plan)
 
@@ -169,3 +169,19 @@ def test_a_long_replys_short_answer_is_its_content(tmp_path):
     assert plan.mode == "long"
     assert ans.short == "You must tell the grants office within 14 days if your address changes"  # the documents' words (quoted.py)
     assert ans.text.startswith("To tell the grants office") and any(r["rule"] == "restated" for r in ans.rules)
+
+
+def test_a_long_answer_for_the_users_case_is_read_from_their_case_page(tmp_path):
+    """The user's case is the page their words find first: the same reply quoted from another
+    process's page (a council's parking permits) is not an answer to it."""
+    parking = passage(
+        "p1", "Parking permits", "You must tell the council within 14 days if your address changes. Apply for a resident permit online."
+    )
+    question = "I moved last week. How do I tell the grants office about a new address?"
+    reply = "To tell the grants office about a new address, you must tell them within 14 days if your address changes [2]."
+    _, own = _read(question, [reply], tmp_path / "own", pages=[GRANT, parking])  # said on both pages: the case page's words
+    assert not own.abstained and own.short == "You must tell the grants office within 14 days if your address changes"
+    _, other = _read(
+        question, ["To tell the grants office, apply for a resident permit online [2]."], tmp_path / "other", pages=[GRANT, parking]
+    )
+    assert other.abstained and any(r["rule"] == "page" for r in other.rules)

@@ -216,3 +216,16 @@ def test_a_chain_question_naming_an_average_but_no_operands_is_still_chained(tab
     question = "What is the usual average snowfall in the city where the performers of Brother were formed?"
     plan = plan_answer(llm, question, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step)
     assert plan.chain is step and plan.reads == 2
+
+
+def test_a_users_own_case_is_read_whole_not_chained(tables):
+    """ "I'm the director … What was HMRC's official rate of interest in 2020?": the chain's
+    steps are found in the question proper, blind to the situation that says which process is
+    asked; the user's case is read whole (and checked, as a chain's last read is not)."""
+    llm = MeteredLLM(TimedLLM(SLOW), tables)
+    step = Bridge(9, 24, "HMRC's official", "Who is HMRC's official?", "possessive", "official", "HMRC")
+    question = "I'm the director of my company and borrowed £12,000 from it. What was HMRC's official rate of interest in 2020?"
+    plan = plan_answer(llm, question, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step)
+    assert plan.chain is None and plan.reads == 1
+    plain = "What was HMRC's official rate of interest in 2020?"
+    assert plan_answer(llm, plain, _context(), mode="short", budget=500, seconds=15.0, chain=lambda q, units: step).chain is step

@@ -50,11 +50,18 @@ documents will not name it (issue #62).
    named as the closest read. Not asked of a table's row line (bound in code), nor of a question
    that pins its thing down by a clause of its own ("a film starring …": binding.py
    `through_a_clause`), whose answer and clause stand in different sentences.
-6. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
+6. ``page``, for a question that describes the user's situation: the sentence is on the page
+   retrieval ranks first for the whole question, situation and all (``case_page``): guidance
+   gives each process its page, and a time, a body or a sum read from another page is another
+   process's ("within 13 weeks" of a septic-tank permit for an asylum decision; a solicitor's
+   bill's £335 for an exam review). On ConditionalQA the seven short answers read from another
+   page were all wrong, and the 48 right ones all stood on the first page; a yes or no is not
+   held to it (its rule may stand on another page: 4 right of 6).
+7. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
    band of money or dates, "£11,222 if your course started between …", a ladder of years of
    service), where the user's own words state a sum, a date or a length of time: the value of the
    case it falls in, else not in the documents.
-7. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
+8. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
 A long answer (a summary, an explanation) is held to one step here, before the model writes it
@@ -137,7 +144,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``case``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``page``, ``case``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -224,6 +231,7 @@ def check_answer(
     units: list[Unit],
     reread: Callable[[list[str]], Completion | None] | None = None,
     confirm: Callable[[Standing, str], Completion | None] | None = None,
+    case_page: str = "",
 ) -> Check:
     """The check of ``short`` (the model's ``reply`` made a short answer) to the question ``asked``
     (typed once, question.py: the check holds the reading to its question proper, ``core``, and
@@ -231,7 +239,8 @@ def check_answer(
     ``reread(options)`` asks the model again with its output held to ``options`` (its
     completion; None: not asked). ``confirm(standing, short)`` asks the model whether the sentence a
     prose answer stands on answers the question proper, yes or no (model_check.py, the ``model``
-    step; None: not asked)."""
+    step; None: not asked). ``case_page`` is the document retrieval ranked first for the whole
+    question, the user's situation with it (the ``page`` step; "": not held to one)."""
     q = as_question(asked)
     core, names = q.core, list(q.names)
     if not short.strip() or SAYS_UNKNOWN.match(short) or SAYS_UNKNOWN.match(reply):
@@ -306,6 +315,11 @@ def check_answer(
                 completion,
                 confirmed,
             )
+    if case_page and q.situated:  # the user's case is the page their words find first, not another's (the ``page`` step)
+        own = [s for s in bound if s.unit.doc_id == case_page]
+        if not own:
+            return dropped("page", another_case(short), core, units, bound[:1], completion, confirmed)
+        bound = own
     case = in_case(short, bound, q)  # cases.py: a value given case by case, in the case the user's words put them
     if case is not None and not case.value:
         return dropped("case", case.why, core, units, bound[:1], completion, confirmed)
@@ -317,6 +331,18 @@ def check_answer(
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
+
+
+def another_case(short: str) -> str:
+    return f"the user's case is read from the page their words find first; '{short}' is another page's"
+
+
+def off_case_page(standing: Standing, short: str, q: Question, case_page: str, units: list[Unit]) -> Check | None:
+    """The ``page`` step for a long answer's one sentence (quoted.py): not in the documents where
+    the question describes the user's situation and the sentence is not on ``case_page``."""
+    if not case_page or not q.situated or standing.unit.doc_id == case_page:
+        return None
+    return dropped("page", another_case(short), q.core, units, [standing])
 
 
 def _alternative(short: str, named: str, q: Question, core: str, units: list[Unit], reread) -> Check:

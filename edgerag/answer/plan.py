@@ -204,7 +204,7 @@ def plan_answer(
     None``, hops.py) may rewrite a bridge question into the one-hop question the model reads;
     ``chain`` (``question, units → Bridge or None``, steps.py) finds the first step of a chain
     question that is answered hop by hop (chain.py), for a free short answer to an open
-    question. ``seconds``, the whole answer's time budget, shrinks each read's evidence to
+    question that describes no situation of the user's. ``seconds``, the whole answer's time budget, shrinks each read's evidence to
     what this machine reads in its share of it (`time_budget`, in steps of `TIME_STEP_TOKENS`),
     never below `MIN_READ_TOKENS`.
     ``whole_budget`` replaces ``budget`` when the question is read whole in one read (no chain
@@ -244,8 +244,12 @@ def plan_answer(
         asked, pool = read_question(hop.question), hop.units
     first = None
     if (
-        chain is not None and mode == "short" and asked.options is None and not names_operands(asks_computed(asked.read_as))
-    ):  # arithmetic over named operands is read whole (derived.py)
+        chain is not None
+        and mode == "short"
+        and asked.options is None
+        and not names_operands(asks_computed(asked.read_as))
+        and not typed.situated
+    ):  # arithmetic over named operands is read whole (derived.py); so is a user's own case: its process is one page's, not a chain of things
         first = chain(asked.read_as, context.units if hop is None else hop.units + context.units)
     reads = CHAIN_READS if first is not None else max(1, len(pending.to_read)) if pending is not None else 1
     if whole_budget and first is None and hop is None and pending is None and mode != "long":

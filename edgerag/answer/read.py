@@ -12,7 +12,7 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed, unsaid_alternative
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, off_case_page, unnamed, unsaid_alternative
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
@@ -226,7 +226,7 @@ def answer_question(
             return llm.chat(plan.messages, stage="answer", method=context.method, max_tokens=limit, sources=sources, choices=options)
 
         confirm = sentence_checker(llm, typed.core, method=context.method) if model_check and moved is None else None
-        checked = check_answer(short_text, text, typed, units, reread=reread, confirm=confirm)
+        checked = check_answer(short_text, text, typed, units, reread=reread, confirm=confirm, case_page=case_page_of(context, typed))
         if checked.reread is not None:
             c = merged(c, checked.reread)
         if checked.confirmed is not None:
@@ -283,6 +283,10 @@ def answer_question(
             short_text = kept
             if check and quotable(typed):  # … said in the documents' own words, the sentence cited (quoted.py)
                 held_to = held_to_documents(short_text, text, typed, units)
+                page = case_page_of(context, typed)
+                if not isinstance(held_to, Check) and off_case_page(held_to.standing, held_to.said, typed, page, units):
+                    own = held_to_documents(short_text, text, typed, [u for u in units if u.doc_id == page])
+                    held_to = own if not isinstance(own, Check) else off_case_page(held_to.standing, held_to.said, typed, page, units)
                 if isinstance(held_to, Check):
                     rule(held_to.step, "")
                     checked, text, short_text, citations = held_to, NOT_IN_DOCUMENTS, "", []
@@ -315,6 +319,12 @@ def answer_question(
         closest=closest,
         condition=condition.clause if condition is not None else "",
     )
+
+
+def case_page_of(context: Context, typed) -> str:
+    """The page the whole question, the user's situation with it, retrieves first: their case's
+    (check.py, the ``page`` step); "" for a question with no situation."""
+    return context.units[0].doc_id if context.units and typed.situated else ""
 
 
 def quoted_citations(held: Quote, text: str, units: list[Unit]) -> list[Citation]:
