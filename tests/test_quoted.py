@@ -86,8 +86,9 @@ def test_a_long_answer_held_to_the_documents_is_shown_once_checked(tmp_path):
 
 
 def test_a_long_answer_is_quoted_and_cited(tmp_path):
-    reply = "To challenge the cost of the bill, you can follow these steps:\n1. **Ask for an assessment**: ask the Costs Office to assess your bill in detail [2]."
-    plan, ans = _read("My divorce cost £9500. How can I challenge the cost of the bill?", reply, [FEES, BILL], tmp_path)
+    reply = "To challenge the cost of the bill, you can follow these steps:\n1. **Ask for an assessment**: ask the Costs Office to assess your bill in detail [1]."
+    # in rank order: the bill's page first, as retrieval finds it for the user's case (check.py, the ``page`` step)
+    plan, ans = _read("My divorce cost £9500. How can I challenge the cost of the bill?", reply, [BILL, FEES], tmp_path)
     assert plan.mode == "long" and not ans.abstained
     assert ans.short == "Ask the Costs Office to make a ‘detailed assessment’ of your bill"
     assert ans.text == reply  # the model's explanation is kept beside the documents' words
