@@ -87,6 +87,7 @@ def test_a_description_is_the_documents_whole_clause_and_the_check_keeps_it():
     assert not asks_clause("What was the revenue in 2019?") and not asks_clause("Which method is used for computing EPS?")
     assert asks_clause("What was the income tax benefit in 2019 related to?") and asks_clause("What was the decrease primarily due to?")
     assert not asks_clause("What is the amount related to leases in 2019?")  # a figure of a thing, not what it is due to
+    assert asks_clause("What happens if my case cannot be considered?") and asks_clause("What will happen if I am convicted?")
     units = [
         _unit(
             "Sales related reserves represent price concessions and stock rotation rights that the Company offers to many of its "

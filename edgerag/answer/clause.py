@@ -2,7 +2,7 @@
 
 "What does sales related reserves represent?", "What is included in tax fees?", "What was the
 benefit related to?", "What led to the increase in cable revenue?", "How are inventories
-stated?": the answer is a clause of a sentence, not a name, date or number. A small model
+stated?", "What happens if my case cannot be considered?": the answer is a clause of a sentence, not a name, date or number. A small model
 copies the clause's start ("price concessions and stock rotation rights") and the reply rules
 made for names cut it further ("Internet" of "Increase in Internet revenue from …"). Here such
 a reply is neither narrowed nor re-chosen, and a reply a sentence read holds word for word runs
@@ -24,7 +24,7 @@ from .operation import operation
 _CLAUSE = re.compile(
     r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
     r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
-    r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b"
+    r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b|what\s+(?:happens|will\s+happen|would\s+happen)\b"
     r"|what\s+(?:is|was|are|were)\s+the\s+(?:result|outcome|consequence)s?\s+of\b"
     r"|what\s+(?:is|was|are|were)\s+.+?\s+(?:(?:primarily|mainly|largely|partly)\s+)?(?:related|attributable|attributed|due)\s+to\s*\??\s*$"
     r"|how\s+(?:is|are|was|were)\s+.+?\s+(?:stated|valued|measured|determined|calculated|recogni[sz]ed|accounted\s+for)\b)",
