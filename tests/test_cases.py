@@ -151,3 +151,18 @@ def test_the_users_case_is_read_from_the_page_their_words_find_first():
     assert own.short == "6 months" and not own.abstained
     plain = read_question("How long does it take to get a decision on a septic tank permit?")  # no situation: not held to one page
     assert check_answer("13 weeks", "13 weeks", plain, [asylum, septic], case_page="asylum.html").short == "13 weeks"
+
+
+def test_a_value_per_category_is_the_one_the_users_words_name():
+    """ "9% … for Plan 2" read for "a recent postgraduate": the postgraduate loan's line is theirs."""
+    loans = section(
+        "l",
+        "Student and Postgraduate loan repayments",
+        "They repay:\n9% of their income above £19,895 a year for Plan 1\n9% of their income above £27,295 a year for Plan 2\n"
+        "6% of their income above £21,000 a year for Postgraduate loans",
+    )
+    q = read_question("Our new employee is a recent postgraduate with a loan from his doctoral research. How much should I deduct?")
+    moved = check_answer("9%", "9%", q, [loans])
+    assert moved.step == "case" and moved.short == "6% of their income above £21,000 a year"
+    unnamed = read_question("Our new employee has a student loan. How much should I deduct?")  # no category named: the pick stands
+    assert check_answer("9%", "9%", unnamed, [loans]).short == "9%"

@@ -110,6 +110,8 @@ One module per step of the path:
         cases.py     a value given case by case (a fee by the bill's band, a loan by the course's
                      start date, sick pay by years of service) moved to the case the user's own
                      sum, date or length of time is in; in none → not in the documents
+        category_case.py  a value given per category ("… for Plan 2", "… for Postgraduate
+                     loans") moved to the one category the user's words name
       conditions.py  a yes or no about a rule ("Can I …?") with the rule's condition: "Yes, if …",
                      "No, unless …", quoted from the rule's own sentence or the list it leads;
                      a plain yes or no where the user's situation already settles it

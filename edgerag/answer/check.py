@@ -60,7 +60,9 @@ documents will not name it (issue #62).
 7. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
    band of money or dates, "£11,222 if your course started between …", a ladder of years of
    service), where the user's own words state a sum, a date or a length of time: the value of the
-   case it falls in, else not in the documents.
+   case it falls in, else not in the documents; a value given per category ("9% … for Plan 2",
+   "6% … for Postgraduate loans"), where the user's words name one category: its value
+   (category_case.py `in_category`).
 8. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
    the question's subject replaces another item's.
 
@@ -107,6 +109,7 @@ from .binding import (
 )
 from .candidates import candidates
 from .cases import in_case
+from .category_case import in_category
 from .derived import underived
 from .form import affirmed
 from .kinds import ROLE_WORDS, fits, fits_measure, of_kind
@@ -325,6 +328,10 @@ def check_answer(
         return dropped("case", case.why, core, units, bound[:1], completion, confirmed)
     if case is not None:
         return Check(case.value, step="case", why=case.why, closest=bound[:1], reread=completion, confirmed=confirmed)
+    named = in_category(short, bound, q)  # category_case.py: a value per category, the one the user's words name
+    if named is not None:
+        why = f"'{short}' is another category's; the user's words name {named.category}: {named.value}"
+        return Check(named.value, step="case", why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
     value = (
         bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
     )  # a row is bound in code
