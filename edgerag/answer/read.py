@@ -17,6 +17,7 @@ from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
+from .fragment import CUT_TO_ITS_HEAD, opening_word
 from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
@@ -176,7 +177,11 @@ def answer_question(
         short_text, free = said, False
     if free and words_before_aside(short_text) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
-        if narrowed is not None:
+        if narrowed is not None and opening_word(narrowed.text.strip(), short_text, [u.text for u in units]):
+            c = merged(c, narrowed)  # "Sale" of "Sale of commercial investment property …": a head word, no name (fragment.py)
+            rule("ran on", "")
+            text, short_text, reason, free = DO_NOT_KNOW, "", CUT_TO_ITS_HEAD, False
+        elif narrowed is not None:
             c = merged(c, narrowed)
             rule("ran on", narrowed.text.strip())
             short_text, reason = narrowed.text.strip(), RAN_ON

@@ -1,0 +1,79 @@
+"""A short answer that is a fragment of a phrase, not an answer of the kind asked (issue #63).
+
+Three shapes, each read in code from the question's grammar and the answer's own words:
+
+* **A word for a description.** A question asking what something is, holds or shows ("What
+  does the table show?", "What is the content of Note 5?", "What is included in the line item
+  …?", "What was the effect of …?", "In what situations can …?", clause.py `asks_clause` and
+  the forms below) is answered by a phrase or a clause; a reply of one or two words without a
+  figure ("Bonds", "Net", "Leasehold improvements") is a table row's label or a phrase's head
+  word, not what was asked. On TAT-QA's whole test set (1,663 questions, 1.5B answering)
+  such replies were 15 wrong and 1 right ("substandard ratings" for "What does a rating of 7
+  refer to?"); none was asked on ConditionalQA or the office set.
+* **A phrase cut mid-way.** An answer ending on a preposition, an article or a conjunction
+  ("Share Incentive Plan In") was cut inside its phrase: no answer (TAT-QA: 1 wrong, 0 right;
+  none on ConditionalQA or the office set).
+* **A reply's opening word chosen for it.** A reply that ran on is narrowed to one of its own
+  names, dates and numbers (reply.py `narrow`); where the one chosen is the reply's first word
+  and a common word the passages write in lower case too ("Sale" of "Sale of commercial
+  investment property …", "Net" of "Net derivative gains …"), the choice cut a phrase to its
+  head word, no name. TAT-QA, whole set: 7 such narrowings, all wrong.
+
+Each is not answered ("The documents do not say.").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .clause import asks_clause
+
+_DESCRIPTION = re.compile(
+    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:show|contain|provide|disclose|exclude|refer\s+to|indicate|describe)\b"
+    r"|what\s+(?:is|was|are|were)\s+(?:the\s+)?(?:contents?|nature|purpose|effect|impact|basis|meaning|definition|reasons?|causes?)"
+    r"\s+(?:of|for)\b"
+    r"|what\s+(?:information|data|details)\b"
+    r"|in\s+what\s+(?:situations?|circumstances?|cases?|ways?)\b"
+    r"|what\s+(?:is|are|was|were)\s+.+?\s+(?:based\s+on|used\s+for)\s*\??\s*$)",
+    re.I,
+)
+_CUT_AFTER = frozenset("in of the a an and or to for with by from at on than".split())
+"""Words a phrase does not end on: a reply ending on one was cut inside its phrase."""
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[\w'’-]+")
+CUT_TO_ITS_HEAD = (
+    "the reply ran on, and the one of its own words it was narrowed to is its opening common word: a phrase cut to its head, no answer"
+)
+MOST_WORDS = 2
+"""A description of at most this many words, none a figure, is a label or a head word."""
+
+
+def asks_description(question: str) -> bool:
+    """Whether ``question`` asks what something is, holds or shows (the module doc): answered by
+    a phrase or a clause, never by a label."""
+    return asks_clause(question) or bool(_DESCRIPTION.match(question))
+
+
+def fragment(short: str, question: str) -> str:
+    """Why ``short`` is a fragment and no answer to ``question`` (the module doc's first two
+    shapes); "" when it is none."""
+    words = _WORD.findall(short)
+    if len(words) > 1 and words[-1].lower() in _CUT_AFTER:
+        return f"'{short}' ends on '{words[-1]}': a phrase cut mid-way is no answer"
+    if words and len(words) <= MOST_WORDS and not _DIGIT.search(short) and asks_description(question):
+        return f"the question asks for a description; '{short}' is a label or a head word, not one"
+    return ""
+
+
+def opening_word(chosen: str, reply: str, passages: list[str]) -> bool:
+    """Whether ``chosen``, narrowed from ``reply``, is the reply's first word and a common word
+    the ``passages`` write in lower case too ("Sale" of "Sale of commercial investment property
+    …"): a phrase cut to its head word, not a name (the module doc's third shape)."""
+    word = chosen.strip()
+    if " " in word or not word[:1].isupper() or word.isupper() or _DIGIT.search(word):
+        return False
+    first = _WORD.findall(reply)
+    if len(first) < 2 or first[0] != word:
+        return False
+    lower = re.compile(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])")
+    return any(lower.search(text) for text in passages)

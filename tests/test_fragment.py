@@ -1,0 +1,81 @@
+"""A fragment is no answer (answer/fragment.py): one or two words for a description, a phrase
+cut mid-way, a reply narrowed to its opening common word; in the check and at a chain's end."""
+
+from __future__ import annotations
+
+from edgerag.answer.chain import without_fragment
+from edgerag.answer.check import NOT_IN_DOCUMENTS, check_answer
+from edgerag.answer.fragment import asks_description, fragment, opening_word
+from edgerag.answer.read import Answer
+from edgerag.types import Context
+
+from .helpers import passage
+
+CASH = passage(
+    "p1",
+    "Financing cash flows",
+    "Financing cash flows comprise the net amount of proceeds from borrowings and repayments of borrowings, "
+    "net interest paid on borrowings, and settlement of swaps for bonds repaid.",
+)
+
+
+def test_a_description_is_asked_by_its_grammar():
+    for q in (
+        "What does the table show?",
+        "What is the content of Note 5?",
+        'What is included in the line item "financing cash flows"?',
+        "What was the effect of reductions in LIFO-valued inventories?",
+        "In what situations can the tax rate fluctuate?",
+        "What were revenues by geographic area based on?",
+        "What data does the table contain?",
+    ):
+        assert asks_description(q), q
+    for q in ("Who approves the audit services?", "What was the revenue in 2019?", "Which country is the terminal in?"):
+        assert not asks_description(q), q
+
+
+def test_a_word_or_two_for_a_description_is_a_fragment():
+    assert fragment("Bonds", 'What is included in the line item "financing cash flows"?')
+    assert fragment("Leasehold improvements", "What is the content of Note 5?")
+    # a phrase, a figure, or a question that asks for a name are answers of their kind
+    assert not fragment("net interest paid on borrowings and swaps", 'What is included in the line item "financing cash flows"?')
+    assert not fragment("-24.1%", "What is the impact of tax on profits?")
+    assert not fragment("Ernst & Young", "Who audits the group?")
+
+
+def test_a_phrase_cut_mid_way_is_a_fragment_whatever_was_asked():
+    assert fragment("Share Incentive Plan In", "What is the Share Incentive Plan?")
+    assert fragment("the sale of", "Which agreement was entered into?")
+    assert not fragment("show who you are", "What can I use the ARC for?")
+    assert not fragment("In", "Where is it?")  # one word: the description rule's, not this one's
+
+
+def test_a_reply_narrowed_to_its_opening_common_word():
+    texts = ["The group entered into an agreement for the sale of commercial investment property in Dunedin."]
+    assert opening_word("Sale", "Sale of commercial investment property in Dunedin", texts)
+    assert not opening_word("Dunedin", "Sale of commercial investment property in Dunedin", texts)  # not its first word
+    assert not opening_word("Paris", "Paris is the capital", ["Paris is the capital of France."])  # a name: never lower case
+    assert not opening_word("EBITDA", "EBITDA and adjusted EBITDA", ["ebitda"])  # an acronym
+    assert not opening_word("Sale", "Sale", texts)  # the reply is the word itself
+
+
+def test_the_check_drops_a_fragment_and_keeps_the_phrase():
+    asked = 'What is included in the line item "financing cash flows"?'
+    dropped = check_answer("Bonds", "Bonds", asked, [CASH])
+    assert dropped.abstained and dropped.step == "fragment"
+    kept = check_answer("net interest paid on borrowings", "net interest paid on borrowings", asked, [CASH])
+    assert kept.step != "fragment"
+
+
+def _answer(short: str) -> Answer:
+    return Answer(
+        question="q", text=short, short=short, citations=[], context=Context(query="q", method="hybrid", budget=0), dropped_units=0
+    )
+
+
+def test_a_chain_final_answer_is_checked_against_the_question_first_asked():
+    gone = without_fragment(_answer("Leasehold improvements"), "What is the content of Note 5?")
+    assert gone.abstained and gone.short == "" and gone.text == NOT_IN_DOCUMENTS
+    assert gone.rules[-1]["rule"] == "fragment"
+    kept = without_fragment(_answer("Leasehold improvements"), "Which row of Note 5 is largest?")
+    assert kept.short == "Leasehold improvements" and not kept.abstained
