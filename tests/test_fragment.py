@@ -79,3 +79,28 @@ def test_a_chain_final_answer_is_checked_against_the_question_first_asked():
     assert gone.rules[-1]["rule"] == "fragment"
     kept = without_fragment(_answer("Leasehold improvements"), "Which row of Note 5 is largest?")
     assert kept.short == "Leasehold improvements" and not kept.abstained
+
+
+SEGMENTS = passage(
+    "p2",
+    "Operating segments",
+    "3. Operating segments: Non-current assets by region.\n"
+    "Item: Non-current assets › Americas; 2019 · $ million: 196.9; 2018 · $ million: 184.6\n"
+    "Item: Non-current assets › Asia Pacific; 2019 · $ million: 7.4; 2018 · $ million: 4.4\n"
+    "Item: Non-current assets › Europe, Middle East and Africa; 2019 · $ million: 11.5; 2018 · $ million: 5.1\n"
+    "Item: Total; 2019 · $ million: 215.8; 2018 · $ million: 194.1\n"
+    "Item: Revenue › Americas; 2019 · $ million: 500.0; 2018 · $ million: 450.0",
+)
+
+
+def test_one_row_label_for_a_question_asking_several_names_the_rows_beside_it():
+    from edgerag.answer.several import row_siblings
+
+    asked = "Where are the operating segments for non-current assets in the table?"
+    # the rows under the same section and first header, in the table's order; the total row and
+    # another section's row of the same label left out
+    assert row_siblings("Americas", asked, [SEGMENTS]) == ["Americas", "Asia Pacific", "Europe, Middle East and Africa"]
+    assert row_siblings("Oceania", asked, [SEGMENTS]) == []  # no row's label
+    assert row_siblings("196.9", asked, [SEGMENTS]) == []  # a cell, no label
+    # a question that picks rows by a bound or a rank may ask for one
+    assert row_siblings("Americas", "What are the regions with non-current assets more than 100 million?", [SEGMENTS]) == []

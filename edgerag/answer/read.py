@@ -44,7 +44,7 @@ from .reply import (
 from .restated import content, past_restatement
 from .rule_check import read_rule
 from .scaled import with_scale
-from .several import LISTED, SEPARATOR, asks_several, items_read
+from .several import LISTED, ROWS_LISTED, SEPARATOR, asks_several, items_read, row_siblings
 from .year_cell import in_year_asked
 
 
@@ -215,6 +215,7 @@ def answer_question(
     if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
         rule("column", moved.answer)
         text, short_text, reason = moved.answer, moved.answer, moved.why
+    beside = row_siblings(short_text, asked, units) if free and len(listed) < 2 and asks_several(asked) else []
     checked, closest = None, []
     an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
     if (
@@ -236,8 +237,14 @@ def answer_question(
         if checked.step:
             rule(checked.step, checked.short)
             reason = "; ".join(x for x in (reason, checked.why) if x)
+        if beside and not checked.abstained and checked.short == short_text:  # one table row's label, held, for a question
+            rule("rows", SEPARATOR.join(beside))  # asking several: the rows beside it too (several.py)
+            checked.short, reason = SEPARATOR.join(beside), "; ".join(x for x in (reason, ROWS_LISTED) if x)
         short_text = checked.short
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
+    if checked is None and beside:  # unchecked: the one label widened as it stands
+        rule("rows", SEPARATOR.join(beside))
+        short_text, reason = SEPARATOR.join(beside), ROWS_LISTED
     condition = met = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
         second = (  # the code's 'not' read again by the model, where the sentence's no has a case the situation may decide

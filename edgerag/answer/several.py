@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from ..text.normalize import normalize
-from ..text.rows import parse_row
+from ..text.rows import SECTION_MARK, parse_row
 from ..text.sentences import ENDS_SENTENCE
 from ..types import Unit
 from .candidates import all_candidates
@@ -57,6 +57,14 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could
 _TOTAL = re.compile(r"^\s*(?:total|sub-?total)\b", re.I)
 SEPARATOR = "; "
 LISTED = "the question asks for several things: every item of the reply a passage read holds is kept"
+ROWS_LISTED = "the question asks for several things, and the reply named one row of a table: the rows beside it are named too"
+_CHOSEN_AMONG = re.compile(
+    r"\b(?:more|less|greater|fewer|higher|lower|larger|smaller|bigger|above|below|over|under|exceed\w*|at (?:least|most)|most|least|"
+    r"highest|lowest|largest|smallest|biggest|top|bottom|increas\w*|decreas\w*|positive|negative|only|other than|except|excluding)\b",
+    re.I,
+)
+"""A question that picks some rows of a table by a bound or a rank ("… more than 100,000",
+"the top 2 …"): one row may be all it asks."""
 
 
 def asks_several(question: str) -> bool:
@@ -198,3 +206,36 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
             out.setdefault(inside[0], None)
     parts = [p for p in out if not _TOTAL.match(p)]
     return parts if len(parts) >= 2 else list(out)  # a table's total row is no component of it
+
+
+def _label(row) -> tuple[str, str, str]:
+    """A row's first header, its section ("Non-current assets" of "Non-current assets › Americas") and its own label."""
+    header, label = next(iter(row.cells.items()))
+    section, _, own = label.rpartition(SECTION_MARK)
+    return header, section, own
+
+
+def row_siblings(short: str, question: str, units: list[Unit]) -> list[str]:
+    """A question asking for several things ("Where are the operating segments … in the table?",
+    "What are the types of … in the table?") answered with one table row's label ("Americas"):
+    the labels of the rows beside it, under the same caption, first header and section, in the
+    table's order, its total row aside; [] where it is no such label, where the rows are fewer
+    than two, or where the question picks rows by a bound or a rank (`_CHOSEN_AMONG`). TAT-QA,
+    whole test set (1.5B): see docs/benchmarks.md; the rule only widens a one-label reply."""
+    key = normalize(short)
+    if not key or re.search(r"\d", short) or _CHOSEN_AMONG.search(question):
+        return []
+    for u in units:
+        rows = [r for line in u.text.splitlines() if (r := parse_row(line)) is not None and r.cells]
+        for row in rows:
+            header, section, own = _label(row)
+            if normalize(own) != key:
+                continue
+            beside: list[str] = []
+            for other in rows:
+                h, s, label = _label(other)
+                if h == header and s == section and other.caption == row.caption and label and not _TOTAL.match(label):
+                    beside += [label] if label not in beside else []
+            if len(beside) >= 2:
+                return beside
+    return []
