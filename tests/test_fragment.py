@@ -48,6 +48,17 @@ def test_a_phrase_cut_mid_way_is_a_fragment_whatever_was_asked():
     assert fragment("the sale of", "Which agreement was entered into?")
     assert not fragment("show who you are", "What can I use the ARC for?")
     assert not fragment("In", "Where is it?")  # one word: the description rule's, not this one's
+    # a reply opening inside a sentence: its subject is elsewhere
+    assert fragment("Or EPS, is calculated by dividing net income", "How is Basic earnings per share, or EPS calculated?")
+    assert fragment("as discussed above and lower operating expenses", "What led to the increase in media revenue?")
+    assert not fragment("Andrew Ortiz", "Who chairs the committee?")  # "And…" inside a word is no conjunction
+
+
+def test_one_value_for_several_asked_respectively():
+    asked = "What was the accumulated amortization of fiscal years 2018 and 2019, respectively?"
+    assert fragment("$212.1 million", asked)
+    assert not fragment("$212.1 million; $260.8 million", asked)
+    assert not fragment("$212.1 million", "What was the accumulated amortization in fiscal 2018?")
 
 
 def test_a_reply_narrowed_to_its_opening_common_word():

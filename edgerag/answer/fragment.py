@@ -1,6 +1,6 @@
 """A short answer that is a fragment of a phrase, not an answer of the kind asked (issue #63).
 
-Three shapes, each read in code from the question's grammar and the answer's own words:
+Four shapes, each read in code from the question's grammar and the answer's own words:
 
 * **A word for a description.** A question asking what something is, holds or shows ("What
   does the table show?", "What is the content of Note 5?", "What is included in the line item
@@ -11,8 +11,13 @@ Three shapes, each read in code from the question's grammar and the answer's own
   such replies were 15 wrong and 1 right ("substandard ratings" for "What does a rating of 7
   refer to?"); none was asked on ConditionalQA or the office set.
 * **A phrase cut mid-way.** An answer ending on a preposition, an article or a conjunction
-  ("Share Incentive Plan In") was cut inside its phrase: no answer (TAT-QA: 1 wrong, 0 right;
-  none on ConditionalQA or the office set).
+  ("Share Incentive Plan In") was cut inside its phrase, and one opening on a conjunction or on
+  "as discussed above" ("Or EPS, is calculated by …") starts inside its sentence: no answer
+  (TAT-QA, whole set: 3 wrong, 0 right; none on ConditionalQA or the office set). A long
+  reply's short answer is held to this too (read.py, after restated.py and quoted.py).
+* **One value for several.** A question asking each of several things' values "respectively"
+  ("… in 2019 and 2018, respectively?") answered with one number is half an answer (TAT-QA,
+  whole set: 3 wrong, 0 right; none on ConditionalQA or the office set).
 * **A reply's opening word chosen for it.** A reply that ran on is narrowed to one of its own
   names, dates and numbers (reply.py `narrow`); where the one chosen is the reply's first word
   and a common word the passages write in lower case too ("Sale" of "Sale of commercial
@@ -39,6 +44,12 @@ _DESCRIPTION = re.compile(
 )
 _CUT_AFTER = frozenset("in of the a an and or to for with by from at on than".split())
 """Words a phrase does not end on: a reply ending on one was cut inside its phrase."""
+_OPENS_ON = re.compile(r"^\s*(?:and|or|but|nor|as\s+(?:discussed|described|noted|mentioned)\s+(?:above|below|earlier))\b", re.I)
+"""A reply that opens on a conjunction or on "as discussed above" ("Or EPS, is calculated by …",
+"as discussed above and lower operating expenses …") starts inside a sentence: its subject is
+elsewhere."""
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[\w'’-]+")
 CUT_TO_ITS_HEAD = (
@@ -55,11 +66,15 @@ def asks_description(question: str) -> bool:
 
 
 def fragment(short: str, question: str) -> str:
-    """Why ``short`` is a fragment and no answer to ``question`` (the module doc's first two
+    """Why ``short`` is a fragment and no answer to ``question`` (the module doc's first three
     shapes); "" when it is none."""
     words = _WORD.findall(short)
     if len(words) > 1 and words[-1].lower() in _CUT_AFTER:
         return f"'{short}' ends on '{words[-1]}': a phrase cut mid-way is no answer"
+    if len(words) > 1 and _OPENS_ON.match(short):
+        return f"'{short[:40]}' opens inside a sentence: a phrase cut mid-way is no answer"
+    if _RESPECTIVELY.search(question) and len(_AMOUNT.findall(short)) == 1 and ";" not in short:
+        return f"the question asks a value for each of several, respectively; '{short}' is one value"
     if words and len(words) <= MOST_WORDS and not _DIGIT.search(short) and asks_description(question):
         return f"the question asks for a description; '{short}' is a label or a head word, not one"
     return ""
@@ -68,7 +83,7 @@ def fragment(short: str, question: str) -> str:
 def opening_word(chosen: str, reply: str, passages: list[str]) -> bool:
     """Whether ``chosen``, narrowed from ``reply``, is the reply's first word and a common word
     the ``passages`` write in lower case too ("Sale" of "Sale of commercial investment property
-    …"): a phrase cut to its head word, not a name (the module doc's third shape)."""
+    …"): a phrase cut to its head word, not a name (the module doc's last shape)."""
     word = chosen.strip()
     if " " in word or not word[:1].isupper() or word.isupper() or _DIGIT.search(word):
         return False

@@ -12,12 +12,12 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .check import NOT_IN_DOCUMENTS, Check, check_answer, unnamed
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, closest_sentences, unnamed
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
-from .fragment import CUT_TO_ITS_HEAD, opening_word
+from .fragment import CUT_TO_ITS_HEAD, fragment, opening_word
 from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
@@ -302,6 +302,13 @@ def answer_question(
                     reason = "; ".join(x for x in (reason, said_as) if x)  # the CLI and chat footers show the short answer so
                     citations = quoted_citations(held_to, text, units)
                     closest = [stood(held_to.standing, units, "stands on")]
+            cut = fragment(short_text, typed.core) if check and short_text and not (checked is not None and checked.abstained) else ""
+            if cut:  # "Or EPS, is calculated by …": the restatement cut mid-phrase (fragment.py)
+                rule("fragment", "")
+                checked = Check("", abstained=True, step="fragment", why=cut, closest=closest_sentences(typed.core, units))
+                text, short_text, citations = NOT_IN_DOCUMENTS, "", []
+                reason = "; ".join(x for x in (reason, cut) if x)
+                closest = [stood(s, units, "closest") for s in checked.closest]
     if held and on_text is not None:
         on_text(text)
     return Answer(
