@@ -115,3 +115,57 @@ def test_one_row_label_for_a_question_asking_several_names_the_rows_beside_it():
     assert row_siblings("196.9", asked, [SEGMENTS]) == []  # a cell, no label
     # a question that picks rows by a bound or a rank may ask for one
     assert row_siblings("Americas", "What are the regions with non-current assets more than 100 million?", [SEGMENTS]) == []
+
+
+def test_a_list_item_is_named_as_its_row_is_labelled():
+    from edgerag.answer.several import labelled
+
+    plans = passage(
+        "p3",
+        "Share-based payment charge",
+        "Share-based payment charge:\n"
+        "Item: Share Incentive Plan (‘SIP’); 2019 · £m: 0.2; 2018 · £m: 0.3\n"
+        "Item: Sharesave scheme (‘SAYE’); 2019 · £m: 0.2; 2018 · £m: 0.3\n"
+        "Item: Performance Share Plan (2019 grant); 2019 · £m: 0.1; 2018 · £m: 0.0\n"
+        "Item: Performance Share Plan (2018 grant); 2019 · £m: 0.4; 2018 · £m: 0.5\n"
+        "Item: Deferred Annual Bonus; 2019 · £m: 1.1; 2018 · £m: 0.3",
+    )
+    got = labelled(["Share Incentive Plan", "Sharesave scheme", "Performance Share Plan", "Deferred Annual Bonus", "Other"], [plans])
+    # the aside the reply left out put back; two rows fitting alike, a label without aside, and no row left as they are
+    assert got == ["Share Incentive Plan (‘SIP’)", "Sharesave scheme (‘SAYE’)", "Performance Share Plan", "Deferred Annual Bonus", "Other"]
+
+
+def test_a_list_leaves_out_the_thing_whose_parts_are_asked():
+    from edgerag.answer.several import not_the_asked
+
+    asked = "What were the components making up Total Restructuring Reserves in the table?"
+    items = ["Accrued and other current liabilities", "Other liabilities", "Restructuring Reserves"]
+    assert not_the_asked(items, asked) == ["Accrued and other current liabilities", "Other liabilities"]
+    assert not_the_asked(["2019", "2018"], "Which years were the reserves in 2019 and 2018 provided for?") == ["2019", "2018"]
+    assert not_the_asked(["Restructuring Reserves", "Other liabilities"], asked) == ["Restructuring Reserves", "Other liabilities"]
+    other = ["Personnel-related items", "Deferred revenue", "Other"]  # one word the question holds is no echo
+    assert not_the_asked(other, "What are the components of Accrued expenses and other payables?") == other
+
+
+CASH_FLOW = passage(
+    "p4",
+    "Free cash flow",
+    "Free cash flow is set out below:\n"
+    "($ million) — Item: Cash flow from operations; 2019: 124.9; 2018: 65.9\n"
+    "($ million) — Item: Tax paid; 2019: -5.6; 2018: -5.7\n"
+    "($ million) — Item: Net cash inflow from operating activities; 2019: 119.3; 2018: 60.2\n"
+    "($ million) — Item: Net capital expenditure; 2019: -11.9; 2018: -10.6\n"
+    "($ million) — Item: Free cash flow; 2019: 100.1; 2018: 50.9",
+)
+
+
+def test_the_parts_of_a_sum_are_the_rows_above_it():
+    from edgerag.answer.several import parts_of_sum
+
+    asked = "What are the components factored in when calculating the net cash inflow from operating activities?"
+    ran_on = ["cash flow from operations", "Tax paid", "Net capital expenditure"]
+    assert parts_of_sum(ran_on, asked, [CASH_FLOW]) == ["Cash flow from operations", "Tax paid"]
+    # no parts asked, no row of the table named, or the items no rows of it: as they are
+    assert parts_of_sum(ran_on, "What are the cash flows in the table?", [CASH_FLOW]) == ran_on
+    assert parts_of_sum(ran_on, "What are the components of revenue?", [CASH_FLOW]) == ran_on
+    assert parts_of_sum(["rent", "rates"], asked, [CASH_FLOW]) == ["rent", "rates"]

@@ -44,7 +44,7 @@ from .reply import (
 from .restated import content, past_restatement
 from .rule_check import read_rule
 from .scaled import with_scale
-from .several import LISTED, ROWS_LISTED, SEPARATOR, asks_several, items_read, row_siblings
+from .several import LISTED, ROWS_LISTED, SEPARATOR, asks_several, items_read, not_the_asked, parts_of_sum, row_siblings
 from .year_cell import in_year_asked
 
 
@@ -164,7 +164,7 @@ def answer_question(
             rule("option", named)
             short_text = named
         free = False
-    listed = items_read(text, units) if free and asks_several(asked) else []
+    listed = parts_of_sum(not_the_asked(items_read(text, units), asked), asked, units) if free and asks_several(asked) else []
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
