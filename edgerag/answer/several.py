@@ -287,10 +287,10 @@ def parts_of_sum(items: list[str], question: str, units: list[Unit]) -> list[str
     components factored in when calculating the net cash inflow from operating activities?"):
     the rows above that row, back to the table's start or its last total row above, as a report
     prints a sum below its parts ("Cash flow from operations; Tax paid", not the rows the reply
-    ran on to below it). ``items`` as they are where no table holds them so, or fewer than two
-    rows lie above."""
-    if not _PARTS.search(question):
-        return items
+    ran on to below it). ``items`` as they are where no table holds them so, where fewer than two
+    rows lie above, or where the question picks some of them by a bound or a rank."""
+    if not _PARTS.search(question) or _CHOSEN_AMONG.search(question):
+        return items  # "… the components … that are more than 100,000": some of the rows above, not all
     asked = f" {normalize(question)} "
     keys = {normalize(it) for it in items}
     for u in units:
