@@ -86,10 +86,16 @@ One module per step of the path:
       scaled.py      a bare number (or list of them) the model read from a table, said with the
                      table's scale ("4,779" from a table in thousands → "4,779 thousand")
       several.py     a question asking for several things, and the reply's items kept whole, each
-                     held by a passage read ("What are the …", "… respectively")
+                     held by a passage read ("What are the …", "… respectively"), named as their
+                     rows are labelled, less the thing whose parts are asked; the parts of a sum
+                     the rows above it; one row's label widened to the rows beside it
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of
                      the right kind, or "The documents do not say." (``Answer.abstained``), in steps:
+        fragment.py  a fragment, no answer: one or two words for a description ("Bonds" for
+                     "What is included in …?"), a phrase cut mid-way ("… Plan In"), a reply that
+                     ran on narrowed to its opening common word ("Sale" of "Sale of …"); a
+                     chain's final answer too, against the question first asked
         derived.py   a model's number for arithmetic code could not compute (a change, an
                      average, a share …): kept only where the prose or the table's own "% Change"
                      / "Total" cell states it, never an operand copied or a number made up

@@ -31,8 +31,10 @@ from dataclasses import dataclass, field, replace
 
 from ..text.normalize import normalize
 from ..types import Context, Unit
+from .check import NOT_IN_DOCUMENTS
 from .citations import Citation, citation
 from .compare import finish
+from .fragment import fragment
 from .plan import ReadPlan
 from .read import Answer, decided
 from .relations import find_passage, hop
@@ -157,8 +159,20 @@ def answer_chain(
         b = next_bridge(asked, pool, lookup, answers)
     if len(steps) == len(done or []):
         return None
-    final = read(asked, retrieve(asked), on_text=on_text)
+    final = without_fragment(read(asked, retrieve(asked), on_text=on_text), question)
     return chained(question, asked, steps, reads + [final], final, time.perf_counter() - t0)
+
+
+def without_fragment(final: Answer, question: str) -> Answer:
+    """The final read's answer, not answered where it is a fragment of no answer to the question
+    first asked (fragment.py: "Leasehold improvements" for "What is the content of Note 5?",
+    a chain made of a question that asks for a description): the final read's question is the
+    chain's rewrite, so its own check never saw the question asked."""
+    cut = fragment(final.short, question) if final.short and not final.abstained else ""
+    if not cut:
+        return final
+    rules = [*final.rules, {"rule": "fragment", "before": final.short, "after": ""}]
+    return replace(final, text=NOT_IN_DOCUMENTS, short="", citations=[], reason=cut, rules=rules, abstained=True)
 
 
 def time_allows(spent: float, seconds: float | None, read_seconds: float | None) -> bool:
@@ -206,6 +220,7 @@ def chained(question: str, asked: str, steps: list[Step], reads: list[Answer], f
         steps=[s.to_dict() for s in steps]
         + [{"phrase": "", "question": asked, "answer": final.short, "how": "read", "seconds": final.seconds}],
         rules=final.rules,
+        abstained=final.abstained,
     )
 
 

@@ -112,6 +112,7 @@ from .cases import in_case
 from .category_case import in_category
 from .derived import underived
 from .form import affirmed
+from .fragment import fragment
 from .kinds import ROLE_WORDS, fits, fits_measure, of_kind
 from .list_value import bound_value
 from .listed import counted, says_counted
@@ -147,7 +148,7 @@ class Check:
     """The answer kept ("" when abstained)."""
     abstained: bool = False
     step: str = ""
-    """The step that changed or dropped the answer (``said``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``page``, ``case``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
+    """The step that changed or dropped the answer (``said``, ``fragment``, ``form``, ``kind``, ``stands``, ``about``, ``asked``, ``model``, ``page``, ``case``, ``subject``, ``sides``, ``polarity``), "" when kept as is."""
     why: str = ""
     """One line for a person: why the answer was changed or dropped."""
     closest: list[Standing] = field(default_factory=list)
@@ -248,6 +249,8 @@ def check_answer(
     core, names = q.core, list(q.names)
     if not short.strip() or SAYS_UNKNOWN.match(short) or SAYS_UNKNOWN.match(reply):
         return dropped("said", "the model found no answer in what it read", core, units)
+    if cut := fragment(short, core):  # fragment.py: "Bonds" for "What is included in …?", "Share Incentive Plan In"
+        return dropped("fragment", cut, core, units)
     if q.alternatives is not None and q.kind != "yes-no" and (named := affirmed(short, q.alternatives)) is not None:
         return _alternative(short, named, q, core, units, reread)
     if (not_computed := underived(short, core, units)) is not None:  # derived.py: arithmetic a small model does not do

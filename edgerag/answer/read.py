@@ -12,11 +12,12 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .check import NOT_IN_DOCUMENTS, Check, check_answer, off_case_page, unnamed, unsaid_alternative
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, closest_sentences, off_case_page, unnamed, unsaid_alternative
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
+from .fragment import CUT_TO_ITS_HEAD, fragment, opening_word
 from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
@@ -43,7 +44,7 @@ from .reply import (
 from .restated import content, past_restatement
 from .rule_check import read_rule
 from .scaled import with_scale
-from .several import LISTED, SEPARATOR, asks_several, items_read
+from .several import LISTED, ROWS_LISTED, SEPARATOR, asks_several, items_read, not_the_asked, parts_of_sum, row_siblings
 from .year_cell import in_year_asked
 
 
@@ -163,7 +164,7 @@ def answer_question(
             rule("option", named)
             short_text = named
         free = False
-    listed = items_read(text, units) if free and asks_several(asked) else []
+    listed = parts_of_sum(not_the_asked(items_read(text, units), asked), asked, units) if free and asks_several(asked) else []
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
@@ -176,7 +177,11 @@ def answer_question(
         short_text, free = said, False
     if free and words_before_aside(short_text) > SHORT_WORDS:
         narrowed = narrow(llm, plan, short_text, context.method, limit)
-        if narrowed is not None:
+        if narrowed is not None and opening_word(narrowed.text.strip(), short_text, [u.text for u in units]):
+            c = merged(c, narrowed)  # "Sale" of "Sale of commercial investment property …": a head word, no name (fragment.py)
+            rule("ran on", "")
+            text, short_text, reason, free = DO_NOT_KNOW, "", CUT_TO_ITS_HEAD, False
+        elif narrowed is not None:
             c = merged(c, narrowed)
             rule("ran on", narrowed.text.strip())
             short_text, reason = narrowed.text.strip(), RAN_ON
@@ -210,6 +215,7 @@ def answer_question(
     if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
         rule("column", moved.answer)
         text, short_text, reason = moved.answer, moved.answer, moved.why
+    beside = row_siblings(short_text, asked, units) if free and len(listed) < 2 and asks_several(asked) else []
     checked, closest = None, []
     an_option = bool(offered) and short_text in offered and short_text.lower() not in ("yes", "no")
     if check and an_option and (unsaid := unsaid_alternative(short_text, typed, units)) is not None:
@@ -236,8 +242,14 @@ def answer_question(
         if checked.step:
             rule(checked.step, checked.short)
             reason = "; ".join(x for x in (reason, checked.why) if x)
+        if beside and not checked.abstained and checked.short == short_text:  # one table row's label, held, for a question
+            rule("rows", SEPARATOR.join(beside))  # asking several: the rows beside it too (several.py)
+            checked.short, reason = SEPARATOR.join(beside), "; ".join(x for x in (reason, ROWS_LISTED) if x)
         short_text = checked.short
         closest = [stood(s, units, "closest" if checked.abstained else "stands on") for s in checked.closest]
+    if checked is None and beside:  # unchecked: the one label widened as it stands
+        rule("rows", SEPARATOR.join(beside))
+        short_text, reason = SEPARATOR.join(beside), ROWS_LISTED
     condition = met = None
     if checked is not None and not checked.abstained and typed.rule and short_text.lower() in ("yes", "no"):
         second = (  # the code's 'not' read again by the model, where the sentence's no has a case the situation may decide
@@ -299,6 +311,13 @@ def answer_question(
                     reason = "; ".join(x for x in (reason, said_as) if x)  # the CLI and chat footers show the short answer so
                     citations = quoted_citations(held_to, text, units)
                     closest = [stood(held_to.standing, units, "stands on")]
+            cut = fragment(short_text, typed.core) if check and short_text and not (checked is not None and checked.abstained) else ""
+            if cut:  # "Or EPS, is calculated by …": the restatement cut mid-phrase (fragment.py)
+                rule("fragment", "")
+                checked = Check("", abstained=True, step="fragment", why=cut, closest=closest_sentences(typed.core, units))
+                text, short_text, citations = NOT_IN_DOCUMENTS, "", []
+                reason = "; ".join(x for x in (reason, cut) if x)
+                closest = [stood(s, units, "closest") for s in checked.closest]
     if held and on_text is not None:
         on_text(text)
     return Answer(
