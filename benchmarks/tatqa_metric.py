@@ -6,9 +6,11 @@ answer is turned into one string, numbers as ``'%.4f'`` of their value times the
 (``thousand``, ``million``, ``billion``, ``percent`` = 0.01), the spans of a multi-span answer
 joined; EM compares the normalised strings, F1 their token bags (DROP's F1), and arithmetic and
 count answers get F1 = EM. Two departures, both said where they are: the items of a list are
-sorted after they are turned into strings, not before, so a list is order-free however its
-numbers are written ("1,568.6" and "1568.6" sort alike); and the DROP bag alignment is left
-out, since the official code always aligns one joined string with one.
+sorted after they are turned into strings, not before, and case aside, so a list is order-free
+however its numbers are written ("1,568.6" and "1568.6" sort alike) and whatever its items'
+capitals ("exceptional items; Net capital expenditure" against "Exceptional items", "Net capital
+expenditure": EM compares the strings in lower case, and the order should not hang on it); and
+the DROP bag alignment is left out, since the official code always aligns one joined string with one.
 
 The official script takes a prediction as (answer, scale). A reply in words has no scale field,
 so `read_prediction` reads it as a person would: the number and the word or sign that follows
@@ -99,7 +101,7 @@ def normalize_answer(text: str) -> str:
 
 def answer_string(answers: list[str], scale: str) -> str:
     """The one string TAT-QA scores for ``answers`` with ``scale`` (``get_answer_str``), its
-    items sorted after conversion (order-free lists)."""
+    items sorted after conversion, case aside (order-free lists)."""
     items = []
     for ans in answers:
         text = str(ans)
@@ -110,7 +112,7 @@ def answer_string(answers: list[str], scale: str) -> str:
             items.append(f"{num:.4f}")
         else:
             items.append(f"{round(num, 2) * scale_to_num(scale):.4f}")
-    return " ".join(sorted(items))
+    return " ".join(sorted(items, key=lambda i: (i.lower(), i)))
 
 
 def _f1(predicted: set[str], gold: set[str]) -> float:

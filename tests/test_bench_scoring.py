@@ -51,6 +51,7 @@ def tat(reply: str, gold: list[str], scale: str, answer_type: str) -> tuple[floa
         ("Receivables, and cash", ["cash", "Receivables"], "", "multi-span", 1.0),
         ("Wages and salaries; Social security", ["Social security", "Wages and salaries"], "", "multi-span", 1.0),  # "and" inside an item
         ("cash, receivables and inventory", ["inventory", "cash", "receivables"], "", "multi-span", 1.0),
+        ("exceptional items; Net capital expenditure", ["Exceptional items", "Net capital expenditure"], "", "multi-span", 1.0),
         ("-20,597 thousand", ["$(20,597)"], "thousand", "span", 1.0),  # the gold's parentheses, with a comma, read negative
         ("-66%", ["(66)%"], "percent", "span", 1.0),
         ("The modified retrospective method.", ["the modified retrospective method"], "", "span", 1.0),
