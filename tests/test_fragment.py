@@ -169,3 +169,12 @@ def test_the_parts_of_a_sum_are_the_rows_above_it():
     assert parts_of_sum(ran_on, "What are the cash flows in the table?", [CASH_FLOW]) == ran_on
     assert parts_of_sum(ran_on, "What are the components of revenue?", [CASH_FLOW]) == ran_on
     assert parts_of_sum(["rent", "rates"], asked, [CASH_FLOW]) == ["rent", "rates"]
+
+
+def test_the_thing_asked_named_back_is_no_answer():
+    """ "Eligibility criteria set by TfL for your vehicle" says what was asked, not what it is."""
+    asked = "What are the eligibility criteria for my vehicle to be licenced as a private hire vehicle in London?"
+    assert fragment("Eligibility criteria set by TfL for your vehicle", asked)
+    assert not fragment("Have no more than 8 passenger seats", asked)
+    assert not fragment("Eligibility criteria include no more than eight passenger seats and a clean record", asked)
+    assert not fragment("Rules for the new scheme", "Who sets the rules for the new scheme?")  # no thing asked by name

@@ -1,6 +1,6 @@
 """A short answer that is a fragment of a phrase, not an answer of the kind asked (issue #63).
 
-Four shapes, each read in code from the question's grammar and the answer's own words:
+Five shapes, each read in code from the question's grammar and the answer's own words:
 
 * **A word for a description.** A question asking what something is, holds or shows ("What
   does the table show?", "What is the content of Note 5?", "What is included in the line item
@@ -24,6 +24,11 @@ Four shapes, each read in code from the question's grammar and the answer's own 
   investment property …", "Net" of "Net derivative gains …"), the choice cut a phrase to its
   head word, no name. TAT-QA, whole set: 7 such narrowings, all wrong.
 
+* **The thing asked, named back.** A reply that opens with the thing the question asks for by
+  name and goes on only to qualify it, in a few words with no figure ("Eligibility criteria set
+  by TfL for your vehicle" for "What are the eligibility criteria for my vehicle …?"), says
+  what was asked, not what it is (`named_back`).
+
 Each is not answered ("The documents do not say.").
 """
 
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from .binding import lemma
 from .clause import asks_clause
 
 _DESCRIPTION = re.compile(
@@ -55,6 +61,17 @@ _WORD = re.compile(r"[\w'’-]+")
 CUT_TO_ITS_HEAD = (
     "the reply ran on, and the one of its own words it was narrowed to is its opening common word: a phrase cut to its head, no answer"
 )
+_ASKED_THING = re.compile(
+    r"^\s*what\s+(?:is|are|was|were)\s+the\s+(?P<thing>(?:[\w'’-]+\s+){0,3}?[\w'’-]+?)\s+"
+    r"(?:for|of|to|that|which|in|on|under|required|needed|used|i|we|you|my|our)\b",
+    re.I,
+)
+"""The thing a question asks for by name: "What are the *eligibility criteria* for my vehicle …?"."""
+_QUALIFIER = re.compile(
+    r"^(?:[a-z]+ed|set|made|given|paid|held|shown|laid|put|kept|sent|done|known|laid\s+down|for|of|by|in|on|from|under|with)\b", re.I
+)
+"""What only qualifies a thing named: a participle ("set by TfL") or a preposition ("for your vehicle")."""
+QUALIFIER_WORDS = 6
 MOST_WORDS = 2
 """A description of at most this many words, none a figure, is a label or a head word."""
 
@@ -66,8 +83,8 @@ def asks_description(question: str) -> bool:
 
 
 def fragment(short: str, question: str) -> str:
-    """Why ``short`` is a fragment and no answer to ``question`` (the module doc's first three
-    shapes); "" when it is none."""
+    """Why ``short`` is a fragment and no answer to ``question`` (the module doc's shapes but the
+    fourth); "" when it is none."""
     words = _WORD.findall(short)
     if len(words) > 1 and words[-1].lower() in _CUT_AFTER:
         return f"'{short}' ends on '{words[-1]}': a phrase cut mid-way is no answer"
@@ -77,7 +94,25 @@ def fragment(short: str, question: str) -> str:
         return f"the question asks a value for each of several, respectively; '{short}' is one value"
     if words and len(words) <= MOST_WORDS and not _DIGIT.search(short) and asks_description(question):
         return f"the question asks for a description; '{short}' is a label or a head word, not one"
+    if named_back(short, question):
+        return f"'{short}' names what the question asks for and only qualifies it: not what it is"
     return ""
+
+
+def named_back(short: str, question: str) -> bool:
+    """Whether ``short`` opens with the thing ``question`` asks for by name and goes on only to
+    qualify it, in a few words with no figure ("Eligibility criteria set by TfL for your vehicle"
+    for "What are the eligibility criteria for my vehicle …?"): the thing named back, not its
+    content (the module doc's fifth shape)."""
+    m = _ASKED_THING.match(question)
+    if m is None or _DIGIT.search(short):
+        return False
+    thing = [lemma(w) for w in _WORD.findall(m["thing"])]
+    words = _WORD.findall(short)
+    if len(words) <= len(thing) or [lemma(w) for w in words[: len(thing)]] != thing:
+        return False
+    rest = words[len(thing) :]
+    return len(rest) <= QUALIFIER_WORDS and _QUALIFIER.match(" ".join(rest)) is not None
 
 
 def opening_word(chosen: str, reply: str, passages: list[str]) -> bool:
