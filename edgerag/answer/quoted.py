@@ -45,7 +45,7 @@ from ..text.keywords import keywords
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .binding import Standing, lemma
-from .check import SAYS_UNKNOWN, Check, dropped
+from .check import SAYS_UNKNOWN, Check, dropped, off_case_page
 from .question import Question, as_question
 from .restated import content
 
@@ -159,16 +159,21 @@ def quote(claim: str, question: str | Question, units: list[Unit]) -> Quote | No
     return Quote(standing, said[:1].upper() + said[1:], shared)
 
 
-def held_to_documents(claim: str, reply: str, question: str | Question, units: list[Unit]) -> Quote | Check:
+def held_to_documents(claim: str, reply: str, question: str | Question, units: list[Unit], case_page: str = "") -> Quote | Check:
     """The quote ``claim`` (the short answer of the model's ``reply``) stands on, else the check
     that drops it ("The documents do not say.", the sentences read closest to the question
     named): a reply that says it does not know, or says nothing, is dropped as check.py drops a
-    short one (``said``), never quoted (its words are the question's)."""
+    short one (``said``), never quoted (its words are the question's). For a question describing
+    the user's situation, the quote is from ``case_page`` (the page their words find first), where
+    that page says it too, else not in the documents (check.py, the ``page`` step)."""
     q = as_question(question)
     first = reply.strip().splitlines()[0] if reply.strip() else ""
     if not claim.strip() or SAYS_UNKNOWN.match(claim) or SAYS_UNKNOWN.match(first):
         return dropped("said", "the model found no answer in what it read", q.core, units)
     found = quote(claim, q, units)
-    if found is not None:
+    if found is None:
+        return dropped("quoted", f"no sentence read says '{claim}'", q.core, units)
+    another = off_case_page(found.standing, found.said, q, case_page, units)
+    if another is None:
         return found
-    return dropped("quoted", f"no sentence read says '{claim}'", q.core, units)
+    return quote(claim, q, [u for u in units if u.doc_id == case_page]) or another

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..llm.metered import MeteredLLM
 from ..types import Context, Unit
-from .check import NOT_IN_DOCUMENTS, Check, check_answer, closest_sentences, off_case_page, unnamed, unsaid_alternative
+from .check import NOT_IN_DOCUMENTS, Check, check_answer, closest_sentences, unnamed, unsaid_alternative
 from .citations import Citation, citation, parse_citations, verified_citations
 from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_description, whole_clause
 from .conditions import rule_condition, rule_sentence, with_condition
@@ -294,11 +294,7 @@ def answer_question(
             rule(why, kept)
             short_text = kept
             if check and quotable(typed):  # … said in the documents' own words, the sentence cited (quoted.py)
-                held_to = held_to_documents(short_text, text, typed, units)
-                page = case_page_of(context, typed)
-                if not isinstance(held_to, Check) and off_case_page(held_to.standing, held_to.said, typed, page, units):
-                    own = held_to_documents(short_text, text, typed, [u for u in units if u.doc_id == page])
-                    held_to = own if not isinstance(own, Check) else off_case_page(held_to.standing, held_to.said, typed, page, units)
+                held_to = held_to_documents(short_text, text, typed, units, case_page=case_page_of(context, typed))
                 if isinstance(held_to, Check):
                     rule(held_to.step, "")
                     checked, text, short_text, citations = held_to, NOT_IN_DOCUMENTS, "", []
