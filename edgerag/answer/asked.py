@@ -21,7 +21,7 @@ import re
 from ..text.keywords import keywords
 from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
-from .kinds import ROLE_WORDS
+from .kinds import ROLE_WORDS, asks_how_long
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -85,7 +85,9 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     in 2022?" is not answered by 2023's figure, nor by an undated one); a date or year answers only where the sentence says what
     happened ("joined", "founded") as the question does (by the question's words that tell the
     passages read apart: not "institute" in an institute's documents), or gives a life in
-    parentheses or a thing's year as what it is ("… is a 1997 album")."""
+    parentheses or a thing's year as what it is ("… is a 1997 album"); a time "How long …?" asks
+    answers only where the sentence says what takes it (an appeal's "several months", not a large
+    application's "13 weeks" on the same planning page)."""
     unit, sentence = standing.unit, standing.sentence
     read = " ".join(f"{u.title} {u.text}" for u in units)
     said_years = set(_YEAR.findall(sentence))
@@ -100,7 +102,7 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
             continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
         if (said_years and year not in said_years and year not in heads(unit)) or (not said_years and year not in around):
             return False  # 2025's figure, or a figure of no year, for "How many staff in 2023?"
-    if kind not in ("date", "year"):
+    if kind not in ("date", "year") and not asks_how_long(question):
         return True
     names = " ".join(n for n in question_names(question) if len(n.split()) > 1).lower()  # "PhD" is what happened, not who
     words = {

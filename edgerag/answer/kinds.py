@@ -159,6 +159,11 @@ _TIME_OR_LENGTH = re.compile(
 )
 
 
+def asks_how_long(question: str) -> bool:
+    """Whether ``question`` asks how long something takes or lasts ("How long …?")."""
+    return bool(_HOW_LONG.match(question))
+
+
 def fits_measure(reply: str, question: str) -> bool:
     """Whether ``reply`` is said in what ``question`` measures: "How long …?" asks a time or a
     length ("2 working days", "215 miles", "until it expires"), never a count of other things ("5
