@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from edgerag.answer.asked import says_what_was_asked
 from edgerag.answer.binding import Standing
 from edgerag.answer.cases import band, in_case
 from edgerag.answer.check import check_answer
@@ -166,3 +167,16 @@ def test_a_value_per_category_is_the_one_the_users_words_name():
     assert moved.step == "case" and moved.short == "6% of their income above £21,000 a year"
     unnamed = read_question("Our new employee has a student loan. How much should I deduct?")  # no category named: the pick stands
     assert check_answer("9%", "9%", unnamed, [loans]).short == "9%"
+
+
+def test_how_long_is_answered_where_the_sentence_says_what_takes_the_time():
+    """ "13 weeks" for a large application is no answer to how long an appeal takes (asked.py)."""
+    after = section("a", "Planning permission: after you apply", "For unusually large or complex applications the time limit is 13 weeks.")
+    appeals = section("b", "Planning permission: appeals", "An appeal is usually decided within 16 weeks.")
+    asked = "How long will my appeal take to be decided?"
+    units = [after, appeals]
+    assert not says_what_was_asked(Standing(after, after.text.split(": ", 1)[1]), asked, "number", units)
+    assert says_what_was_asked(Standing(appeals, appeals.text.split(": ", 1)[1]), asked, "number", units)
+    q = read_question(f"The council refused my application and I want to appeal. {asked}")
+    assert check_answer("13 weeks", "13 weeks", q, units).abstained
+    assert check_answer("16 weeks", "16 weeks", q, units).short == "16 weeks"
