@@ -40,7 +40,6 @@ from .outflow_rows import printed_negative
 from .printed_change import printed_change, printed_row
 from .table_cells import (
     NOT_MONEY,
-    UNSCALED,
     Cell,
     Grid,
     best_row,
@@ -52,6 +51,7 @@ from .table_cells import (
     label_score,
     named_columns,
     question_words,
+    unscaled_label,
     year_columns,
 )
 from .text_operands import text_cells
@@ -223,11 +223,13 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
 
 
-def _cue_in_label(op: Operation, cells: Sequence[Cell]) -> bool:
+def _cue_in_label(op: Operation, cells: Sequence[Cell], question: str) -> bool:
     """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
     cue = content(op.cue)
     if op.op == "sum":
         return False  # "the total revenue for 2018 and 2019": the Total revenue row, added over the years
+    if any(content(question).count(w) > content(c.label).count(w) for w in cue for c in cells):
+        return False  # "the average Denominator: Weighted average shares": asked once more than the label says it
     return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
 
 
@@ -302,13 +304,13 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
     if value < 0 and op.op == "change" and re.match(r"(?:decrease|decline|fell|fall|drop)", op.cue, re.I):
         value = -value  # "How much did costs decrease by?": the decrease, a size
     percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
-    scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
+    scales = {"" if unscaled_label(c.label) else c.scale for c in cells}
     scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
     if (
         not scale
         and not percent
         and op.op not in ("ratio", "proportion", "percent_change")
-        and not any(c.unscaled or UNSCALED.search(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
+        and not any(c.unscaled or unscaled_label(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
     answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
@@ -342,7 +344,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             )
             continue
         op, cells = _operands(asked, grid, question)
-        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
             continue
         done = _finish(op, cells, question, units_texts)
         if done is not None:
