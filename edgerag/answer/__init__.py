@@ -22,6 +22,9 @@ One module per step of the path:
           operation.py   the operation a question asks, from its grammar (typed `Operation`)
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words) and column (the year, the header's words) bound
+            table_topic.py  a table's lead-in ("The provision for income taxes consists of
+                     …"): its words are every row's, so a row named only by them yields to one
+                     the question also names by words that tell it apart
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment

@@ -43,13 +43,28 @@ from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
 from .listed import listed_value
+from .operation import operation
 from .respective_value import stated_for_year
 from .table_years import table_years
+
+
+_COMPUTED = ("change", "percent_change", "difference", "ratio", "proportion")
+
+
+def _asks_computation(question: str) -> bool:
+    """Whether ``question`` asks a number computed from two or more values (operation.py): a
+    change, a difference, a ratio or a share, which one row's cell never answers; arithmetic.py
+    computes it, or the model reads it ("the change of expenses for facilities from 2017 to
+    2019" is not the printed "Change 2019 and 2018" cell)."""
+    op = operation(question)
+    return op is not None and op.op in _COMPUTED
 
 
 def table_fact(question: str, units: list[Unit]) -> Decision | None:
     """A superlative or comparison over a table's column decided in code (text/tables.py): the
     row it stands on is read first, the rows compared with it after."""
+    if _asks_computation(question):
+        return None
     d = table_answer(question, [(u.chunk_id, u.text) for u in units])
     passage = " ".join(u.text for u in units if d is not None and u.chunk_id in d.sources)
     if d is None or not speaks_of(question, " ".join(d.rows), passage):
@@ -59,7 +74,9 @@ def table_fact(question: str, units: list[Unit]) -> Decision | None:
 
 def row_fact(question: str, units: list[Unit]) -> Decision | None:
     """A row of a table the question names, its column read in code (text/lookup.py); the
-    answer must be of the kind asked (kinds.py)."""
+    answer must be of the kind asked (kinds.py); never a computation's (`_asks_computation`)."""
+    if _asks_computation(question):
+        return None
     d = row_lookup(question, [(u.chunk_id, f"{heads(u)}\n{u.text}") for u in units])  # "Priya Raman's grant": her CV's headings
     kind = asked_kind(question)
     if d is None or (d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind)):

@@ -44,7 +44,7 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 
 
 UNSCALED = re.compile(
-    r"\bper\s+(?:\w+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
+    r"\bper\s+(?:[\w-]+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
     r"|^(?!.*\b(?:at|using|applying)\b.*\brate\s*$).*\brate\s*$"
     r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b",
     re.I,
@@ -64,7 +64,7 @@ def unscaled_label(label: str) -> bool:
     m = UNSCALED.search(label)
     if m is None:
         return False
-    per_share = re.search(r"\bper\s+(?:\w+\s+)?share\b", m.group(), re.I)
+    per_share = re.search(r"\bper\s+(?:[\w-]+\s+)?share\b", m.group(), re.I)
     return not (per_share and _SHARES_PER_SHARE.search(label) and not UNSCALED.search(label[m.end() :]))
 
 
