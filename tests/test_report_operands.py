@@ -22,7 +22,13 @@ def _text(grid, caption="", lead=""):
 def test_a_total_as_a_percentage_of_another_is_a_share_not_a_sum():
     op = operation("What was the total Term Loan Facility as a percentage of total contractual obligations?")
     assert op is not None and op.op == "proportion"
-    text = _text([["", "Total", "Less than 1 year"], ["Term Loan Facility", "2,435.4", "24.0"], ["Total contractual obligations", "14,461.6", "900.0"]])
+    text = _text(
+        [
+            ["", "Total", "Less than 1 year"],
+            ["Term Loan Facility", "2,435.4", "24.0"],
+            ["Total contractual obligations", "14,461.6", "900.0"],
+        ]
+    )
     c = compute("What was the total Term Loan Facility as a percentage of total contractual obligations?", [("t", text)])
     assert c is not None and c.answer == "16.84%"
     assert operation("What was the total revenue in 2018 and 2019?").op == "sum"  # type: ignore[union-attr]
@@ -31,7 +37,9 @@ def test_a_total_as_a_percentage_of_another_is_a_share_not_a_sum():
 def test_the_sum_of_two_rows_names_them_apart():
     op = operation("What was the sum of total revenue and total other income for FY19?")
     assert op is not None and op.op == "sum" and op.parts == ("total revenue", "total other income")
-    text = _text([["", "FY19", "FY18"], ["Total revenue", "179,260", "170,000"], ["Total other income", "3,034", "2,000"], ["Expenses", "100", "90"]])
+    text = _text(
+        [["", "FY19", "FY18"], ["Total revenue", "179,260", "170,000"], ["Total other income", "3,034", "2,000"], ["Expenses", "100", "90"]]
+    )
     c = compute("What was the sum of total revenue and total other income for FY19?", [("t", text)])
     assert c is not None and c.value == 182294
 
@@ -59,7 +67,14 @@ def test_a_count_of_shares_named_for_a_per_share_figure_is_scaled():
     assert not unscaled_label("Shares used in computing net loss per share, basic")
     assert unscaled_label("Net loss per share")
     assert unscaled_label("Basic earnings per share")
-    text = _text([["", "2019", "2018"], ["Potential common shares excluded from diluted net loss per share", "8,737", "9,022"], ["Net loss per share", "(0.5)", "(0.6)"]], caption="(in thousands)")
+    text = _text(
+        [
+            ["", "2019", "2018"],
+            ["Potential common shares excluded from diluted net loss per share", "8,737", "9,022"],
+            ["Net loss per share", "(0.5)", "(0.6)"],
+        ],
+        caption="(in thousands)",
+    )
     c = compute("What is the change in potential common shares excluded from diluted net loss per share from 2018 to 2019?", [("t", text)])
     assert c is not None and c.answer == "-285 thousand"
 
@@ -89,5 +104,12 @@ def test_a_row_named_only_by_the_lead_in_yields_to_one_named_apart():
 
 def test_a_lead_in_that_lists_things_names_no_topic():
     lead = "Obligations under long-term debt; operating leases; claims payable were as follows:"
-    text = _text([["", "Total", "Less than 1 Year"], ["Operating leases", "47,774", "15,363"], ["Purchase obligations: › Total", "331,454", "233,143"]], lead=lead)
+    text = _text(
+        [
+            ["", "Total", "Less than 1 Year"],
+            ["Operating leases", "47,774", "15,363"],
+            ["Purchase obligations: › Total", "331,454", "233,143"],
+        ],
+        lead=lead,
+    )
     assert lead_in(text.split("\n")[2], [text]) == ""

@@ -100,7 +100,16 @@ def _family(header: str) -> str:
 
 def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
     """A table of years by row: the years' rows in the one column the question names."""
-    rows = {y: i for i, label in enumerate(grid.labels) if len(ys := years_in(label)) == 1 and (y := ys[0]) in op.years}
+    by_year: dict[int, list[int]] = {}
+    for i, label in enumerate(grid.labels):
+        if len(ys := years_in(label)) == 1 and ys[0] in op.years:
+            by_year.setdefault(ys[0], []).append(i)
+    rows = {}
+    for y, found in by_year.items():  # a year's several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"): the one named
+        i = found[0] if len(found) == 1 else best_row(grid, [w for w in words if not years_in(w)], found)
+        if i is None:
+            return None
+        rows[y] = i
     cols = named_columns(grid, words)
     if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
         return None

@@ -47,7 +47,6 @@ from .operation import operation
 from .respective_value import stated_for_year
 from .table_years import table_years
 
-
 _COMPUTED = ("change", "percent_change", "difference", "ratio", "proportion")
 
 
