@@ -21,6 +21,8 @@ A sentence decides only when all of these hold, else the model reads as before:
   ("papers": "Staff published 118 peer-reviewed papers. Durham contributed 47 of them, …"),
   people words standing for each other ("staff", "people", "employed"), in the unit counted
   ("days of leave" is not "26 weeks");
+* an item that names a year of its own names one the question asks ("a benefit of $0.3 million
+  in fiscal 2017" answers nothing of 2019: on TAT-QA's report excerpts such items were wrong);
 * every sentence read that decides so gives the same value.
 """
 
@@ -168,6 +170,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             headed = set(_YEAR.findall(f"{heads(u)} {lead}"))  # "Annual Report 2024 › …", whatever year it compares with
             if years and not (years <= said_years or years <= headed):
                 continue
+            if years and (own := set(_YEAR.findall(naming[0]))) and not years & own:
+                continue  # the item's own year is another ("… 308,000 awards … for the fiscal year ended 2019" for 2018)
             if not says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
                 continue  # the subject's item in a list of something else
             score = len(_stems(naming[0]) & rest) if not names else 0
