@@ -3,16 +3,23 @@
 average "between 2017 and 2019" is over every year of it; a label saying the operation's word
 once ("Weighted average shares") does not swallow a question that says it twice; a count of
 shares named for a per-share figure is scaled; a row named only by the words of the table's
-lead-in yields to a row the question also names by words that tell it apart (table_topic.py).
-Tables written here."""
+lead-in yields to a row the question also names by words that tell it apart (table_topic.py); a
+computation is never one row's printed cell, nor a share asked as a percentage an amount's cell;
+a year's several rows give the one named; a percentage asked over amounts is not computed; a
+listed item's own year must be the one asked. Tables written here."""
 
 from __future__ import annotations
 
 from edgerag.answer.arithmetic import compute
+from edgerag.answer.cell_lookup import look_up
+from edgerag.answer.in_code import _asks_computation, decide_from_read
+from edgerag.answer.listed import listed_value
 from edgerag.answer.operation import operation
 from edgerag.answer.table_cells import unscaled_label
 from edgerag.answer.table_topic import lead_in
 from edgerag.text.rows import grid_lines
+
+from .helpers import passage
 
 
 def _text(grid, caption="", lead=""):
@@ -113,3 +120,78 @@ def test_a_lead_in_that_lists_things_names_no_topic():
         lead=lead,
     )
     assert lead_in(text.split("\n")[2], [text]) == ""
+
+
+def _units(text: str):
+    return [passage("p", "Report", text)]
+
+
+_CHANGES = "Research and development expenses consist of payroll expenses, contracted expenses and facility costs.\n\n" + "\n".join(
+    f"(In thousands) — Item: {label}; Change between Fiscal increase (decrease) · 2019 and: {a}; 2018 and 2017: {b}"
+    for label, a, b in (
+        ("Payroll and payroll-related benefits", "$12,629", "$39,119"),
+        ("Facilities", "-4,775", "7,834"),
+        ("Other miscellaneous", "-1,163", "473"),
+    )
+)
+
+
+def test_a_computation_asked_is_never_one_rows_printed_cell():
+    d = decide_from_read("What is the change of expenses for facilities from fiscal year 2017 to 2019?", _units(_CHANGES))
+    assert d is None or "4,775" not in d.answer  # the printed change of 2019 and 2018, not 2017 to 2019
+    assert _asks_computation("What is the change of expenses for facilities from fiscal year 2017 to 2019?")
+    assert _asks_computation("What was Facilities as a percentage of total expenses in 2019?")
+    assert not _asks_computation("What is the total charges for Fiscal year 2019?")  # a Total row's cell
+    assert not _asks_computation("Who funds the Eel Passage project?")
+
+
+_PROPERTY = "The following table details our property and equipment, net.\n\n" + "\n".join(
+    f"(In millions) — December 31: {label}; 2019: {a}; 2018: {b}"
+    for label, a, b in (
+        ("Buildings", "747.0", "728.6"),
+        ("Property and equipment, gross", "3,520.1", "3,386.2"),
+        ("Accumulated depreciation and amortization", "-2,378.2", "-2,350.0"),
+        ("Property and equipment, net", "$ 1,141.9", "$ 1,036.2"),
+    )
+)
+
+
+def test_a_share_asked_as_a_percentage_is_never_an_amounts_cell():
+    q = "What is the Property and equipment, net value expressed as a percentage to Property and equipment, gross value for 2019?"
+    assert look_up(q, [("t", _PROPERTY)]) is None
+    assert look_up("What was the Property and equipment, gross in 2019?", [("t", _PROPERTY)]) is not None
+
+
+def test_a_years_several_rows_give_the_one_named():
+    grid = [["Item", "High", "Low"]]
+    for fy, rows in (
+        ("Fiscal Year Ended April 27, 2019", ("45.45", "41.30", "32.22")),
+        ("Fiscal Year Ended April 28, 2018", ("44.95", "46.75", "42.10")),
+    ):
+        grid += [[f"{fy} › {q} Quarter", v, "1.00"] for q, v in zip(("First", "Second", "Fourth"), rows)]
+    text = _text(grid)
+    q = "What is the change in First Quarter: High price from Fiscal Year Ended April 28, 2018 to Fiscal Year Ended April 27, 2019?"
+    c = compute(q, [("t", text)])
+    assert c is not None and c.answer == "0.5"
+
+
+def test_a_percentage_asked_over_amounts_is_not_computed():
+    text = _text(
+        [["", "2019", "2018"], ["Cost of net revenue", "$149,495", "$176,223"], ["Gross profit", "167,685", "208,774"]],
+        caption="(dollars in thousands)",
+    )
+    assert compute("What is the average % of net revenue for cost of net revenue for 2019 and 2018?", [("t", text)]) is None
+    c = compute("What is the average cost of net revenue for 2019 and 2018?", [("t", text)])
+    assert c is not None and c.answer == "162,859 thousand"
+
+
+def test_a_listed_items_own_year_must_be_the_one_asked():
+    text = (
+        "There were 308,000 restricted stock awards excluded from the computation of diluted earnings per share for the "
+        "fiscal year ended 2019, and 113,000 awards excluded in fiscal 2018 and 98,000 in fiscal 2017."
+    )
+    q = "How much was the restricted stock awards excluded from the computation of diluted earnings per share for the fiscal year ended 2019?"
+    d = listed_value(q, _units(text))
+    assert d is None or d.answer == "308,000"
+    d = listed_value(q.replace("2019", "2018"), _units(text))
+    assert d is None or d.answer != "308,000"

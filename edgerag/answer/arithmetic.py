@@ -5,7 +5,7 @@ rounded as asked, with its unit and scale, and shown with its formula and the ce
     "What was the percentage change in Services revenue between 2018 and 2019?"
       → "-8.43%"  shown "-8.43% ((1,054 - 1,151) / 1,151 × 100; Services revenue: 2019, 2018)"
 
-Operands, by what the question names:
+Operands, by what the question names (operands.py):
 
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year): the row's cells in those years' columns;
@@ -20,7 +20,8 @@ or in a row that is the result asked ("Revenue growth" for one year), is read as
 and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
-of two things named is the first less the second. Anything not bound in code, or bound
+of two things named is the first less the second. A percentage asked ("the average % of net
+revenue") over operands that are amounts is not computed. Anything not bound in code, or bound
 differently by two tables, gives None: the model reads the question as before (no guess).
 """
 
@@ -35,7 +36,8 @@ from ..text.rows import row_spans
 from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
-from .operation import Operation, operation, which_year, years_in
+from .operands import operands
+from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .printed_change import printed_change, printed_row
 from .table_cells import (
@@ -49,8 +51,6 @@ from .table_cells import (
     header_when,
     header_year,
     label_score,
-    named_columns,
-    question_words,
     unscaled_label,
     year_columns,
 )
@@ -68,114 +68,6 @@ class Computed:
     value: float
     operation: Operation
     cells: tuple[Cell, ...]
-
-
-def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
-    years = sorted(op.years)
-    if not years:
-        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
-        if op.op in ("change", "percent_change", "difference"):
-            years = found[-2:]
-        elif op.op == "average":
-            years = found
-    if len(years) < 2:
-        return None
-    cells: list[Cell] = []
-    for y in years:
-        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
-        if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
-            cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
-        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
-            return None  # no column of that year, or two the question does not choose between
-        cells.append(grid.value(row, cols[0]))  # type: ignore[arg-type]
-    if len({c.amount.percent for c in cells}) > 1:
-        return None  # a percentage and an amount: no operands of one operation
-    return cells
-
-
-def _family(header: str) -> str:
-    """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
-    return " ".join(w for w in content(header) if not years_in(w))
-
-
-def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
-    """A table of years by row: the years' rows in the one column the question names."""
-    by_year: dict[int, list[int]] = {}
-    for i, label in enumerate(grid.labels):
-        if len(ys := years_in(label)) == 1 and ys[0] in op.years:
-            by_year.setdefault(ys[0], []).append(i)
-    rows = {}
-    for y, found in by_year.items():  # a year's several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"): the one named
-        i = found[0] if len(found) == 1 else best_row(grid, [w for w in words if not years_in(w)], found)
-        if i is None:
-            return None
-        rows[y] = i
-    cols = named_columns(grid, words)
-    if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
-        return None
-    cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
-    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
-
-
-def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]) -> str | None:
-    if len(op.years) == 1:
-        for h in year_columns(grid, op.years[0], words):
-            if all(grid.value(i, h) is not None for i in rows):
-                return h
-        return None
-    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
-    if named:
-        return named[0]
-    filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
-    totals = [h for h in filled if content(h) == ["total"]]
-    if len(filled) > 1 and len(totals) == 1 and not years_in(" ".join(filled)):
-        return totals[0]  # "… of the total contractual obligations": the Total column, where no column is named
-    return filled[0] if len(filled) == 1 else None
-
-
-def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
-    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
-    when = header_when(part)
-    if when is None:
-        return named_columns(grid, words)
-    dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
-    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
-        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
-        return [h for h in named if h in dated][:1] if named else []
-    return dated
-
-
-def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
-    a_words, b_words = (question_words(p) for p in op.parts)
-    a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
-    if a is not None and b is not None and a != b:
-        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
-        h = _one_column(op, grid, [a, b], rest)
-        return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
-    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
-    if ca and cb and ca[0] != cb[0]:
-        row = best_row(grid, content(question))
-        if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
-            return [x, y]
-    return None
-
-
-def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
-    words = content(question)
-    if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
-        words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
-    if op.parts:
-        cells = _part_cells(op, grid, question)
-        if cells or op.op in ("ratio", "proportion"):
-            return op, cells
-        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
-    if op.op in ("ratio", "proportion"):
-        return op, None  # two things to divide, not named apart
-    by_rows = _year_rows(op, grid, words)
-    if by_rows:
-        return op, by_rows
-    row = best_row(grid, words)
-    return op, None if row is None else _year_cells(op, grid, row, words)
 
 
 def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tuple[int, Cell]]] | None:
@@ -257,6 +149,8 @@ def _in_time(cells: list[Cell]) -> list[Cell]:
     return cells
 
 
+_ASKS_PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b", re.I)
+"""A question that asks a percentage: its operands are percentages, never amounts."""
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
 
@@ -352,9 +246,15 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
                 (label_score(printed.label, content(question)) + 1, Computed(answer, shown, printed.amount.value, asked, (printed,)))
             )
             continue
-        op, cells = _operands(asked, grid, question)
+        op, cells = operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
             continue
+        if (
+            op.op in ("average", "sum", "change", "difference")
+            and _ASKS_PERCENT.search(question)
+            and not all(c.amount.percent for c in cells)
+        ):
+            continue  # "the average % of net revenue for cost of net revenue": a percentage asked, amounts bound
         done = _finish(op, cells, question, units_texts)
         if done is not None:
             found.append(done)
