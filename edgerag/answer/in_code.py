@@ -30,6 +30,7 @@ model call; None leaves the question to the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..text.lookup import row_lookup, speaks_of
@@ -47,6 +48,8 @@ from .operation import operation
 from .respective_value import stated_for_year
 from .table_years import table_years
 
+_SUPERLATIVE = re.compile(r"\b(?:minimum|maximum|highest|lowest|largest|smallest|greatest|least|most|top|first|last|earliest|latest)\b")
+"""A superlative a question may say, or a column's header hold as its own name ("Minimum Pension Liability")."""
 _COMPUTED = ("change", "percent_change", "difference", "ratio", "proportion")
 
 
@@ -68,6 +71,13 @@ def table_fact(question: str, units: list[Unit]) -> Decision | None:
     passage = " ".join(u.text for u in units if d is not None and u.chunk_id in d.sources)
     if d is None or not speaks_of(question, " ".join(d.rows), passage):
         return None  # "the *first* 10,000 business miles" asks nothing of a table of grants
+    if _SUPERLATIVE.findall(question.lower()) and set(_SUPERLATIVE.findall(question.lower())) <= set(
+        _SUPERLATIVE.findall(d.column.lower())
+    ):
+        return None  # "the Minimum Pension Liability balance": the column's own name, no superlative
+    kind = asked_kind(question)
+    if d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind):
+        return None  # "Who was the largest customer?" answered by a percentage
     return _read(d, units)
 
 
