@@ -195,3 +195,18 @@ def test_a_listed_items_own_year_must_be_the_one_asked():
     assert d is None or d.answer == "308,000"
     d = listed_value(q.replace("2019", "2018"), _units(text))
     assert d is None or d.answer != "308,000"
+
+
+def test_which_year_over_a_row_printed_negative_is_by_size():
+    text = _text([["", "2019", "2018"], ["Loss for the year", "(177.2)", "(103.7)"], ["Revenue", "500", "400"]])
+    c = compute("In which year is there a greater loss for the year?", [("t", text)])
+    assert c is not None and c.answer == "2019"
+    mixed = _text([["", "2019", "2018"], ["Share of net earnings", "(2,515)", "3,711"], ["Revenue", "500", "400"]])
+    c = compute("In which year was the share of net earnings higher?", [("t", mixed)])
+    assert c is not None and c.answer == "2018"  # signs apart: by value
+
+
+def test_a_year_asked_is_never_answered_by_a_number_computed():
+    text = _text([["", "2019", "2018"], ["Diluted net earnings per share", "6.58", "2.96"], ["Net earnings", "500", "400"]])
+    c = compute("Which year had the lowest percentage difference in basic and diluted net earnings per share?", [("t", text)])
+    assert c is None or c.answer in ("2019", "2018")  # not the 122.3% the row's change over its years is

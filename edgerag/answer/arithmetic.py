@@ -16,7 +16,8 @@ Operands, by what the question names (operands.py):
 
 A change the table prints in its own column that the question names ("the variance in percent"),
 or in a row that is the result asked ("Revenue growth" for one year), is read as printed
-(printed_change.py). Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
+(printed_change.py). Over one row's years: the year it is largest or smallest in (by size where
+every value is printed negative: "the greater loss"), how many years it passes a bound,
 and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
@@ -101,8 +102,9 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     listed = "; ".join(f"{y}: {c.amount.text}" for y, c in values)
     if op.op == "which_year":
         pick = min if op.low else max
-        best = pick(c.amount.value for c in cells)
-        winners = [y for y, c in values if c.amount.value == best]
+        size = all(c.amount.value < 0 for c in cells)  # a row of losses or outflows printed negative: "the greater loss" is the larger size
+        best = pick(abs(c.amount.value) if size else c.amount.value for c in cells)
+        winners = [y for y, c in values if (abs(c.amount.value) if size else c.amount.value) == best]
         if len(winners) != 1:
             return None
         header = next(c.header for y, c in values if y == winners[0])
@@ -258,14 +260,15 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         done = _finish(op, cells, question, units_texts)
         if done is not None:
             found.append(done)
-    if not found and (
-        by_year := which_year(question)
-    ):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
+    asks_year = which_year(question)
+    if asks_year and asked.op not in ("which_year", "count_years", "years_over"):
+        found = []  # "Which year had the lowest percentage difference …?": a year asked, never a number computed
+    if not found and (by_year := asks_year):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
         for grid in grids(units_texts):
             done_by_year = _by_year(by_year[0], grid, question)
             if done_by_year is not None and all(w in content(done_by_year.cells[0].label) for w in by_year[1]):
                 found.append((label_score(done_by_year.cells[0].label, content(question)), done_by_year))
-    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts:
+    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts and not asks_year:
         stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
         done = _finish(asked, stated, question, units_texts) if stated else None
         if done is not None:
