@@ -210,3 +210,17 @@ def test_a_year_asked_is_never_answered_by_a_number_computed():
     text = _text([["", "2019", "2018"], ["Diluted net earnings per share", "6.58", "2.96"], ["Net earnings", "500", "400"]])
     c = compute("Which year had the lowest percentage difference in basic and diluted net earnings per share?", [("t", text)])
     assert c is None or c.answer in ("2019", "2018")  # not the 122.3% the row's change over its years is
+
+
+def test_as_a_percentage_is_the_asks_word_not_a_rows():
+    text = _text(
+        [
+            ["", "2019", "2018", "2017"],
+            ["Subscription revenue", "$542,968", "$473,052", "$396,764"],
+            ["Percentage of subscription revenue to total revenue", "94.2%", "87.9%", "82.3%"],
+            ["Total revenue", "$576,523", "537,891", "481,985"],
+        ],
+        caption="(in thousands, except for percentages)",
+    )
+    c = compute("What is the change in Total Revenue between 2017 and 2018 as a percentage?", [("t", text)])
+    assert c is not None and c.answer == "11.6%"

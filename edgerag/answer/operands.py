@@ -115,6 +115,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     words = content(question)
     if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
         words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
+    if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
+        words = [w for w in words if w not in ("percentage", "percent")] or words
     if op.parts:
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):
