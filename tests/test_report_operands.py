@@ -224,3 +224,16 @@ def test_as_a_percentage_is_the_asks_word_not_a_rows():
     )
     c = compute("What is the change in Total Revenue between 2017 and 2018 as a percentage?", [("t", text)])
     assert c is not None and c.answer == "11.6%"
+
+
+def test_a_listed_number_answers_one_value_of_the_kind_asked():
+    text = (
+        "Maintenance revenue increased $0.7 million, or 7.0%, from $9.8 million in the year ended December 31, 2018 to "
+        "$10.5 million in the year ended December 31, 2019. Our gross margin decreased to 53% during 2019, as compared to "
+        "54% during 2018, and depreciation decreased by $0.5 million. We recorded share of profit of RMB16 million for the "
+        "fourth quarter of 2018, and share of losses of RMB1,328 million for the fourth quarter of 2019."
+    )
+    assert listed_value("What are the respective maintenance revenue in 2018 and 2019?", _units(text)) is None
+    d = listed_value("How much did depreciation decreased by in 2019?", _units(text))
+    assert d is None or d.answer != "53%"
+    assert listed_value("What was the profit margin for the fourth quarter of 2018?", _units(text)) is None
