@@ -15,7 +15,7 @@ from edgerag.answer.cell_lookup import look_up
 from edgerag.answer.in_code import _asks_computation, decide_from_read
 from edgerag.answer.listed import listed_value
 from edgerag.answer.operation import operation
-from edgerag.answer.table_cells import unscaled_label
+from edgerag.answer.table_cells import grids, unscaled_label
 from edgerag.answer.table_topic import lead_in
 from edgerag.text.rows import grid_lines
 
@@ -237,3 +237,17 @@ def test_a_listed_number_answers_one_value_of_the_kind_asked():
     d = listed_value("How much did depreciation decreased by in 2019?", _units(text))
     assert d is None or d.answer != "53%"
     assert listed_value("What was the profit margin for the fourth quarter of 2018?", _units(text)) is None
+
+
+def test_a_money_scale_does_not_scale_a_count():
+    grid = [
+        ["Item", "Number of Shares", "Amount"],
+        ["Balance as of June 30, 2018", "105,371,800", "$10,537"],
+        ["Balance as of June 30, 2019", "117,273,566", "$11,727"],
+    ]
+    text = _text(grid, caption="(U.S. $ in thousands)")
+    c = compute("What is the difference in the number of shares between June 30, 2018 and 2019?", [("t", text)])
+    assert c is not None and c.answer == "11,901,766"
+    grid_read = grids([("t", text)])[0]
+    assert grid_read.value(0, "Number of Shares").scale == ""  # type: ignore[union-attr]
+    assert grid_read.value(0, "Amount").scale == "thousand"  # type: ignore[union-attr]

@@ -76,6 +76,13 @@ EXCEPT_SHARES = re.compile(
 amounts" (not "except per share data", which leaves out only a share's values: `UNSCALED`)."""
 SHARE_COUNT = re.compile(r"\bshares?\b(?!\s+(?:price|value))|\bstock\s+units?\b|\bRSUs?\b|\boptions\b|\bwarrants\b", re.I)
 """A row that counts shares, share units, options or warrants."""
+_MONEY_SCALE = re.compile(
+    r"(?:[$€£¥]|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[$€£¥]|dollars|euros|pounds)",
+    re.I,
+)
+"""A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""
+_COUNTED = re.compile(r"\bnumber\s+of\s+(?:shares|units|options|employees|stores|customers)\b", re.I)
+"""A row or column that counts things ("Number of Shares"): no money scale multiplies it."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
@@ -157,6 +164,7 @@ class Grid:
             or unscaled_label(label)
             or NOT_MONEY.search(f"{label} {header}")
             or (self.except_shares and SHARE_COUNT.search(label))
+            or (_MONEY_SCALE.search(f"{self.caption} {self.label_header}") and _COUNTED.search(f"{label} {header}"))
         )
         scale = (
             ""
