@@ -20,8 +20,13 @@ One module per step of the path:
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
           operation.py   the operation a question asks, from its grammar (typed `Operation`)
+          operands.py    the cells an operation's operands bind: one row's years, two rows or
+                     columns named apart, a table of years by row
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words) and column (the year, the header's words) bound
+            table_topic.py  a table's lead-in ("The provision for income taxes consists of
+                     …"): its words are every row's, so a row named only by them yields to one
+                     the question also names by words that tell it apart
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment

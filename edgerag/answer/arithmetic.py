@@ -5,7 +5,7 @@ rounded as asked, with its unit and scale, and shown with its formula and the ce
     "What was the percentage change in Services revenue between 2018 and 2019?"
       → "-8.43%"  shown "-8.43% ((1,054 - 1,151) / 1,151 × 100; Services revenue: 2019, 2018)"
 
-Operands, by what the question names:
+Operands, by what the question names (operands.py):
 
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year): the row's cells in those years' columns;
@@ -16,11 +16,13 @@ Operands, by what the question names:
 
 A change the table prints in its own column that the question names ("the variance in percent"),
 or in a row that is the result asked ("Revenue growth" for one year), is read as printed
-(printed_change.py). Over one row's years: the year it is largest or smallest in, how many years it passes a bound,
+(printed_change.py). Over one row's years: the year it is largest or smallest in (by size where
+every value is printed negative: "the greater loss"), how many years it passes a bound,
 and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
-of two things named is the first less the second. Anything not bound in code, or bound
+of two things named is the first less the second. A percentage asked ("the average % of net
+revenue") over operands that are amounts is not computed. Anything not bound in code, or bound
 differently by two tables, gives None: the model reads the question as before (no guess).
 """
 
@@ -35,12 +37,12 @@ from ..text.rows import row_spans
 from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
-from .operation import Operation, operation, which_year, years_in
+from .operands import operands
+from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .printed_change import printed_change, printed_row
 from .table_cells import (
     NOT_MONEY,
-    UNSCALED,
     Cell,
     Grid,
     best_row,
@@ -50,8 +52,7 @@ from .table_cells import (
     header_when,
     header_year,
     label_score,
-    named_columns,
-    question_words,
+    unscaled_label,
     year_columns,
 )
 from .text_operands import text_cells
@@ -68,105 +69,6 @@ class Computed:
     value: float
     operation: Operation
     cells: tuple[Cell, ...]
-
-
-def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
-    years = sorted(op.years)
-    if not years:
-        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
-        if op.op in ("change", "percent_change", "difference"):
-            years = found[-2:]
-        elif op.op == "average":
-            years = found
-    if len(years) < 2:
-        return None
-    cells: list[Cell] = []
-    for y in years:
-        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
-        if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
-            cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
-        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
-            return None  # no column of that year, or two the question does not choose between
-        cells.append(grid.value(row, cols[0]))  # type: ignore[arg-type]
-    if len({c.amount.percent for c in cells}) > 1:
-        return None  # a percentage and an amount: no operands of one operation
-    return cells
-
-
-def _family(header: str) -> str:
-    """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
-    return " ".join(w for w in content(header) if not years_in(w))
-
-
-def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
-    """A table of years by row: the years' rows in the one column the question names."""
-    rows = {y: i for i, label in enumerate(grid.labels) if len(ys := years_in(label)) == 1 and (y := ys[0]) in op.years}
-    cols = named_columns(grid, words)
-    if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
-        return None
-    cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
-    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
-
-
-def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]) -> str | None:
-    if len(op.years) == 1:
-        for h in year_columns(grid, op.years[0], words):
-            if all(grid.value(i, h) is not None for i in rows):
-                return h
-        return None
-    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
-    if named:
-        return named[0]
-    filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
-    totals = [h for h in filled if content(h) == ["total"]]
-    if len(filled) > 1 and len(totals) == 1 and not years_in(" ".join(filled)):
-        return totals[0]  # "… of the total contractual obligations": the Total column, where no column is named
-    return filled[0] if len(filled) == 1 else None
-
-
-def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
-    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
-    when = header_when(part)
-    if when is None:
-        return named_columns(grid, words)
-    dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
-    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
-        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
-        return [h for h in named if h in dated][:1] if named else []
-    return dated
-
-
-def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
-    a_words, b_words = (question_words(p) for p in op.parts)
-    a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
-    if a is not None and b is not None and a != b:
-        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
-        h = _one_column(op, grid, [a, b], rest)
-        return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
-    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
-    if ca and cb and ca[0] != cb[0]:
-        row = best_row(grid, content(question))
-        if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
-            return [x, y]
-    return None
-
-
-def _operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
-    words = content(question)
-    if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
-        words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
-    if op.parts:
-        cells = _part_cells(op, grid, question)
-        if cells or op.op in ("ratio", "proportion"):
-            return op, cells
-        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
-    if op.op in ("ratio", "proportion"):
-        return op, None  # two things to divide, not named apart
-    by_rows = _year_rows(op, grid, words)
-    if by_rows:
-        return op, by_rows
-    row = best_row(grid, words)
-    return op, None if row is None else _year_cells(op, grid, row, words)
 
 
 def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tuple[int, Cell]]] | None:
@@ -200,8 +102,9 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     listed = "; ".join(f"{y}: {c.amount.text}" for y, c in values)
     if op.op == "which_year":
         pick = min if op.low else max
-        best = pick(c.amount.value for c in cells)
-        winners = [y for y, c in values if c.amount.value == best]
+        size = all(c.amount.value < 0 for c in cells)  # a row of losses or outflows printed negative: "the greater loss" is the larger size
+        best = pick(abs(c.amount.value) if size else c.amount.value for c in cells)
+        winners = [y for y, c in values if (abs(c.amount.value) if size else c.amount.value) == best]
         if len(winners) != 1:
             return None
         header = next(c.header for y, c in values if y == winners[0])
@@ -223,11 +126,13 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
 
 
-def _cue_in_label(op: Operation, cells: Sequence[Cell]) -> bool:
+def _cue_in_label(op: Operation, cells: Sequence[Cell], question: str) -> bool:
     """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
     cue = content(op.cue)
     if op.op == "sum":
         return False  # "the total revenue for 2018 and 2019": the Total revenue row, added over the years
+    if any(content(question).count(w) > content(c.label).count(w) for w in cue for c in cells):
+        return False  # "the average Denominator: Weighted average shares": asked once more than the label says it
     return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
 
 
@@ -246,6 +151,8 @@ def _in_time(cells: list[Cell]) -> list[Cell]:
     return cells
 
 
+_ASKS_PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b", re.I)
+"""A question that asks a percentage: its operands are percentages, never amounts."""
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
 
@@ -302,13 +209,13 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
     if value < 0 and op.op == "change" and re.match(r"(?:decrease|decline|fell|fall|drop)", op.cue, re.I):
         value = -value  # "How much did costs decrease by?": the decrease, a size
     percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
-    scales = {"" if UNSCALED.search(c.label) else c.scale for c in cells}
+    scales = {"" if unscaled_label(c.label) else c.scale for c in cells}
     scale = next(iter(scales)) if len(scales) == 1 and op.op not in ("ratio", "proportion", "percent_change") and not percent else ""
     if (
         not scale
         and not percent
         and op.op not in ("ratio", "proportion", "percent_change")
-        and not any(c.unscaled or UNSCALED.search(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
+        and not any(c.unscaled or unscaled_label(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
     answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
@@ -341,20 +248,27 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
                 (label_score(printed.label, content(question)) + 1, Computed(answer, shown, printed.amount.value, asked, (printed,)))
             )
             continue
-        op, cells = _operands(asked, grid, question)
-        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells):
+        op, cells = operands(asked, grid, question)
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
             continue
+        if (
+            op.op in ("average", "sum", "change", "difference")
+            and _ASKS_PERCENT.search(question)
+            and not all(c.amount.percent for c in cells)
+        ):
+            continue  # "the average % of net revenue for cost of net revenue": a percentage asked, amounts bound
         done = _finish(op, cells, question, units_texts)
         if done is not None:
             found.append(done)
-    if not found and (
-        by_year := which_year(question)
-    ):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
+    asks_year = which_year(question)
+    if asks_year and asked.op not in ("which_year", "count_years", "years_over"):
+        found = []  # "Which year had the lowest percentage difference …?": a year asked, never a number computed
+    if not found and (by_year := asks_year):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
         for grid in grids(units_texts):
             done_by_year = _by_year(by_year[0], grid, question)
             if done_by_year is not None and all(w in content(done_by_year.cells[0].label) for w in by_year[1]):
                 found.append((label_score(done_by_year.cells[0].label, content(question)), done_by_year))
-    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts:
+    if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts and not asks_year:
         stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
         done = _finish(asked, stated, question, units_texts) if stated else None
         if done is not None:

@@ -39,6 +39,8 @@ _NOT_A_VALUE = re.compile(
 _BOUND = re.compile(r"\b(?:more|less|fewer|greater)\s+than\b|\babove\b|\bbelow\b|\bexceed\w*", re.I)
 """A bound the question sets ("the items above $1m"): no cell's question, unless a column is headed so ("Less than 1 year")."""
 _ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bproportion\b|\bshare\s+of\b", re.I)
+_AS_PERCENTAGE = re.compile(r"\b(?:as\s+a\s+)?percentage\s+(?:to|of|constituent|constitution)\b|\bwhat\s+(?:percentage|percent)\b", re.I)
+"""A question asking a share as a percentage: an amount's cell never answers it."""
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as\s+well\s+as\s+)\s*", re.I)
 MIN_EXPLAINED = 0.6
 """The share of the question's own words (asking words, years and column words aside) its row's label must hold."""
@@ -178,6 +180,8 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             any(c.amount.percent and _amounts_beside(grid, c) for c in cells) and not _ASKS_PERCENT.search(question)
         ):
             continue  # a cell missing, or a percentage the question does not ask for beside the row's amounts
+        if _AS_PERCENTAGE.search(question) and not any(c.amount.percent for c in cells):
+            continue  # "X expressed as a percentage to Y", "the percentage constituent of A to B": a share, no amount
         answer = "; ".join(shown(c).replace("-", "", 1) if read_as_size(c) else shown(c) for c in cells)  # "Tax paid: (5.6)" → 5.6
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))

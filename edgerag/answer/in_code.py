@@ -30,6 +30,7 @@ model call; None leaves the question to the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..text.lookup import row_lookup, speaks_of
@@ -43,23 +44,48 @@ from .compare import Decision, Pending, decide
 from .facts import decide_fact
 from .kinds import asked_kind, fits
 from .listed import listed_value
+from .operation import operation
 from .respective_value import stated_for_year
 from .table_years import table_years
+
+_SUPERLATIVE = re.compile(r"\b(?:minimum|maximum|highest|lowest|largest|smallest|greatest|least|most|top|first|last|earliest|latest)\b")
+"""A superlative a question may say, or a column's header hold as its own name ("Minimum Pension Liability")."""
+_COMPUTED = ("change", "percent_change", "difference", "ratio", "proportion")
+
+
+def _asks_computation(question: str) -> bool:
+    """Whether ``question`` asks a number computed from two or more values (operation.py): a
+    change, a difference, a ratio or a share, which one row's cell never answers; arithmetic.py
+    computes it, or the model reads it ("the change of expenses for facilities from 2017 to
+    2019" is not the printed "Change 2019 and 2018" cell)."""
+    op = operation(question)
+    return op is not None and op.op in _COMPUTED
 
 
 def table_fact(question: str, units: list[Unit]) -> Decision | None:
     """A superlative or comparison over a table's column decided in code (text/tables.py): the
     row it stands on is read first, the rows compared with it after."""
+    if _asks_computation(question):
+        return None
     d = table_answer(question, [(u.chunk_id, u.text) for u in units])
     passage = " ".join(u.text for u in units if d is not None and u.chunk_id in d.sources)
     if d is None or not speaks_of(question, " ".join(d.rows), passage):
         return None  # "the *first* 10,000 business miles" asks nothing of a table of grants
+    if _SUPERLATIVE.findall(question.lower()) and set(_SUPERLATIVE.findall(question.lower())) <= set(
+        _SUPERLATIVE.findall(d.column.lower())
+    ):
+        return None  # "the Minimum Pension Liability balance": the column's own name, no superlative
+    kind = asked_kind(question)
+    if d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind):
+        return None  # "Who was the largest customer?" answered by a percentage
     return _read(d, units)
 
 
 def row_fact(question: str, units: list[Unit]) -> Decision | None:
     """A row of a table the question names, its column read in code (text/lookup.py); the
-    answer must be of the kind asked (kinds.py)."""
+    answer must be of the kind asked (kinds.py); never a computation's (`_asks_computation`)."""
+    if _asks_computation(question):
+        return None
     d = row_lookup(question, [(u.chunk_id, f"{heads(u)}\n{u.text}") for u in units])  # "Priya Raman's grant": her CV's headings
     kind = asked_kind(question)
     if d is None or (d.answer not in ("yes", "no") and kind != "yes-no" and not fits(d.answer, kind)):

@@ -21,6 +21,11 @@ A sentence decides only when all of these hold, else the model reads as before:
   ("papers": "Staff published 118 peer-reviewed papers. Durham contributed 47 of them, …"),
   people words standing for each other ("staff", "people", "employed"), in the unit counted
   ("days of leave" is not "26 weeks");
+* the question asks one value (not "respective …", not two years), a rate's item holds a
+  percentage ("the profit margin" is no "RMB16 million"), and a word of change ("decreased")
+  tells no item apart;
+* an item that names a year of its own names one the question asks ("a benefit of $0.3 million
+  in fiscal 2017" answers nothing of 2019: on TAT-QA's report excerpts such items were wrong);
 * every sentence read that decides so gives the same value.
 """
 
@@ -54,6 +59,16 @@ _NAMED_BEFORE = re.compile(
 )
 """What makes the number after it a name's, not an amount: a month ("December 31"), a code
 ("IAS 39", "ASU 2016"), a part of a document ("Note 5", "Item 7")."""
+
+
+_SEVERAL = re.compile(r"\brespective(?:ly)?\b", re.I)
+_RATE = re.compile(r"\b(?:margin|rate|ratio|percentage|percent)\b|%", re.I)
+_MOVES = frozenset(
+    lemma(w)
+    for w in "increase increased decrease decreased rise rose fall fell grow grew decline declined change changed drop dropped reduce reduced".split()
+)
+"""Words of a change: said of every amount that moved, they name no item ("How much did depreciation
+*decrease*?" is not "Our gross margin *decreased* to 53%")."""
 
 
 def _values(text: str) -> list[str]:
@@ -136,8 +151,8 @@ def _others(items: list[str], i: int) -> set[str]:
 def listed_value(question: str, units: list[Unit]) -> Decision | None:
     """The value listed for the question's subject (the module doc), or None."""
     count = counted(question)
-    if count is None or asked_kind(question) != "number":
-        return None
+    if count is None or asked_kind(question) != "number" or _SEVERAL.search(question) or len(set(_YEAR.findall(question))) > 1:
+        return None  # "the respective maintenance revenue in 2018 and 2019": two values asked, not one item's
     amount = _HOW.search(question) is None or "much" in _HOW.search(question).group(1).lower()
     every = distinguishing(question_names(question), units)
     names = [n for n in every if not house_name(n, question)] or ([] if amount else every)  # "the Institute's income"
@@ -146,7 +161,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     words = telling(subject_words(question), units)
     name_words = {lemma(w) for n in names for w in keywords(n)}
     years = set(_YEAR.findall(question))
-    rest = {lemma(w) for w in words if not w.isdigit()} - name_words
+    rest = {lemma(w) for w in words if not w.isdigit()} - name_words - _MOVES
     found: dict[str, tuple[int, Unit, str, str]] = {}
     for u in units:
         for sentence in split_sentences(u.text):
@@ -163,11 +178,15 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
                 naming = [items[i] for i, n in held.items() if n == top and n and _stems(items[i]) & rest - _others(items, i)]
             if len(naming) != 1 or len(_values(naming[0])) != 1:
                 continue
+            if _RATE.search(question) and not re.search(r"%|per\s?cent", _values(naming[0])[0], re.I):
+                continue  # "the profit margin": a rate asked, an amount listed ("RMB16 million")
             said_years = set(_YEAR.findall(sentence))
             lead = _counted_before(before(sentence, u.text)) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
             headed = set(_YEAR.findall(f"{heads(u)} {lead}"))  # "Annual Report 2024 › …", whatever year it compares with
             if years and not (years <= said_years or years <= headed):
                 continue
+            if years and (own := set(_YEAR.findall(naming[0]))) and not years & own:
+                continue  # the item's own year is another ("… 308,000 awards … for the fiscal year ended 2019" for 2018)
             if not says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
                 continue  # the subject's item in a list of something else
             score = len(_stems(naming[0]) & rest) if not names else 0

@@ -99,6 +99,10 @@ _PARTS: list[re.Pattern[str]] = [
         r"\b(?:difference|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?:[^?]*?\s+)?between\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
+    re.compile(  # "the sum of total revenue and total other income for FY19": two rows added
+        r"\b(?:sum|total)\s+of\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
     re.compile(
         r"\bdifference\s+(?:in|of)\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:of|in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
@@ -111,7 +115,8 @@ _ROUND = re.compile(
 _AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent)(?:\s+terms)?\s*\??$", re.I)
 _COMPOSITE = re.compile(
     r"\b(?:change|difference|increase|decrease)\s+(?:in|of|between)\s+(?:the\s+)?(?:average|mean|total\s+of\s+the)\b"
-    r"|\b(?:average|mean)\s+(?:annual\s+|yearly\s+)?(?:change|increase|decrease|growth|difference)\b",
+    r"|\b(?:average|mean)\s+(?:annual\s+|yearly\s+|year[- ](?:on|over)[- ]year\s+)?(?:change|increase|decrease|growth|difference)\b"
+    r"|\b(?:percentage|percent)\s+(?:change|difference|increase|decrease)\b.*\bas\s+a\s+(?:percentage|proportion)\s+(?:of|to)\b",
     re.I,
 )
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
@@ -153,6 +158,10 @@ def years_in(text: str) -> tuple[int, ...]:
 
 
 _RANGE = re.compile(rf"(?P<a>{_YEAR.pattern})\s*(?:-|–|to|through)\s*(?P<b>{_YEAR.pattern})", re.I)
+
+
+_BETWEEN = re.compile(rf"\bbetween\s+(?:(?:fiscal\s+)?years?\s+)?(?P<a>{_YEAR.pattern})\s+and\s+(?P<b>{_YEAR.pattern})", re.I)
+"""A span of years an average is asked over ("between 2017 and 2019": 2017, 2018 and 2019)."""
 
 
 def years_spanned(text: str) -> tuple[int, ...]:
@@ -211,10 +220,16 @@ def operation(question: str) -> Operation | None:
     if _COMPOSITE.search(question):
         return None  # "the change in the average bookings": one operation over the other's results
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
+    if op == "sum" and (other := [f for f in found if f[2] != "sum"]):
+        _, _, op, cue = min(other)  # "the total Term Loan Facility as a percentage of …": "total" names the row, not a sum
     percent = next((f for f in found if f[2] == "percent_change"), None)
     if percent is not None:
         op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
     elif op == "change" and _AS_PERCENT.search(question):
         op = "percent_change"  # "the change in revenue … as a percentage"
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
+    if op == "average" and (m := _BETWEEN.search(question)):
+        a, b = year_of(m["a"]), year_of(m["b"])
+        if a is not None and b is not None and 1 < abs(b - a) <= 10:  # "the average … between 2017 and 2019": every year of it
+            years = tuple(dict.fromkeys((*years, *range(min(a, b), max(a, b) + 1))))
     return Operation(op, _parts(question), years, _decimals(question), cue)

@@ -24,6 +24,7 @@ from ..text.printed import scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
 from .operation import years_in
+from .table_topic import lead_in
 
 MIN_LABEL = 0.75
 """The share of a label's words a question must hold to name its row."""
@@ -43,7 +44,7 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 
 
 UNSCALED = re.compile(
-    r"\bper\s+(?:\w+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
+    r"\bper\s+(?:[\w-]+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
     r"|^(?!.*\b(?:at|using|applying)\b.*\brate\s*$).*\brate\s*$"
     r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b",
     re.I,
@@ -52,6 +53,21 @@ UNSCALED = re.compile(
 "Basic EPS", a grant-date fair value or an exercise price, which are a share's), a percentage, a
 ratio, a rate. "Basic EPS shares outstanding" counts shares, and "Tax at the federal statutory
 rate" or "Amount computed using the statutory rate" is an amount: the table's scale is theirs."""
+_SHARES_PER_SHARE = re.compile(r"^(?:(?!\bper\b).)*\bshares\b.*\bper\s+share\b", re.I)
+"""A count of shares that names a per-share figure after it ("Potential common shares excluded from
+diluted net loss per share", "Shares used in computing net loss per share"): shares, scaled."""
+
+
+def unscaled_label(label: str) -> bool:
+    """Whether a row's label says its values are no scaled amount (`UNSCALED`), a count of shares
+    named for a per-share figure aside (`_SHARES_PER_SHARE`)."""
+    m = UNSCALED.search(label)
+    if m is None:
+        return False
+    per_share = re.search(r"\bper\s+(?:[\w-]+\s+)?share\b", m.group(), re.I)
+    return not (per_share and _SHARES_PER_SHARE.search(label) and not UNSCALED.search(label[m.end() :]))
+
+
 EXCEPT_SHARES = re.compile(
     r"\bexcept\s+(?:for\s+)?(?:the\s+)?(?:number\s+of\s+)?shares?\b(?:\s+and\s+per[- ]share)?(?:\s+(?:data|amounts?|information|figures|counts))?",
     re.I,
@@ -60,6 +76,13 @@ EXCEPT_SHARES = re.compile(
 amounts" (not "except per share data", which leaves out only a share's values: `UNSCALED`)."""
 SHARE_COUNT = re.compile(r"\bshares?\b(?!\s+(?:price|value))|\bstock\s+units?\b|\bRSUs?\b|\boptions\b|\bwarrants\b", re.I)
 """A row that counts shares, share units, options or warrants."""
+_MONEY_SCALE = re.compile(
+    r"(?:[$€£¥]|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[$€£¥]|dollars|euros|pounds)",
+    re.I,
+)
+"""A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""
+_COUNTED = re.compile(r"\bnumber\s+of\s+(?:shares|units|options|employees|stores|customers)\b", re.I)
+"""A row or column that counts things ("Number of Shares"): no money scale multiplies it."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
@@ -118,6 +141,8 @@ class Grid:
     except_shares: bool = False
     """The table's scale note leaves share counts out ("(in thousands, except share and per share
     data)"): a row of shares is not scaled (`EXCEPT_SHARES`)."""
+    topic: tuple[str, ...] = ()
+    """The words of the table's lead-in (table_topic.py): said of every row, they tell none apart."""
 
     def value(self, i: int, header: str) -> Cell | None:
         a = amount(self.cells[i].get(header, ""))
@@ -136,9 +161,10 @@ class Grid:
         unscaled = bool(
             a.percent
             or points
-            or UNSCALED.search(label)
+            or unscaled_label(label)
             or NOT_MONEY.search(f"{label} {header}")
             or (self.except_shares and SHARE_COUNT.search(label))
+            or (_MONEY_SCALE.search(f"{self.caption} {self.label_header}") and _COUNTED.search(f"{label} {header}"))
         )
         scale = (
             ""
@@ -159,6 +185,7 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
         notes = (grid.caption, grid.label_header, *grid.headers, *(text for key, text in units_texts if key in set(t.keys)))
         grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
+        grid.topic = tuple(content(lead_in(t.rows[0].text, [text for key, text in units_texts if key in set(t.keys)])))
         out.append(grid)
     return out
 
@@ -254,7 +281,7 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
 def best_row(grid: Grid, words: Sequence[str], usable: Sequence[int] | None = None) -> int | None:
     """The row ``words`` name best; None when none, or two rows of different values tie."""
     pool = range(len(grid.labels)) if usable is None else usable
-    scored = sorted(((label_score(grid.labels[i], words), i) for i in pool), reverse=True)
+    scored = _by_topic(grid, sorted(((label_score(grid.labels[i], words), i) for i in pool), reverse=True), words)
     if not scored or scored[0][0] <= 0:
         return None
     top, i = scored[0]
@@ -264,6 +291,26 @@ def best_row(grid: Grid, words: Sequence[str], usable: Sequence[int] | None = No
         if grid.cells[j] != {**grid.cells[i], grid.label_header: grid.cells[j].get(grid.label_header, "")}:
             return None  # two rows named alike, of different values
     return i
+
+
+def _telling(grid: Grid, i: int, words: Sequence[str]) -> int:
+    """How many of the question's words name row ``i`` by its own label and are not the table's
+    topic's (table_topic.py): the words that tell it from its siblings ("total" among them)."""
+    own = grid.labels[i].rpartition(SECTION_MARK)[2]
+    said = {q for q in words if any(_close(w, q) for w in content(own))}
+    return sum(not any(_close(t, q) for t in grid.topic) for q in said)
+
+
+def _by_topic(grid: Grid, scored: list[tuple[float, int]], words: Sequence[str]) -> list[tuple[float, int]]:
+    """The rows named, the best first; where the best is named only by the table's topic's
+    words and others also by words that tell them apart, only those others ("the total
+    current provision for income tax" under "The provision for income taxes consists of …" is
+    "Current › Total current", not "Provision for income taxes")."""
+    named = [(s, i) for s, i in scored if s > 0]
+    if not grid.topic or len(named) < 2 or _telling(grid, named[0][1], words):
+        return scored
+    told = [(s, i) for s, i in named if _telling(grid, i, words)]
+    return told or scored
 
 
 def header_year(header: str) -> int | None:

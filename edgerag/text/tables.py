@@ -41,7 +41,8 @@ from dataclasses import dataclass
 
 from .cells import Number, date, later, number, numeric_dates
 from .dates import When
-from .rows import Row, rows_in
+from .row_scope import compared_rows
+from .rows import SECTION_MARK, Row, rows_in
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _MOST = "largest larger biggest bigger highest higher greatest greater most more maximum max top longest longer heaviest heavier tallest taller widest wider deepest deeper fastest faster costliest costlier priciest pricier"
@@ -349,6 +350,7 @@ def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: s
         for h, hit in named.items():
             if h not in (first, returned) and hit and len(hit) < len(table.rows):
                 rows = [i for i in rows if i in hit]  # "in room B-2": only that room's rows
+        rows = compared_rows(question, [r.cells.get(first, "") for r in table.rows], rows)  # a section named, no total row
     readings = _day_first(table, header) if kind == "date" else [True]
     results = []
     for dayfirst in readings:
@@ -374,6 +376,8 @@ def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: s
         answer, returned = ("yes" if subject == win else "no"), ""
     else:
         answer = row.cells.get(returned, "")
+        if returned == first:
+            answer = answer.rpartition(SECTION_MARK)[2]  # "1. Independent Directors › Aman Mehta": the row's own name
         if not answer:
             return None
     word = {"max": {"date": "latest", "number": "largest"}, "min": {"date": "earliest", "number": "smallest"}}[direction][kind]

@@ -1,0 +1,131 @@
+"""The cells an arithmetic question's operands bind (arithmetic.py computes over them), by what
+the question names:
+
+* one row and two or more years (or none: a change takes the two latest years, an average
+  every year): the row's cells in those years' columns, of one kind of column;
+* two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
+  two rows in one column (the year named, else the table's only column), or two columns of one
+  row;
+* a table of years by row (a year in each label): the years' rows in the column named; where a
+  year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
+  question names.
+
+None where they are not bound in code: the model reads the question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .operation import Operation, years_in
+from .table_cells import Cell, Grid, best_row, column_rank, content, header_when, header_year, named_columns, question_words, year_columns
+
+
+def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
+    years = sorted(op.years)
+    if not years:
+        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
+        if op.op in ("change", "percent_change", "difference"):
+            years = found[-2:]
+        elif op.op == "average":
+            years = found
+    if len(years) < 2:
+        return None
+    cells: list[Cell] = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
+            cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
+            return None  # no column of that year, or two the question does not choose between
+        cells.append(grid.value(row, cols[0]))  # type: ignore[arg-type]
+    if len({c.amount.percent for c in cells}) > 1:
+        return None  # a percentage and an amount: no operands of one operation
+    return cells
+
+
+def _family(header: str) -> str:
+    """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
+    return " ".join(w for w in content(header) if not years_in(w))
+
+
+def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
+    """A table of years by row: the years' rows in the one column the question names."""
+    by_year: dict[int, list[int]] = {}
+    for i, label in enumerate(grid.labels):
+        if len(ys := years_in(label)) == 1 and ys[0] in op.years:
+            by_year.setdefault(ys[0], []).append(i)
+    rows = {}
+    for y, found in by_year.items():  # a year's several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"): the one named
+        i = found[0] if len(found) == 1 else best_row(grid, [w for w in words if not years_in(w)], found)
+        if i is None:
+            return None
+        rows[y] = i
+    cols = named_columns(grid, words)
+    if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
+        return None
+    cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
+    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
+
+
+def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]) -> str | None:
+    if len(op.years) == 1:
+        for h in year_columns(grid, op.years[0], words):
+            if all(grid.value(i, h) is not None for i in rows):
+                return h
+        return None
+    named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
+    if named:
+        return named[0]
+    filled = [h for h in grid.headers if all(grid.value(i, h) is not None for i in rows)]
+    totals = [h for h in filled if content(h) == ["total"]]
+    if len(filled) > 1 and len(totals) == 1 and not years_in(" ".join(filled)):
+        return totals[0]  # "… of the total contractual obligations": the Total column, where no column is named
+    return filled[0] if len(filled) == 1 else None
+
+
+def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
+    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
+    when = header_when(part)
+    if when is None:
+        return named_columns(grid, words)
+    dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
+    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
+        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
+        return [h for h in named if h in dated][:1] if named else []
+    return dated
+
+
+def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
+    a_words, b_words = (question_words(p) for p in op.parts)
+    a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
+    if a is not None and b is not None and a != b:
+        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
+        h = _one_column(op, grid, [a, b], rest)
+        return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
+    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
+    if ca and cb and ca[0] != cb[0]:
+        row = best_row(grid, content(question))
+        if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
+            return [x, y]
+    return None
+
+
+def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
+    words = content(question)
+    if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
+        words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
+    if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
+        words = [w for w in words if w not in ("percentage", "percent")] or words
+    if op.parts:
+        cells = _part_cells(op, grid, question)
+        if cells or op.op in ("ratio", "proportion"):
+            return op, cells
+        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+    if op.op in ("ratio", "proportion"):
+        return op, None  # two things to divide, not named apart
+    by_rows = _year_rows(op, grid, words)
+    if by_rows:
+        return op, by_rows
+    row = best_row(grid, words)
+    return op, None if row is None else _year_cells(op, grid, row, words)

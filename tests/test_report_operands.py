@@ -1,0 +1,253 @@
+"""A report question's operation and operands bound as a reader of the report would (issue #63):
+"total X as a percentage of Y" is a share, not a sum; "the sum of A and B" adds two rows; an
+average "between 2017 and 2019" is over every year of it; a label saying the operation's word
+once ("Weighted average shares") does not swallow a question that says it twice; a count of
+shares named for a per-share figure is scaled; a row named only by the words of the table's
+lead-in yields to a row the question also names by words that tell it apart (table_topic.py); a
+computation is never one row's printed cell, nor a share asked as a percentage an amount's cell;
+a year's several rows give the one named; a percentage asked over amounts is not computed; a
+listed item's own year must be the one asked. Tables written here."""
+
+from __future__ import annotations
+
+from edgerag.answer.arithmetic import compute
+from edgerag.answer.cell_lookup import look_up
+from edgerag.answer.in_code import _asks_computation, decide_from_read
+from edgerag.answer.listed import listed_value
+from edgerag.answer.operation import operation
+from edgerag.answer.table_cells import grids, unscaled_label
+from edgerag.answer.table_topic import lead_in
+from edgerag.text.rows import grid_lines
+
+from .helpers import passage
+
+
+def _text(grid, caption="", lead=""):
+    return (lead + "\n\n" if lead else "") + "\n".join(grid_lines(grid, caption=caption))
+
+
+def test_a_total_as_a_percentage_of_another_is_a_share_not_a_sum():
+    op = operation("What was the total Term Loan Facility as a percentage of total contractual obligations?")
+    assert op is not None and op.op == "proportion"
+    text = _text(
+        [
+            ["", "Total", "Less than 1 year"],
+            ["Term Loan Facility", "2,435.4", "24.0"],
+            ["Total contractual obligations", "14,461.6", "900.0"],
+        ]
+    )
+    c = compute("What was the total Term Loan Facility as a percentage of total contractual obligations?", [("t", text)])
+    assert c is not None and c.answer == "16.84%"
+    assert operation("What was the total revenue in 2018 and 2019?").op == "sum"  # type: ignore[union-attr]
+
+
+def test_the_sum_of_two_rows_names_them_apart():
+    op = operation("What was the sum of total revenue and total other income for FY19?")
+    assert op is not None and op.op == "sum" and op.parts == ("total revenue", "total other income")
+    text = _text(
+        [["", "FY19", "FY18"], ["Total revenue", "179,260", "170,000"], ["Total other income", "3,034", "2,000"], ["Expenses", "100", "90"]]
+    )
+    c = compute("What was the sum of total revenue and total other income for FY19?", [("t", text)])
+    assert c is not None and c.value == 182294
+
+
+def test_an_average_between_two_years_is_over_every_year_between():
+    q = "What is the average number of potential common shares excluded between 2017 and 2019?"
+    assert sorted(operation(q).years) == [2017, 2018, 2019]  # type: ignore[union-attr]
+    assert sorted(operation("What is the change in revenue between 2017 and 2019?").years) == [2017, 2019]  # type: ignore[union-attr]
+    text = _text([["", "2019", "2018", "2017"], ["Potential common shares excluded", "8,737", "9,022", "10,806"], ["Other", "1", "2", "3"]])
+    c = compute(q, [("t", text)])
+    assert c is not None and c.answer == "9,521.67"
+
+
+def test_an_operation_said_twice_is_the_questions_not_the_labels():
+    text = _text([["", "2019", "2018"], ["Weighted average common shares outstanding", "71,005", "68,490"], ["Net loss", "(5)", "(6)"]])
+    c = compute("What is the average Weighted average common shares outstanding for 2019 and 2018?", [("t", text)])
+    assert c is not None and c.value == 69747.5
+    c = compute("What was the Weighted average common shares outstanding in 2019?", [("t", text)])
+    assert c is None or c.value == 71005  # the label's own "average": its cell, never an average of years
+    assert operation("What is the average year-on-year change in Weighted average grant date fair value from 2017 to 2019?") is None
+
+
+def test_a_count_of_shares_named_for_a_per_share_figure_is_scaled():
+    assert not unscaled_label("Potential common shares excluded from diluted net loss per share")
+    assert not unscaled_label("Shares used in computing net loss per share, basic")
+    assert unscaled_label("Net loss per share")
+    assert unscaled_label("Basic earnings per share")
+    text = _text(
+        [
+            ["", "2019", "2018"],
+            ["Potential common shares excluded from diluted net loss per share", "8,737", "9,022"],
+            ["Net loss per share", "(0.5)", "(0.6)"],
+        ],
+        caption="(in thousands)",
+    )
+    c = compute("What is the change in potential common shares excluded from diluted net loss per share from 2018 to 2019?", [("t", text)])
+    assert c is not None and c.answer == "-285 thousand"
+
+
+_PROVISION = [
+    ["Item", "2019", "2018", "2017"],
+    ["Current: › Federal", "$ 26", "$ 764", "$ 22"],
+    ["Current: › Total current", "102", "813", "66"],
+    ["Deferred: › Federal", "35", "239", "61"],
+    ["Deferred: › Total deferred", "-3", "270", "74"],
+    ["Provision for income taxes", "$ 99", "$ 1,083", "$ 140"],
+]
+
+
+def test_a_row_named_only_by_the_lead_in_yields_to_one_named_apart():
+    lead = "The provision for income taxes consists of the following (in millions):"
+    text = _text(_PROVISION, caption="(in millions)", lead=lead)
+    assert "provision for income taxes" in lead_in(text.split("\n")[2], [text])
+    c = compute("What was the change in total current provision for income tax between 2017 and 2018?", [("t", text)])
+    assert c is not None and c.value == 747
+    c = compute("What was the change in provision for income taxes between 2017 and 2018?", [("t", text)])
+    assert c is not None and c.value == 943  # the lead-in's own row, where no other is named
+    plain = _text(_PROVISION, caption="(in millions)")  # no lead-in: the row holding most words, as before
+    c = compute("What was the change in total current provision for income tax between 2017 and 2018?", [("t", plain)])
+    assert c is not None and c.value == 943
+
+
+def test_a_lead_in_that_lists_things_names_no_topic():
+    lead = "Obligations under long-term debt; operating leases; claims payable were as follows:"
+    text = _text(
+        [
+            ["", "Total", "Less than 1 Year"],
+            ["Operating leases", "47,774", "15,363"],
+            ["Purchase obligations: › Total", "331,454", "233,143"],
+        ],
+        lead=lead,
+    )
+    assert lead_in(text.split("\n")[2], [text]) == ""
+
+
+def _units(text: str):
+    return [passage("p", "Report", text)]
+
+
+_CHANGES = "Research and development expenses consist of payroll expenses, contracted expenses and facility costs.\n\n" + "\n".join(
+    f"(In thousands) — Item: {label}; Change between Fiscal increase (decrease) · 2019 and: {a}; 2018 and 2017: {b}"
+    for label, a, b in (
+        ("Payroll and payroll-related benefits", "$12,629", "$39,119"),
+        ("Facilities", "-4,775", "7,834"),
+        ("Other miscellaneous", "-1,163", "473"),
+    )
+)
+
+
+def test_a_computation_asked_is_never_one_rows_printed_cell():
+    d = decide_from_read("What is the change of expenses for facilities from fiscal year 2017 to 2019?", _units(_CHANGES))
+    assert d is None or "4,775" not in d.answer  # the printed change of 2019 and 2018, not 2017 to 2019
+    assert _asks_computation("What is the change of expenses for facilities from fiscal year 2017 to 2019?")
+    assert _asks_computation("What was Facilities as a percentage of total expenses in 2019?")
+    assert not _asks_computation("What is the total charges for Fiscal year 2019?")  # a Total row's cell
+    assert not _asks_computation("Who funds the Eel Passage project?")
+
+
+_PROPERTY = "The following table details our property and equipment, net.\n\n" + "\n".join(
+    f"(In millions) — December 31: {label}; 2019: {a}; 2018: {b}"
+    for label, a, b in (
+        ("Buildings", "747.0", "728.6"),
+        ("Property and equipment, gross", "3,520.1", "3,386.2"),
+        ("Accumulated depreciation and amortization", "-2,378.2", "-2,350.0"),
+        ("Property and equipment, net", "$ 1,141.9", "$ 1,036.2"),
+    )
+)
+
+
+def test_a_share_asked_as_a_percentage_is_never_an_amounts_cell():
+    q = "What is the Property and equipment, net value expressed as a percentage to Property and equipment, gross value for 2019?"
+    assert look_up(q, [("t", _PROPERTY)]) is None
+    assert look_up("What was the Property and equipment, gross in 2019?", [("t", _PROPERTY)]) is not None
+
+
+def test_a_years_several_rows_give_the_one_named():
+    grid = [["Item", "High", "Low"]]
+    for fy, rows in (
+        ("Fiscal Year Ended April 27, 2019", ("45.45", "41.30", "32.22")),
+        ("Fiscal Year Ended April 28, 2018", ("44.95", "46.75", "42.10")),
+    ):
+        grid += [[f"{fy} › {q} Quarter", v, "1.00"] for q, v in zip(("First", "Second", "Fourth"), rows)]
+    text = _text(grid)
+    q = "What is the change in First Quarter: High price from Fiscal Year Ended April 28, 2018 to Fiscal Year Ended April 27, 2019?"
+    c = compute(q, [("t", text)])
+    assert c is not None and c.answer == "0.5"
+
+
+def test_a_percentage_asked_over_amounts_is_not_computed():
+    text = _text(
+        [["", "2019", "2018"], ["Cost of net revenue", "$149,495", "$176,223"], ["Gross profit", "167,685", "208,774"]],
+        caption="(dollars in thousands)",
+    )
+    assert compute("What is the average % of net revenue for cost of net revenue for 2019 and 2018?", [("t", text)]) is None
+    c = compute("What is the average cost of net revenue for 2019 and 2018?", [("t", text)])
+    assert c is not None and c.answer == "162,859 thousand"
+
+
+def test_a_listed_items_own_year_must_be_the_one_asked():
+    text = (
+        "There were 308,000 restricted stock awards excluded from the computation of diluted earnings per share for the "
+        "fiscal year ended 2019, and 113,000 awards excluded in fiscal 2018 and 98,000 in fiscal 2017."
+    )
+    q = "How much was the restricted stock awards excluded from the computation of diluted earnings per share for the fiscal year ended 2019?"
+    d = listed_value(q, _units(text))
+    assert d is None or d.answer == "308,000"
+    d = listed_value(q.replace("2019", "2018"), _units(text))
+    assert d is None or d.answer != "308,000"
+
+
+def test_which_year_over_a_row_printed_negative_is_by_size():
+    text = _text([["", "2019", "2018"], ["Loss for the year", "(177.2)", "(103.7)"], ["Revenue", "500", "400"]])
+    c = compute("In which year is there a greater loss for the year?", [("t", text)])
+    assert c is not None and c.answer == "2019"
+    mixed = _text([["", "2019", "2018"], ["Share of net earnings", "(2,515)", "3,711"], ["Revenue", "500", "400"]])
+    c = compute("In which year was the share of net earnings higher?", [("t", mixed)])
+    assert c is not None and c.answer == "2018"  # signs apart: by value
+
+
+def test_a_year_asked_is_never_answered_by_a_number_computed():
+    text = _text([["", "2019", "2018"], ["Diluted net earnings per share", "6.58", "2.96"], ["Net earnings", "500", "400"]])
+    c = compute("Which year had the lowest percentage difference in basic and diluted net earnings per share?", [("t", text)])
+    assert c is None or c.answer in ("2019", "2018")  # not the 122.3% the row's change over its years is
+
+
+def test_as_a_percentage_is_the_asks_word_not_a_rows():
+    text = _text(
+        [
+            ["", "2019", "2018", "2017"],
+            ["Subscription revenue", "$542,968", "$473,052", "$396,764"],
+            ["Percentage of subscription revenue to total revenue", "94.2%", "87.9%", "82.3%"],
+            ["Total revenue", "$576,523", "537,891", "481,985"],
+        ],
+        caption="(in thousands, except for percentages)",
+    )
+    c = compute("What is the change in Total Revenue between 2017 and 2018 as a percentage?", [("t", text)])
+    assert c is not None and c.answer == "11.6%"
+
+
+def test_a_listed_number_answers_one_value_of_the_kind_asked():
+    text = (
+        "Maintenance revenue increased $0.7 million, or 7.0%, from $9.8 million in the year ended December 31, 2018 to "
+        "$10.5 million in the year ended December 31, 2019. Our gross margin decreased to 53% during 2019, as compared to "
+        "54% during 2018, and depreciation decreased by $0.5 million. We recorded share of profit of RMB16 million for the "
+        "fourth quarter of 2018, and share of losses of RMB1,328 million for the fourth quarter of 2019."
+    )
+    assert listed_value("What are the respective maintenance revenue in 2018 and 2019?", _units(text)) is None
+    d = listed_value("How much did depreciation decreased by in 2019?", _units(text))
+    assert d is None or d.answer != "53%"
+    assert listed_value("What was the profit margin for the fourth quarter of 2018?", _units(text)) is None
+
+
+def test_a_money_scale_does_not_scale_a_count():
+    grid = [
+        ["Item", "Number of Shares", "Amount"],
+        ["Balance as of June 30, 2018", "105,371,800", "$10,537"],
+        ["Balance as of June 30, 2019", "117,273,566", "$11,727"],
+    ]
+    text = _text(grid, caption="(U.S. $ in thousands)")
+    c = compute("What is the difference in the number of shares between June 30, 2018 and 2019?", [("t", text)])
+    assert c is not None and c.answer == "11,901,766"
+    grid_read = grids([("t", text)])[0]
+    assert grid_read.value(0, "Number of Shares").scale == ""  # type: ignore[union-attr]
+    assert grid_read.value(0, "Amount").scale == "thousand"  # type: ignore[union-attr]
