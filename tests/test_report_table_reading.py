@@ -324,3 +324,24 @@ def test_a_currency_codes_scale_in_a_header_and_an_amount_at_a_rate():
     assert at_rate is not None and at_rate.answer == "-50.2 million"
     rate = compute("What was the change in the Effective tax rate from 2018 to 2019?", [("t", text)])
     assert rate is not None and "million" not in rate.answer
+
+
+def test_an_upper_header_printed_over_any_column_of_its_group_heads_the_group():
+    """A page that lost its column spans prints "Fiscal 2019" over 2019's "Low" (and "2018" over
+    the middle of three): each label heads its group, not the next year's first column."""
+    grid = [
+        ["", "", "Fiscal 2019", "", "Fiscal 2018"],
+        ["", "High", "Low", "High", "Low"],
+        ["First Quarter", "$ 83.14", "$ 63.81", "$ 45.24", "$ 37.43"],
+        ["Second Quarter", "$ 88.08", "$ 70.26", "$ 45.14", "$ 37.55"],
+    ]
+    text = "\n".join(grid_lines(grid, header_rows=2))
+    assert "Fiscal 2019 · High: $ 83.14" in text and "Fiscal 2018 · High: $ 45.24" in text
+    three = [
+        ["", "2019", "", "", "", "2018", ""],
+        ["", "Cents per share", "Total amount", "Date of payment", "Cents per share", "Total amount", "Date of payment"],
+        ["Final", "57", "593", "20 Sep 2019", "55", "561", "21 Sep 2018"],
+        ["Interim", "50", "525", "29 Mar 2019", "49", "515", "23 Mar 2018"],
+    ]
+    text = "\n".join(grid_lines(three, header_rows=2))
+    assert "2018 · Cents per share: 55" in text and "2019 · Date of payment: 20 Sep 2019" in text

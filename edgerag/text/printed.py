@@ -6,6 +6,9 @@
   marks (``Gross profit(4)``, ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped.
 * **A currency or percent sign in a cell of its own** (``$`` | ``1,204``, ``12.5`` | ``%``)
   joins its number; a column left empty by that is dropped.
+* **Spans lost**: an upper header row's labels printed over any column of their group, where a
+  header row below repeats a run of labels ("Fiscal 2019" over "Low" of "High", "Low", "High",
+  "Low"), head their whole group.
 * **Header rows found in the body**: leading rows with an empty first cell whose other cells
   are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
   and PDF know one header row only).
@@ -55,6 +58,36 @@ def scale_word(text: str) -> str:
     if "billion" in said or said.endswith("bn"):
         return "billion"
     return "million"
+
+
+def _period(cells: Sequence[str]) -> int:
+    """The shortest run of labels ``cells`` repeats, two groups or more ("High", "Low", "High",
+    "Low" → 2); 0 when they repeat none."""
+    n = len(cells)
+    for p in range(2, n // 2 + 1):
+        if n % p == 0 and all(cells[:p]) and all(cells[i] == cells[i % p] for i in range(n)):
+            return p
+    return 0
+
+
+def _grouped(heads: list[list[str]]) -> None:
+    """An upper header row's labels given to their groups' columns, in place, where a header row
+    below repeats one run of labels under them ("Fiscal 2019" | "Fiscal 2018" over "High",
+    "Low", "High", "Low"): a page that lost its column spans prints each label over any column of
+    its group (the second, the middle), and reading it forward would give "Fiscal 2019" to 2018's
+    "High". Each label must fall in a group of its own; else the row is left as it is."""
+    for n, r in enumerate(heads[:-1]):
+        p = next((q for row in heads[n + 1 :] if (q := _period(row[1:]))), 0)  # a lower row's run ("CENTS PER", "TOTAL", …)
+        if not p:
+            continue
+        at = [k for k in range(1, len(r)) if r[k]]
+        groups = [(k - 1) // p for k in at]
+        if len(at) != (len(r) - 1) // p or len(set(groups)) != len(at):
+            continue
+        for k, g in zip(at, groups):
+            label = r[k]
+            for j in range(1 + g * p, 1 + (g + 1) * p):
+                r[j] = label
 
 
 def clean_cell(text: str) -> str:
@@ -124,6 +157,7 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
                 r[k + 1] = r[k]
     if len(keep) < width and len(keep) >= 2:
         body = [[r[k] for k in keep] for r in body]
+    _grouped(body[:header_rows])  # "Fiscal 2019" printed over its group's second column ("High", "Low", "High", "Low")
     for r in body[: header_rows - 1]:  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
         if sum(1 for c in r[1:] if c) >= 2:
             for k in range(2, len(r)):
