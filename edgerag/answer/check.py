@@ -388,9 +388,10 @@ def unsaid_alternative(chosen: str, q: Question, units: list[Unit]) -> Check | N
     """The ``stands`` step for a question of alternatives ("Will I be paid as one sum or in
     instalments?", "Will I need a new BRP, or can I update the address online?"; form.py): the
     alternative chosen is the user's own phrase, so it is kept only where a sentence read says
-    it (word for word, or every content word of it: `says_phrase`); none → not in the documents (None: it stands). The model picks one of two phrases it was
-    handed whether or not the page says either: on ConditionalQA's six such questions it picked
-    one no sentence read says five times, all five wrong."""
+    it (word for word, or every content word of it: `says_phrase`); none → not in the documents
+    (None: it stands). The model picks one of two phrases it was handed whether or not the page
+    says either: of ConditionalQA's six such questions, the four it answered with a phrase no
+    sentence read says were all wrong."""
     if q.alternatives is None or says_phrase(chosen, units):
         return None
     return dropped(
