@@ -22,6 +22,7 @@ from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
 from .qualified import qualified
+from .question import Question
 from .quoted import Quote, held_to_documents, quotable
 from .reply import (
     DO_NOT_KNOW,
@@ -336,7 +337,7 @@ def answer_question(
     )
 
 
-def case_page_of(context: Context, typed) -> str:
+def case_page_of(context: Context, typed: Question) -> str:
     """The page the whole question, the user's situation with it, retrieves first: their case's
     (check.py, the ``page`` step); "" for a question with no situation."""
     return context.units[0].doc_id if context.units and typed.situated else ""
