@@ -109,6 +109,8 @@ def test_a_number_in_a_list_is_bound_to_its_own_item():
     assert bound_value("40 staff", sentence, "How many staff worked at York at the end of 2023?") == "25 staff"
     assert bound_value("25", sentence, "How many staff worked at York?") is None  # already York's
     assert bound_value("40", sentence, "How many staff did the institute employ?") is None  # no item named
+    dated = "On March 27, 2020 the closing sales price of our common stock was $0.22."  # "March 27" is a date, no item
+    assert bound_value("0.22", dated, "What is the closing price in March, 2020") is None
     assert bound_value("12,400 EUR", "The centrifuge costs 12,400 EUR.", "What does the centrifuge cost?") is None
 
 

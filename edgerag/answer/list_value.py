@@ -2,7 +2,8 @@
 
 * `bound_value`: in a sentence that lists values for several subjects ("40 staff at Leeds, 25 at
   York and 12 at Hull"), the value in the list item that names the question's subject (a period
-  with its own: "6 months", not "6 years"; the page's own subject names no item: issue #62).
+  with its own: "6 months", not "6 years"; the page's own subject names no item: issue #62; a
+  date's day, "On March 27", is no item's value: issue #63).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ..types import Unit
 from .binding import _NUM as NUMBER
 from .binding import _digits as digits
 from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
+from .listed import names_number
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
@@ -43,7 +45,7 @@ def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | N
     if len(naming) != 1:
         return None
     item = items[naming[0]]
-    numbers = [m.group() for m in NUMBER.finditer(item)]
+    numbers = [m.group() for m in NUMBER.finditer(item) if not names_number(item[: m.start()])]  # "On March 27": a date's day
     old = [m.group() for m in NUMBER.finditer(answer)]
     if len(numbers) != 1 or len(old) != 1 or digits(numbers[0]) == digits(old[0]):
         return None  # "York: 25" split from its name, two values in the item, or already bound

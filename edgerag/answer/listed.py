@@ -61,6 +61,11 @@ _NAMED_BEFORE = re.compile(
 ("IAS 39", "ASU 2016"), a part of a document ("Note 5", "Item 7")."""
 
 
+def names_number(before: str) -> bool:
+    """Whether the number written right after ``before`` is a name's (`_NAMED_BEFORE`): "March 27", "Note 5"."""
+    return bool(_NAMED_BEFORE.search(before))
+
+
 _SEVERAL = re.compile(r"\brespective(?:ly)?\b", re.I)
 _RATE = re.compile(r"\b(?:margin|rate|ratio|percentage|percent)\b|%", re.I)
 _MOVES = frozenset(
@@ -76,7 +81,7 @@ def _values(text: str) -> list[str]:
     out = []
     for m in _VALUE.finditer(text):
         value = m.group().strip()
-        if _YEAR.fullmatch(value) or _NAMED_BEFORE.search(text[: m.start()]):
+        if _YEAR.fullmatch(value) or names_number(text[: m.start()]):
             continue
         if re.fullmatch(r"\d{1,2}", value) and (text[m.start() - 1 : m.start()] == "(" and text[m.end() : m.end() + 1] == ")"):
             continue  # "(2) Fiscal 2019 …": a footnote's mark
