@@ -165,6 +165,8 @@ def test_a_when_about_a_rule_may_be_answered_with_the_rules_time():
     from edgerag.answer.kinds import fits
 
     assert fits("every year", "date") and fits("within 3 months of the decision", "date")
+    assert fits("when amounts fall due", "date") and fits("Upon delivery of the goods", "date")  # the event a time waits for
+    assert not fits("Ashford", "date") and not fits("the supplier", "date")
     q = read_question("We run a small ferry. When must we repeat the risk assessment?")
     page = passage("r1", "Risk assessments on ships", "You must repeat the risk assessment every year and whenever the work changes.")
     checked = check_answer("every year", "every year", q, [page])
