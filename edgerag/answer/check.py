@@ -110,7 +110,7 @@ from .binding import (
 from .candidates import candidates
 from .cases import in_case
 from .category_case import in_category
-from .derived import underived
+from .derived import underived, unranked
 from .form import affirmed
 from .fragment import fragment
 from .kinds import ROLE_WORDS, fits, fits_measure, of_kind
@@ -253,7 +253,7 @@ def check_answer(
         return dropped("fragment", cut, core, units)
     if q.alternatives is not None and q.kind != "yes-no" and (named := affirmed(short, q.alternatives)) is not None:
         return _alternative(short, named, q, core, units, reread)
-    if (not_computed := underived(short, core, units)) is not None:  # derived.py: arithmetic a small model does not do
+    if not_computed := underived(short, core, units) or unranked(short, core, units):  # derived.py: sums and choices by size
         return dropped("derived", not_computed, core, units)
     kind = q.kind
     step = why = ""

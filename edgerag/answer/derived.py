@@ -13,6 +13,11 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
 * a table read gives it in a row or column that says the operation ("% Change", "Increase
   (decrease)", "Average", "Ratio", "% of revenue", "Total"): the table computed it.
 
+A choice among things by size ("Which segment had the largest change?", "Who has the highest
+compensation?") is a comparison code makes (compare.py, arithmetic.py) or none: the model's pick
+is dropped (`unranked`) unless a sentence read says it of the thing picked ("Nokia was our
+largest customer"); a year chosen so is left to the other steps.
+
 A reply with no number to a question that asks the number itself ("What proportion of the
 shares … ?" → "Warrants") is dropped too; to one that asks a choice ("In which year …", "… A or
 B?") it is left to the other steps.
@@ -24,6 +29,7 @@ import re
 from collections.abc import Sequence
 
 from ..text.rows import row_spans, rows_in
+from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import Operation, operation
 
@@ -138,3 +144,21 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
     if any(value in _values(_prose(u.text), percent) or _in_cue_cell(value, op.op, u.text) for u in units):
         return None
     return f"the question asks a {op.op.replace('_', ' ')} that code could not compute from the cells read; the model's '{short}' is not stated as one"
+
+
+_RANKED = re.compile(r"\b(?:most|largest|highest|greatest|biggest|lowest|smallest|least|fewest|oldest|youngest)\b", re.I)
+_WHICH_THING = re.compile(r"\s*(?:which|who)\b(?!\s+(?:fiscal\s+)?(?:years?|quarters?|months?|periods?|dates?)\b)", re.I)
+"""A choice among things ("Which segment …", "Who …"), not among periods (which_year's)."""
+
+
+def unranked(short: str, asked: str, units: Sequence[Unit]) -> str | None:
+    """Why ``short``, the model's choice for ``asked``, a question of which thing is largest
+    or smallest, is no answer (the module doc); None when ``asked`` is no such question or a
+    sentence read says the superlative of ``short``."""
+    ranked = _RANKED.search(asked)
+    if ranked is None or not _WHICH_THING.match(asked) or not short.strip():
+        return None
+    said = re.compile(rf"{re.escape(short.strip())}.*\b{ranked.group()}\b|\b{ranked.group()}\b.*{re.escape(short.strip())}", re.I | re.S)
+    if any(said.search(s) for u in units for s in split_sentences(_prose(u.text))):
+        return None
+    return f"the question asks which is {ranked.group().lower()}: code compares the cells read and could not; the model's '{short}' is not compared"
