@@ -112,6 +112,28 @@ def test_a_list_is_asked_by_its_plural_noun_and_keeps_no_total_row():
     ]
 
 
+def test_a_year_chosen_by_size_is_the_year_the_row_read_says():
+    """ "In which year was X larger?" left to the model (its row's label is not the question's
+    words): the row it read decides, through the check, as arithmetic.py decides over a table."""
+    from edgerag.answer.check import check_answer
+
+    row = grid_lines([["Deferred income", "2017/2018", "2018/2019"], ["Current", "182", "159"]], "Deferred income")
+    units = _units("\n".join(row))
+    larger = "In which year was the current deferred income larger?"
+    checked = check_answer("2018/2019", "2018/2019", larger, units)
+    assert (checked.short, checked.step, checked.abstained) == ("2017/2018", "which year", False)
+    assert check_answer("2017/2018", "2017/2018", larger, units).step == ""  # already the row's
+    smaller = check_answer("2017/2018", "2017/2018", "In which year was the current deferred income smaller?", units)
+    assert smaller.short == "2018/2019"
+    assert check_answer("2018/2019", "2018/2019", "In which year was the current deferred income reported?", units).step == ""
+    two = _units(
+        "\n".join(
+            grid_lines([["Item", "2016", "2015"], ["Starbucks revenue", "78,903", "142,283"], ["Costs", "943,200", "672,667"]], "Revenue")
+        )
+    )
+    assert check_answer("2015", "2015", "Which year has the least amount of costs?", two).step == ""  # the model read another row
+
+
 def test_a_row_of_percentages_alone_is_read_and_its_years_over_a_bound_found():
     rates = grid_lines(
         [

@@ -11,6 +11,8 @@ its ``names``, never the user's situation: a user's town, employer or month is t
 documents will not name it (issue #62).
 
 1. ``said``: the model said it does not know, or wrote nothing → not in the documents.
+   ``derived`` (derived.py): a number the question asks computed, or a choice by size ("Which
+   segment had the largest …?"), that code did not make: not in the documents unless a sentence says it.
    ``form``: a yes/no question answered neither yes nor no (a passage number and a heading) is
    read again between its options; none → not in the documents. A question offering
    alternatives ("Will I need a new card, or can I update it online?", form.py) answered yes or
@@ -20,9 +22,8 @@ documents will not name it (issue #62).
    Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
    the evidence holds (closed choices, as comparisons are read); none → not in the documents.
 3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
-   documents (the model made it up, or took it from the question). (A reply restating a
-   sentence in other words was tried as standing on it: on TAT-QA it let 3 answers through that
-   the reports' own wording scores wrong for 1 kept on ConditionalQA, so it is not a step.) An
+   documents (the model made it up, or took it from the question; a sentence restated in other
+   words was tried as standing: 3 wrong let through on TAT-QA for 1 kept on ConditionalQA). An
    alternative the question offers ("… one sum or instalments?") is the user's own phrase: it
    too must stand on a sentence read (`unsaid_alternative`), however it was chosen.
 4. ``about`` (binding.py `about`), for a question asked of its subject itself ("In what year did
@@ -45,18 +46,15 @@ documents will not name it (issue #62).
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
    ``model`` (model_check.py, ``answer_model_check``), for the same questions: the model asked, in
    one short call constrained to yes or no, whether the sentence the answer stands on (under its
-   passage's heading, after the two sentences before it) gives that answer to the question
-   proper; each such sentence in turn until one does; none → not in the documents, the first
-   named as the closest read. Not asked of a table's row line (bound in code), nor of a question
-   that pins its thing down by a clause of its own ("a film starring …": binding.py
-   `through_a_clause`), whose answer and clause stand in different sentences.
+   passage's heading, after the two before it) answers the question proper; each in turn until
+   one does; none → not in the documents. Not asked of a table's row line (bound in code), nor of
+   a question pinning its thing by a clause ("a film starring …": binding.py `through_a_clause`).
 6. ``page``, for a question that describes the user's situation: the sentence is on the page
    retrieval ranks first for the whole question, situation and all (``case_page``): guidance
    gives each process its page, and a time, a body or a sum read from another page is another
    process's ("within 13 weeks" of a septic-tank permit for an asylum decision; a solicitor's
-   bill's £335 for an exam review). On ConditionalQA the seven short answers read from another
-   page were all wrong, and the 48 right ones all stood on the first page; a yes or no is not
-   held to it (its rule may stand on another page: 4 right of 6).
+   bill's £335 for an exam review). On ConditionalQA the 7 short answers read from another page
+   were all wrong, the 48 right ones all on the first; a yes or no is not held to it (4 right of 6).
 7. ``case`` (cases.py `in_case`): a value the guidance gives case by case (a table's rows by a
    band of money or dates, "£11,222 if your course started between …", a ladder of years of
    service), where the user's own words state a sum, a date or a length of time: the value of the
@@ -64,7 +62,8 @@ documents will not name it (issue #62).
    "6% … for Postgraduate loans"), where the user's words name one category: its value
    (category_case.py `in_category`).
 8. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
-   the question's subject replaces another item's.
+   the question's subject replaces another item's. ``which year`` (year_cell.py `year_of_size`): a
+   year chosen by size ("In which year was X larger?") from a table's row is the one its cells say.
 
 A long answer (a summary, an explanation) is held to one step here, before the model writes it
 (``unnamed``): each name the question gives is named by something read. Once written, a long
@@ -72,9 +71,8 @@ answer to what to do or what happens ("How can I challenge the bill?") is said i
 documents' own words: the sentence read its claim restates, cited, else not in the documents
 (quoted.py, read.py).
 
-A chain question's reads (chain.py, each step and the question left) are not checked: a step's
-answer feeds the next hop, and a checked first step that dropped "K-17 valve" ended a chain the
-real model answers right (tests/test_chain.py). A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
+A chain question's reads (chain.py) are not checked: a step's answer feeds the next hop, and a
+checked first step that dropped "K-17 valve" ended a chain the real model answers right. A "yes" is checked side by side instead (``sides``, sides.py): kept where each side the question
 names holds, else "no" or not in the documents; then against its sentence (``polarity``,
 polarity.py): a "yes" whose sentence says "not", "only" or "except" of what was asked is a "no". A comparison, a table's column or a
 lifespan decided in code is held by construction. An abstained answer cites nothing as its source:
@@ -120,6 +118,7 @@ from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
 from .polarity import says_no
 from .question import Question, as_question
 from .sides import each_side
+from .year_cell import year_of_size
 
 NOT_IN_DOCUMENTS = "The documents do not say."
 SAYS_UNKNOWN = re.compile(
@@ -335,11 +334,13 @@ def check_answer(
     if named is not None:
         why = f"'{short}' is another category's; the user's words name {named.category}: {named.value}"
         return Check(named.value, step="case", why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
-    value = (
-        bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not parse_row(bound[0].sentence) else None
-    )  # a row is bound in code
+    row = parse_row(bound[0].sentence)  # a row is bound in code; a year of one is the year its cells say (year_cell.py)
+    value = bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not row else None
+    sized = year_of_size(short, bound[0].sentence, core, bound[0].unit.text) if kind == "year" and row else None
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
+    elif sized is not None:
+        step, why, short = "which year", sized.why, sized.answer
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
 
 

@@ -9,6 +9,13 @@ the year asked, as printed (said with its scale after, as any number read from a
 scaled.py). A number the row already holds in the year asked, one held by several rows, by a
 column of no year, or by no table is left as it is. The same holds for a row code looked up by
 its label (read.py `decided`).
+
+`year_of_size`: asked "In which year was X larger?", the model names a year of the row it read
+("Other financial income; 2017/2018: 182; 2018/2019: 159" → "2018/2019"); the row's own cells
+say which year it is (the check's ``which year`` step, where code did not decide from the tables).
+The row's year columns are compared as arithmetic.py compares them (by size where every value is
+printed negative); a tie, a reply naming no column of the row, or a sentence that is no row:
+left as it is.
 """
 
 from __future__ import annotations
@@ -17,12 +24,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.rows import SECTION_MARK, parse_row
 from ..types import Unit
+from .binding import lemma
 from .operation import operation, years_in
 from .scaled import BARE
 from .table_cells import amount, content, grids, header_year, year_columns
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEAR_HEAD = re.compile(r"\b(?:(?:FY|F)\s?'?\d{2}|(?:19|20)\d{2}(?:\s?/\s?(?:19|20)?\d{2})?)\b", re.I)
+"""A column's year as a reply names it: "2019", "2017/2018", "FY19"."""
 
 
 @dataclass(frozen=True)
@@ -62,3 +73,31 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
         re.sub(r"(?<=[$€£¥])\s+", "", cell.amount.text),
         f"the year asked: {grid.labels[i]}, {columns[0]}: {cell.amount.text} (the reply read {header})",
     )
+
+
+def year_of_size(short: str, sentence: str, asked: str, text: str = "") -> Moved | None:
+    """The year of ``sentence``'s row where its value is largest (smallest where ``asked`` asks
+    so), where the reply ``short`` names another of its columns (the module doc); else None, and
+    None where another row of its table (in ``text``, the passage) is the one ``asked`` names best."""
+    op = operation(asked)
+    row = parse_row(sentence)
+    if op is None or op.op != "which_year" or row is None:
+        return None
+    label = next(iter(row.cells.values()), "").strip()
+    words = {lemma(w) for w in content(asked)}
+    named = lambda x: len(words & {lemma(w) for w in content(x)})  # noqa: E731 (the question's words a label holds)
+    for grid in grids([("", text)]):
+        own = [x.rpartition(SECTION_MARK)[2].strip() for x in grid.labels]
+        if label in own and any(named(x) > named(label) for x in own):
+            return None  # the model read a row the question names less well ("Starbucks transaction-based revenue")
+    years = [(m.group(), cell) for h, v in row.cells.items() if (m := _YEAR_HEAD.search(h)) and (cell := amount(v)) is not None]
+    if len(years) < 2 or len({y for y, _ in years}) < len(years) or short.strip() not in {y for y, _ in years}:
+        return None
+    size = all(c.value < 0 for _, c in years)  # a row of losses: "the greater loss" is the larger size
+    sized = [(y, abs(c.value) if size else c.value) for y, c in years]
+    best = (min if op.low else max)(v for _, v in sized)
+    winners = [y for y, v in sized if v == best]
+    if len(winners) != 1 or winners[0] == short.strip():
+        return None
+    listed = "; ".join(f"{y}: {c.text}" for y, c in years)
+    return Moved(winners[0], f"the row read says which year: {listed}")
