@@ -435,3 +435,16 @@ def test_a_dates_day_a_footnote_mark_and_a_names_number_are_no_listed_amounts():
         "(2) Fiscal 2019 net income includes an income tax benefit, and (3) fiscal 2018 net income includes a tax charge.",
     )
     assert listed_value("How much income tax benefit is included in net income of fiscal 2018?", [notes]) is None
+
+
+def test_a_month_of_a_date_asked_names_no_item_of_a_list():
+    """ "… the U.K. facility as of March 31, 2018?" over a sentence about the U.S. facility: its
+    item "$39.4 million as of March 31" names the month, not the facility asked (TAT-QA)."""
+    us = passage(
+        "f",
+        "Property",
+        "(1) Includes amounts capitalized related to the Company's U.S. build-to-suit facility of $41.8 million and $39.4 million"
+        " as of March 31, 2019 and 2018, respectively.",
+    )
+    question = "How much was the amount capitalized related to the Company's U.K. build-to-suit facility as of March 31, 2018?"
+    assert listed_value(question, [us]) is None

@@ -159,7 +159,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     if count is None or asked_kind(question) != "number" or _SEVERAL.search(question) or len(set(_YEAR.findall(question))) > 1:
         return None  # "the respective maintenance revenue in 2018 and 2019": two values asked, not one item's
     amount = _HOW.search(question) is None or "much" in _HOW.search(question).group(1).lower()
-    every = distinguishing(question_names(question), units)
+    every = [n for n in distinguishing(question_names(question), units) if not re.fullmatch(_MONTH, n)]  # "as of March 31": a date, no name
     names = [n for n in every if not house_name(n, question)] or ([] if amount else every)  # "the Institute's income"
     if not names and not amount:
         return None  # "how many" of no named subject: too little to bind a list item to
