@@ -111,6 +111,27 @@ def test_a_number_in_a_list_is_bound_to_its_own_item():
     assert bound_value("40", sentence, "How many staff did the institute employ?") is None  # no item named
     dated = "On March 27, 2020 the closing sales price of our common stock was $0.22."  # "March 27" is a date, no item
     assert bound_value("0.22", dated, "What is the closing price in March, 2020") is None
+
+
+def test_a_number_in_a_sentence_of_values_by_year_is_the_year_asked():
+    """A report's sentence gives a value a year; the 1.5B read the change it ends on (TAT-QA)."""
+    from edgerag.answer.list_value import year_value
+
+    capitalized = (
+        "A total of $6.5 million of software costs during 2019 and $7.7 million of software costs during 2018 were capitalized,"
+        " resulting in an increase of the expense by $1.2 million compared to 2018."
+    )
+    assert year_value("$1.2 million", capitalized, "What was the cost of software capitalized in 2019?") == "$6.5 million"
+    assert year_value("$6.5 million", capitalized, "What was the cost of software capitalized in 2019?") is None  # already 2019's
+    assert year_value("$6.5 million", capitalized, "What was the cost of software capitalized in 2018?") is None  # 2018 has two
+    assert year_value("$1.2 million", capitalized, "What was the change in software costs from 2018 to 2019?") is None
+    blocks = "Amortization expense was approximately $163 and $185 in 2018 and 2017."
+    assert year_value("$185", blocks, "What was the amortization expense in 2018?") == "$163"
+    assert year_value("$185", "Amortization expense was $163 in 2018, and $185 in all.", "What was it in 2018?") is None
+    checked = check_answer(
+        "$1.2 million", "$1.2 million", "What was the cost of software capitalized in 2019?", [passage("s", "Software", capitalized)]
+    )
+    assert (checked.short, checked.step) == ("$6.5 million", "subject")
     assert bound_value("12,400 EUR", "The centrifuge costs 12,400 EUR.", "What does the centrifuge cost?") is None
 
 

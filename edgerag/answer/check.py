@@ -61,8 +61,8 @@ documents will not name it (issue #62).
    case it falls in, else not in the documents; a value given per category ("9% … for Plan 2",
    "6% … for Postgraduate loans"), where the user's words name one category: its value
    (category_case.py `in_category`).
-8. ``subject`` (list_value.py `bound_value`): in a list of numbers for several subjects, the number of
-   the question's subject replaces another item's. ``which year`` (year_cell.py `year_of_size`): a
+8. ``subject`` (list_value.py `bound_value`, `year_value`): in a list of numbers for several subjects
+   or years, the number of the question's subject or year replaces another item's. ``which year`` (year_cell.py `year_of_size`): a
    year chosen by size ("In which year was X larger?") from a table's row is the one its cells say.
 
 A long answer (a summary, an explanation) is held to one step here, before the model writes it
@@ -112,7 +112,7 @@ from .derived import underived, unranked
 from .form import affirmed
 from .fragment import fragment
 from .kinds import ROLE_WORDS, fits, fits_measure, of_kind
-from .list_value import bound_value
+from .list_value import bound_value, year_value
 from .listed import counted, says_counted
 from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
 from .polarity import says_no
@@ -310,16 +310,8 @@ def check_answer(
         asked_of = [s for s in bound if checkable(s)][:MODEL_CHECKS] if one_sentence else []
         confirmed = confirmed_by(confirm, asked_of, short)  # model_check.py: each in turn until the model says yes
         if said_no(confirmed):  # the model reads each as answering something else
-            first = asked_of[0]
-            return dropped(
-                "model",
-                f"the model reads the sentence that holds '{short}' as not answering what was asked",
-                core,
-                units,
-                [first],
-                completion,
-                confirmed,
-            )
+            why = f"the model reads the sentence that holds '{short}' as not answering what was asked"
+            return dropped("model", why, core, units, asked_of[:1], completion, confirmed)
     if case_page and q.situated:  # the user's case is the page their words find first, not another's (the ``page`` step)
         own = [s for s in bound if s.unit.doc_id == case_page]
         if not own:
@@ -336,9 +328,10 @@ def check_answer(
         return Check(named.value, step="case", why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
     row = parse_row(bound[0].sentence)  # a row is bound in code; a year of one is the year its cells say (year_cell.py)
     value = bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not row else None
+    value = value or (year_value(short, bound[0].sentence, core) if kind == "number" and not row else None)  # a year's own amount
     sized = year_of_size(short, bound[0].sentence, core, bound[0].unit.text) if kind == "year" and row else None
     if value is not None:
-        step, why, short = "subject", f"'{short}' belongs to another item of the list; the asked one's is {value}", value
+        step, why, short = "subject", f"'{short}' belongs to another item or year of the list; the asked one's is {value}", value
     elif sized is not None:
         step, why, short = "which year", sized.why, sized.answer
     return Check(short, step=step, why=why, closest=bound[:1], reread=completion, confirmed=confirmed)

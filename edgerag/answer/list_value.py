@@ -4,6 +4,9 @@
   York and 12 at Hull"), the value in the list item that names the question's subject (a period
   with its own: "6 months", not "6 years"; the page's own subject names no item: issue #62; a
   date's day, "On March 27", is no item's value: issue #63).
+* `year_value`: in a report's sentence that gives a value per year ("$6.5 million … during 2019
+  and $7.7 million … during 2018", "$163 and $185 in 2018 and 2017"), the value of the one year
+  the question names (issue #63: the 1.5B read "$1.2 million", the change the sentence ends on).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from .binding import _NUM as NUMBER
 from .binding import _digits as digits
 from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .listed import names_number
+from .operation import operation, years_in
+from .text_operands import _amounts as amounts_in
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
@@ -59,3 +64,34 @@ def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | N
 
 def _name_words(names: list[str]) -> set[str]:
     return {w.lower() for n in names for w in n.split()}
+
+
+_A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?![\d,])")
+
+
+def year_value(answer: str, sentence: str, question: str) -> str | None:
+    """The amount ``sentence`` gives the one year ``question`` names, where the reply
+    ``answer`` is another amount of that sentence (the module doc); None where the question
+    names no single year or asks a computation, or the sentence pairs its amounts and years
+    neither one after another ("A in Y1 and B in Y2") nor as blocks ("A and B in Y1 and Y2")."""
+    asked = years_in(question)
+    said = amounts_in(answer)
+    if len(asked) != 1 or operation(question) is not None or len(said) != 1:
+        return None
+    marks = sorted(
+        [(p, "amount", a) for p, a, _ in amounts_in(sentence)] + [(m.start(), "year", int(m.group())) for m in _A_YEAR.finditer(sentence)]
+    )
+    while marks and marks[0][1] == "year":  # "ended December 31, 2019 was $163 and $185 in 2018 and 2017": the years after
+        marks.pop(0)
+    kinds = "".join("a" if k == "amount" else "y" for _, k, _ in marks)
+    values = [x for _, k, x in marks if k == "amount"]
+    if re.fullmatch(r"(a+)(y+)", kinds) and kinds.count("a") == kinds.count("y") >= 2:
+        pairs = list(zip([x for _, k, x in marks if k == "year"], values))
+    elif re.fullmatch(r"(?:ay){2,}a*", kinds):
+        pairs = [(marks[i + 1][2], marks[i][2]) for i in range(0, 2 * kinds.count("y"), 2)]
+    else:
+        return None
+    mine = [a for y, a in pairs if y == asked[0]]
+    if len(mine) != 1 or not any(abs(v.value) == abs(said[0][1].value) for v in values) or abs(mine[0].value) == abs(said[0][1].value):
+        return None
+    return mine[0].text
