@@ -13,7 +13,7 @@ from edgerag.answer.cases import band, in_case
 from edgerag.answer.check import check_answer
 from edgerag.answer.question import read_question
 
-from .helpers import section
+from .helpers import passage, section
 
 FEES = section(
     "fees",
@@ -167,6 +167,10 @@ def test_a_value_per_category_is_the_one_the_users_words_name():
     assert moved.step == "case" and moved.short == "6% of their income above £21,000 a year"
     unnamed = read_question("Our new employee has a student loan. How much should I deduct?")  # no category named: the pick stands
     assert check_answer("9%", "9%", unnamed, [loans]).short == "9%"
+    row = "Item: Fiscal Year Ended April 27, 2019 › Third Quarter; High: 33.98; Low: 20.99; Dividends Declared Per Share: 0.11"
+    prices = passage("p", "Stock prices", row)
+    label = check_answer("Third Quarter", "Third Quarter", "In which quarter of 2019 was the high price greater than $40.00?", [prices])
+    assert label.short == "Third Quarter" and label.step != "case"  # a row's label chosen is no category's value
 
 
 def test_how_long_is_answered_where_the_sentence_says_what_takes_the_time():

@@ -15,7 +15,8 @@ proper) name the category of exactly one item, by a word that tells it from the 
 modifier of its head noun: "postgraduate", not "loans", which "a student loan" says too; not
 "Plan", which three of them share, nor a bare number), the answer is that item's value as the
 page prints it ("6% of their income above £21,000 a year"). Where the user's words name none, or
-several, the model's pick stands: a category is never guessed.
+several, the model's pick stands: a category is never guessed. A reply that is no value (a year,
+a row's label such as "Third Quarter": issue #63) is left to the other steps.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def _telling(items: list[Category]) -> list[set[str]]:
 def in_category(short: str, standing: list[Standing], q: Question) -> Category | None:
     """The item of the category the user's words name, where ``short`` is another item's value
     (the module doc); None when the step does not apply or the answer is already it."""
+    if not re.search(r"\d", short) or re.fullmatch(r"(?:19|20)\d{2}", short.strip()):
+        return None  # a year or a label ("Third Quarter") chosen, not a category's value
     said = {lemma(w) for w in keywords(" ".join((*q.situation, q.asked)))}
     for s in standing:
         items = categories(s.sentence)
