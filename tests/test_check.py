@@ -111,6 +111,8 @@ def test_a_number_in_a_list_is_bound_to_its_own_item():
     assert bound_value("40", sentence, "How many staff did the institute employ?") is None  # no item named
     dated = "On March 27, 2020 the closing sales price of our common stock was $0.22."  # "March 27" is a date, no item
     assert bound_value("0.22", dated, "What is the closing price in March, 2020") is None
+    years = "The provision for China and Mexico for fiscal years ended 2019, 2018 and 2017 is $5.7 million, $3.8 million, and $3.1 million."
+    assert bound_value("5.7 million", years, "What was the provision for China and Mexico in 2019?") is None  # "ended 2019": a year
 
 
 def test_a_number_in_a_sentence_of_values_by_year_is_the_year_asked():

@@ -50,7 +50,9 @@ def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | N
     if len(naming) != 1:
         return None
     item = items[naming[0]]
-    numbers = [m.group() for m in NUMBER.finditer(item) if not names_number(item[: m.start()])]  # "On March 27": a date's day
+    numbers = [  # "On March 27": a date's day; "ended 2019": a year, no item's value
+        m.group() for m in NUMBER.finditer(item) if not names_number(item[: m.start()]) and not _A_YEAR.fullmatch(m.group())
+    ]
     old = [m.group() for m in NUMBER.finditer(answer)]
     if len(numbers) != 1 or len(old) != 1 or digits(numbers[0]) == digits(old[0]):
         return None  # "York: 25" split from its name, two values in the item, or already bound
