@@ -179,6 +179,11 @@ def test_a_chain_without_relation_words_is_answered_hop_by_hop_by_the_real_model
         ("The author of Book X was Karl Renner", "Who was in charge of Austria?", "Karl Renner"),  # the example's subject
         ("Paris is a city", "Where was Max Mack born?", "Paris is a city"),  # no word of the question: left as written
         ("Max Mack", "Who directed it?", "Max Mack"),
+        (
+            "When obligations under the contract are satisfied",
+            "When is revenue recognized under a contract?",
+            "When obligations under the contract are satisfied",
+        ),  # a clause, no subject
     ],
 )
 def test_a_reply_said_as_a_sentence_about_the_question_keeps_its_answer(reply, asked, short):

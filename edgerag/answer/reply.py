@@ -82,6 +82,8 @@ def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int)
 
 _SAID = re.compile(r"^(?P<subject>.+?)\s+(?:is|was|are|were)\s+(?P<answer>.+)$")
 _EXAMPLE_SUBJECT = "the author of book x"
+_CLAUSE = re.compile(r"\s*(?:when|whenever|if|once|as|because|while|after|before|until|unless|where|since|upon)\b", re.I)
+"""A reply opening a clause ("When obligations … are satisfied"): what precedes its verb is no subject."""
 
 
 def said_of(short: str, asked: str) -> str:
@@ -90,7 +92,7 @@ def said_of(short: str, asked: str) -> str:
     instruction's example copied): the part after the copula, when the part before it shares a
     word with the question or is the example's subject; else the reply as it is."""
     m = _SAID.match(short)
-    if m is None or len(short.split()) < 4:
+    if m is None or len(short.split()) < 4 or _CLAUSE.match(short):
         return short
     subject = normalize(m.group("subject"))
     words = set(normalize(asked).split()) - {"is", "was", "are", "were"}
