@@ -251,3 +251,26 @@ def test_a_money_scale_does_not_scale_a_count():
     grid_read = grids([("t", text)])[0]
     assert grid_read.value(0, "Number of Shares").scale == ""  # type: ignore[union-attr]
     assert grid_read.value(0, "Amount").scale == "thousand"  # type: ignore[union-attr]
+
+
+def test_a_periods_columns_are_the_ones_the_rest_of_the_question_names():
+    """ "consolidated … between FY 2018 and FY 2019" reads the Consolidated columns, not the
+    Unconsolidated ones printed first; "In the first quarter of 2018, … the high and low price"
+    reads 2018's High and Low, not 2019's; with nothing to tell two columns apart, no answer."""
+    rd = [
+        ["Expenditure", "Unconsolidated · FY 2019", "Unconsolidated · FY 2018", "Consolidated · FY 2019", "Consolidated · FY 2018"],
+        ["b. Recurring", "303", "295", "306", "298"],
+        ["d. Innovation center expenditure", "1,285", "1,079", "1,352", "1,202"],
+    ]
+    asked = "What is the percentage change for consolidated Innovation center expenditure between FY 2018 and FY 2019?"
+    assert compute(asked, [("k", _text(rd))]).answer == "12.48%"
+    assert compute(asked.replace("consolidated ", ""), [("k", _text(rd))]) is None  # two columns a year, neither named
+    prices = [
+        ["Quarter", "Fiscal 2019 · High", "Fiscal 2019 · Low", "Fiscal 2018 · High", "Fiscal 2018 · Low"],
+        ["First Quarter", "83.14", "63.81", "70.00", "62.19"],
+        ["Second Quarter", "80.00", "60.00", "71.00", "61.00"],
+    ]
+    spread = compute(
+        "In the first quarter of 2018, what was the difference between the high and low price per share?", [("k", _text(prices))]
+    )
+    assert spread is not None and spread.answer == "7.81"

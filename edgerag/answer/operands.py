@@ -84,15 +84,28 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
     return filled[0] if len(filled) == 1 else None
 
 
-def _part_columns(grid: Grid, part: str, words: list[str]) -> list[str]:
-    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its words."""
+def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others: list[str]) -> list[str]:
+    """The columns a part names: by its date ("November 2018" → "November 30, 2018"), else its
+    words, in the one year the question names where the columns have years ("In the first
+    quarter of 2018, … the high and low price": 2018's High and Low). Of a date's columns, the
+    one the part's words name, else the question's ``others`` ("consolidated … between FY 2018
+    and FY 2019": the Consolidated columns, not the Unconsolidated)."""
     when = header_when(part)
     if when is None:
-        return named_columns(grid, words)
+        named = named_columns(grid, words)
+        if len(op.years) == 1 and any(header_year(h) is not None for h in named):
+            return [h for h in named if header_year(h) == op.years[0]]
+        return named
     dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
-    if len(dated) > 1 and (rest := [w for w in words if not years_in(w)]):
-        named = named_columns(grid, rest)  # "Q3 2020": of 2020's columns, the one headed Q3
-        return [h for h in named if h in dated][:1] if named else []
+    rest = [w for w in words if not years_in(w)]
+    if len(dated) > 1 and (rest or others):
+        named = named_columns(grid, [*rest, *others])  # "Q3 2020": of 2020's columns, the one headed Q3
+        named = [h for h in named if h in dated]
+        return (
+            named[:1]
+            if named and (len(named) == 1 or column_rank(grid, named[0], [*rest, *others]) != column_rank(grid, named[1], [*rest, *others]))
+            else []
+        )
     return dated
 
 
@@ -103,7 +116,8 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
         rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
         h = _one_column(op, grid, [a, b], rest)
         return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
-    ca, cb = _part_columns(grid, op.parts[0], a_words), _part_columns(grid, op.parts[1], b_words)
+    others = [w for w in question_words(question) if w not in a_words and w not in b_words and not years_in(w)]
+    ca, cb = _part_columns(grid, op.parts[0], a_words, op, others), _part_columns(grid, op.parts[1], b_words, op, others)
     if ca and cb and ca[0] != cb[0]:
         row = best_row(grid, content(question))
         if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
