@@ -274,3 +274,15 @@ def test_a_periods_columns_are_the_ones_the_rest_of_the_question_names():
         "In the first quarter of 2018, what was the difference between the high and low price per share?", [("k", _text(prices))]
     )
     assert spread is not None and spread.answer == "7.81"
+
+
+def test_a_label_said_word_for_word_wins_over_one_said_in_part():
+    """ "Audit-related Fees" is asked by its own words; "Audit Fees" only shares a prefix with them."""
+    fees = [
+        ["Fees", "2018", "2019"],
+        ["Audit Fees", "52,794", "62,040"],
+        ["Audit-related Fees", "1,283", "1,095"],
+        ["Tax Fees", "4,304", "3,943"],
+    ]
+    assert compute("What is the average Audit-related Fees?", [("k", _text(fees))]).answer == "1,189"
+    assert compute("What is the average Audit Fees?", [("k", _text(fees))]).answer == "57,417"

@@ -275,7 +275,8 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
     missing_total = -1.1 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
-    return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched
+    exact = 0.01 * sum(any(_stem(w) == _stem(q) for q in words) for w in mine)  # "audit-related" over "Audit" when both are close
+    return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched + exact
 
 
 def best_row(grid: Grid, words: Sequence[str], usable: Sequence[int] | None = None) -> int | None:
