@@ -286,3 +286,18 @@ def test_a_label_said_word_for_word_wins_over_one_said_in_part():
     ]
     assert compute("What is the average Audit-related Fees?", [("k", _text(fees))]).answer == "1,189"
     assert compute("What is the average Audit Fees?", [("k", _text(fees))]).answer == "57,417"
+
+
+def test_an_average_of_rows_named_by_their_labels_is_over_those_rows():
+    """ "the average number of shares owned by A and B": the two people's rows, in the column the
+    question names; a question naming no row, or one, is not a sum over rows."""
+    owners = [
+        ["Name", "Number of Shares Beneficially Owned", "Percent Owned"],
+        ["Directors › L. Gordon Crovitz", "53,819", "1.2%"],
+        ["Directors › Donald P. Hutchison", "88,205", "2.0%"],
+        ["Directors › Brian Kinion", "16,016", "*"],
+    ]
+    pair = compute("What is the average number of shares owned by L. Gordon Crovitz and Donald P. Hutchison?", [("k", _text(owners))])
+    assert pair is not None and pair.answer == "71,012"
+    assert compute("What is the average number of shares owned by Brian Kinion?", [("k", _text(owners))]) is None
+    assert compute("What is the average number of shares owned?", [("k", _text(owners))]) is None

@@ -9,6 +9,10 @@ the question names:
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
+* a sum or an average over rows the question names by their labels, two or more, in the one
+  column it names (its header not a year's): "the average number of shares owned by L. Gordon
+  Crovitz and Donald P. Hutchison". (Every row of a column, "the NEOs' total salary", was tried:
+  a question's words may pick a subset the rows do not tell apart, "the Vice Presidents".)
 
 None where they are not bound in code: the model reads the question.
 """
@@ -17,8 +21,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..text.rows import SECTION_MARK
 from .operation import Operation, years_in
-from .table_cells import Cell, Grid, best_row, column_rank, content, header_when, header_year, named_columns, question_words, year_columns
+from .table_cells import (
+    Cell,
+    Grid,
+    best_row,
+    column_rank,
+    content,
+    header_when,
+    header_year,
+    named_columns,
+    question_words,
+    year_columns,
+)
 
 
 def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
@@ -142,4 +158,25 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     if by_rows:
         return op, by_rows
     row = best_row(grid, words)
+    if row is None and op.op in ("sum", "average") and not op.years:
+        return op, _column_rows(grid, question)
     return op, None if row is None else _year_cells(op, grid, row, words)
+
+
+def _own(label: str) -> str:
+    return label.rpartition(SECTION_MARK)[2].strip()
+
+
+def _column_rows(grid: Grid, question: str) -> list[Cell] | None:
+    """The rows a sum or an average over rows adds: those the question names by their labels,
+    two or more, in the column it names (the module doc)."""
+    words = question_words(question)
+    cols = [h for h in named_columns(grid, words) if header_year(h) is None]
+    said = question.lower()
+    rows = [i for i, label in enumerate(grid.labels) if len(_own(label)) > 3 and _own(label).lower() in said]
+    if not cols or len(rows) < 2:
+        return None
+    cells = [grid.value(i, cols[0]) for i in rows]
+    if any(c is None for c in cells) or len({c.amount.percent for c in cells}) > 1:  # type: ignore[union-attr]
+        return None
+    return cells  # type: ignore[return-value]
