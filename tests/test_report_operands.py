@@ -301,3 +301,21 @@ def test_an_average_of_rows_named_by_their_labels_is_over_those_rows():
     assert pair is not None and pair.answer == "71,012"
     assert compute("What is the average number of shares owned by Brian Kinion?", [("k", _text(owners))]) is None
     assert compute("What is the average number of shares owned?", [("k", _text(owners))]) is None
+
+
+def test_a_split_fiscal_year_and_a_labels_short_name_are_read_as_the_report_writes_them():
+    """ "in 2018/2019 from 2017/2018" over columns headed so; "PSP payments" for the row
+    "Performance Share Plan (‘PSP’)"; a year chosen is said as its column writes it."""
+    assert operation("What was the change in personnel expenses in 2018/2019 from 2017/2018?").years == (2019, 2018)
+    income = [["€ million", "2017/2018", "2018/2019"], ["Other financial income", "182", "159"], ["Other financial expenses", "-20", "-25"]]
+    assert (
+        compute("What was the change in Other financial income in 2018/2019 from 2017/2018?", [("k", _text(income))]).answer
+        == "-23 million"
+    )
+    assert compute("In which year was Other financial income larger?", [("k", _text(income))]).answer == "2017/2018"
+    plans = [
+        ["Plan", "2019 · £m", "2018 · £m"],
+        ["Share Incentive Plan (‘SIP’)", "0.5", "0.4"],
+        ["Performance Share Plan (‘PSP’)", "2.1", "1.8"],
+    ]
+    assert compute("What was the change in PSP payments in 2019 from 2018?", [("k", _text(plans))]).answer.startswith("0.3")

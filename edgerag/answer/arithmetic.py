@@ -87,6 +87,12 @@ def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tu
     return (row, out) if len(out) >= 2 else None  # type: ignore[return-value]
 
 
+def _written(header: str) -> str:
+    """A column's year as the table writes it ("FY19", "2017/2018"), else ""."""
+    m = re.search(r"\b(?:FY|F)\s?'?\d{2}\b|\b(?:19|20)\d{2}\s?/\s?(?:19|20)?\d{2}\b", header, re.I)
+    return m.group() if m else ""
+
+
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 
 
@@ -99,7 +105,7 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
         return None
     _, values = found
     cells = tuple(c for _, c in values)
-    listed = "; ".join(f"{y}: {c.amount.text}" for y, c in values)
+    listed = "; ".join(f"{_written(c.header) or y}: {c.amount.text}" for y, c in values)
     if op.op == "which_year":
         pick = min if op.low else max
         size = all(c.amount.value < 0 for c in cells)  # a row of losses or outflows printed negative: "the greater loss" is the larger size
@@ -108,8 +114,7 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
         if len(winners) != 1:
             return None
         header = next(c.header for y, c in values if y == winners[0])
-        written = re.search(r"\b(?:FY|F)\s?'?\d{2}\b", header, re.I)  # "FY19" as the table writes it
-        answer = written.group() if written else str(winners[0])
+        answer = _written(header) or str(winners[0])
         return Computed(answer, f"{answer} ({cells[0].label}: {listed})", float(winners[0]), op, cells)
     bound = op.bound or 0.0
     m = re.search(r"(million|thousand|billion|\bm\b|\bbn\b|\bk\b)", question[question.lower().find(op.cue.lower()) :], re.I)

@@ -151,8 +151,19 @@ def year_of(text: str) -> int | None:
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
 
 
+_SPLIT_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?![\d,])")
+"""A fiscal year across two calendar years ("2018/2019", "2018/19"): named by the year it ends in."""
+
+
+def _ended(m: re.Match[str]) -> str:
+    first, second = int(m.group(1)), int(m.group(2)) if len(m.group(2)) == 4 else int(m.group(1)[:2] + m.group(2))
+    return str(second) if second == first + 1 else m.group()
+
+
 def years_in(text: str) -> tuple[int, ...]:
-    """Every year ``text`` names, in order, once each."""
+    """Every year ``text`` names, in order, once each; a split fiscal year ("2018/2019") as the
+    year it ends in, as a question and a table's header both name it."""
+    text = _SPLIT_YEAR.sub(_ended, text)
     out = [y for m in _YEAR.finditer(text) if (y := year_of(m.group())) is not None]
     return tuple(dict.fromkeys(out))
 

@@ -254,12 +254,18 @@ def label_score(label: str, words: Sequence[str]) -> float:
     label's words not asked."""
     section, _, own = label.rpartition(SECTION_MARK)
     bare = _ASIDE.sub("", own).strip()
+    scores = [_score(section, own, words)]
     if bare and bare != own:
-        return max(_score(section, own, words), _score(section, bare, words))
-    return _score(section, own, words)
+        scores.append(_score(section, bare, words))
+    short = _ABBREVIATION.search(own)  # "Performance Share Plan (‘PSP’)", asked as "PSP payments"
+    if short and short.group(1).lower() in words:
+        scores.append(_score(section, short.group(1), words))
+    return max(scores)
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+_ABBREVIATION = re.compile(r"\(\s*[‘'\"“]?([A-Z]{2,}[A-Za-z0-9&]{0,8})[’'\"”]?\s*\)")
+"""A label's own short name, in parentheses after it."""
 
 
 def _score(section: str, own: str, words: Sequence[str]) -> float:
