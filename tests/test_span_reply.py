@@ -149,3 +149,16 @@ def test_a_thing_keeps_the_body_that_gives_it_but_a_number_does_not():
     assert qualified("initial training", "What training is required?", [page]) == "initial training by HM Coastguard"
     assert qualified("£50", "How much is it?", [page]) == "£50"
     assert qualified("regular training", "What training is required?", [page]) == "regular training"  # no name follows
+
+
+def test_an_amount_keeps_the_bound_before_it_and_its_points():
+    """ "30 days" is "within 30 days", "$584 million" "up to $584 million": a bound changes what
+    the number says; a bare number of basis points keeps them. Two passages bounding it apart, or
+    a question that says the bound itself: as it is."""
+    notes = "Trade payables are paid within 30 days of recognition. Restructuring costs are up to $584 million in total."
+    assert qualified("30 days", "When are trade payables paid?", [notes]) == "within 30 days"
+    assert qualified("$584 million", "How much are the restructuring costs?", [notes]) == "up to $584 million"
+    margin = "Selling expenses rose approximately 70 basis points as a percentage of net sales."
+    assert qualified("70", "How much basis points did selling expenses rise?", [margin]) == "approximately 70 basis points"
+    assert qualified("30 days", "Are payables paid within 30 days?", [notes]) == "30 days"
+    assert qualified("30 days", "When?", [notes, "Invoices are due 30 days after delivery."]) == "30 days"
