@@ -319,3 +319,11 @@ def test_a_split_fiscal_year_and_a_labels_short_name_are_read_as_the_report_writ
         ["Performance Share Plan (‘PSP’)", "2.1", "1.8"],
     ]
     assert compute("What was the change in PSP payments in 2019 from 2018?", [("k", _text(plans))]).answer.startswith("0.3")
+
+
+def test_a_change_in_a_row_of_averages_is_a_change_not_a_change_of_averages():
+    """ "the change in the average prices for Gold in 2019 from 2018" reads the row of average
+    prices in two years; "between 2017-2018, and 2018-2019" asks averages of periods, not done."""
+    prices = [["Average prices", "2019", "2018"], ["Gold", "1,309", "1,281"], ["Silver", "15.5", "16.0"]]
+    assert compute("What was the change in the average prices for Gold in 2019 from 2018?", [("k", _text(prices))]).answer == "28"
+    assert operation("What is the change in the average total bookings between 2017-2018, and 2018-2019?") is None

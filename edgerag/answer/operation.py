@@ -215,6 +215,17 @@ def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
     return Operation("which_year", (), years_in(question), 0, m["dir"], m["dir"].lower() in _LOW), said
 
 
+def _an_averages_row(composite: str, question: str) -> bool:
+    """ "the change in the average prices … in 2019 from 2018": a change of one row of averages
+    between two single years, not a change of averages over periods ("between 2017-2018, and
+    2018-2019")."""
+    return (
+        bool(re.match(r"change|difference|increase|decrease", composite, re.I))
+        and len(years_in(question)) == 2
+        and not _RANGE.search(question)
+    )
+
+
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
     if (w := which_year(question)) and not w[1]:
@@ -228,7 +239,7 @@ def operation(question: str) -> Operation | None:
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
     if not found:
         return None
-    if _COMPOSITE.search(question):
+    if (composite := _COMPOSITE.search(question)) and not _an_averages_row(composite.group(), question):
         return None  # "the change in the average bookings": one operation over the other's results
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
     if op == "sum" and (other := [f for f in found if f[2] != "sum"]):
