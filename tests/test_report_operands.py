@@ -327,3 +327,12 @@ def test_a_change_in_a_row_of_averages_is_a_change_not_a_change_of_averages():
     prices = [["Average prices", "2019", "2018"], ["Gold", "1,309", "1,281"], ["Silver", "15.5", "16.0"]]
     assert compute("What was the change in the average prices for Gold in 2019 from 2018?", [("k", _text(prices))]).answer == "28"
     assert operation("What is the change in the average total bookings between 2017-2018, and 2018-2019?") is None
+
+
+def test_a_change_in_one_year_is_from_the_year_before_and_a_driver_is_no_number():
+    """ "the percentage change in capitalized interest in 2019" is 2018 to 2019; "the main
+    drivers for the increase in operating expenses in 2019" asks causes, not a number."""
+    interest = [["$ million", "2019", "2018"], ["Interest expense", "236", "222"], ["Capitalized interest", "45", "51"]]
+    assert compute("What is the percentage change in capitalized interest in 2019?", [("k", _text(interest))]).answer == "-11.76%"
+    assert operation("What were the main drivers for the overall increase in operating expenses in 2019?") is None
+    assert compute("What was the capitalized interest in 2019?", [("k", _text(interest))]) is None  # a cell, no computation

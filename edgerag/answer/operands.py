@@ -2,7 +2,8 @@
 the question names:
 
 * one row and two or more years (or none: a change takes the two latest years, an average
-  every year): the row's cells in those years' columns, of one kind of column;
+  every year; one: a change in that year is from the year before): the row's cells in those
+  years' columns, of one kind of column;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, else the table's only column), or two columns of one
   row;
@@ -39,12 +40,14 @@ from .table_cells import (
 
 def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
     years = sorted(op.years)
+    found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
     if not years:
-        found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
         if op.op in ("change", "percent_change", "difference"):
             years = found[-2:]
         elif op.op == "average":
             years = found
+    elif len(years) == 1 and op.op in ("change", "percent_change") and years[0] - 1 in found:
+        years = [years[0] - 1, years[0]]  # "the change in capitalized interest in 2019": from the year before
     if len(years) < 2:
         return None
     cells: list[Cell] = []

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years", "years_over")
 _NOT_A_NUMBER = re.compile(
-    r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:reasons|factors|causes|drivers)"
-    r"|was\s+the\s+(?:reason|cause|driver|factor)|are\s+the\s+(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
+    r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)"
+    r"|was\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reason|cause|driver|factor)|are\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
     r"|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b|\b(?:represent|represents|attributed\s+to|attributable\s+to|mean|means)\s*\??$",
     re.I,
 )
