@@ -336,3 +336,26 @@ def test_a_change_in_one_year_is_from_the_year_before_and_a_driver_is_no_number(
     assert compute("What is the percentage change in capitalized interest in 2019?", [("k", _text(interest))]).answer == "-11.76%"
     assert operation("What were the main drivers for the overall increase in operating expenses in 2019?") is None
     assert compute("What was the capitalized interest in 2019?", [("k", _text(interest))]) is None  # a cell, no computation
+
+
+def test_a_proportion_of_one_over_another_is_a_fraction_and_a_part_naming_two_rows_is_none():
+    """ "the proportion of finished goods over total inventories" is 0.65, A / B as analysts
+    write it; "investor relations and consultants" names two rows: no one row's cell."""
+    stock = [
+        ["Inventories", "2019", "2018"],
+        ["Raw materials", "3,445", "3,100"],
+        ["Finished goods", "6,356", "5,900"],
+        ["Total inventories", "9,801", "9,000"],
+    ]
+    assert (
+        compute("What is the proportion of the value of finished goods over total inventories in 2019?", [("k", _text(stock))]).answer
+        == "0.65"
+    )
+    costs = [
+        ["Operating expense", "2019"],
+        ["Investor Relations", "105,639"],
+        ["Consultants", "245,386"],
+        ["Total Operating Expense", "19,133,139"],
+    ]
+    asked = "What is the proportion of investor relations and consultants over the total operating expense in 2019?"
+    assert compute(asked, [("k", _text(costs))]) is None

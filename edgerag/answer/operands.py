@@ -20,6 +20,7 @@ None where they are not bound in code: the model reads the question.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..text.rows import SECTION_MARK
@@ -128,9 +129,21 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
     return dated
 
 
+def _names_more(grid: Grid, row: int, part: str) -> bool:
+    """Whether ``part``, a list ("A and B", "A, B"), names beside ``row`` another row by a word
+    ``row``'s label lacks."""
+    if not re.search(r"\s+and\s+|,\s", part):
+        return False
+    own = set(content(grid.labels[row]))
+    rest = [w for w in question_words(part) if w not in own and w != "total"]
+    return any(j != row and any(w in content(label) for w in rest) for j, label in enumerate(grid.labels))
+
+
 def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     a_words, b_words = (question_words(p) for p in op.parts)
     a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
+    if a is not None and b is not None and (_names_more(grid, a, op.parts[0]) or _names_more(grid, b, op.parts[1])):
+        return None  # "investor relations and consultants": a part naming two rows is no one row's cell
     if a is not None and b is not None and a != b:
         rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
         h = _one_column(op, grid, [a, b], rest)

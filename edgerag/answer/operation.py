@@ -91,6 +91,10 @@ _PARTS: list[re.Pattern[str]] = [
         r"(?:\bof\s+)?(?:the\s+)?(?P<a>[^?,]+?)\s+as\s+a\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
+    re.compile(  # "the proportion of the value of finished goods over total inventories": A over B
+        r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?,]+?)\s+over\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
     re.compile(
         r"\b(?:percentage|proportion|percent|share|fraction)\s+(?:constitution\s+)?of\s+(?:the\s+)?(?P<a>.+?)\s+(?:in|to|of|among|within|out\s+of)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
@@ -249,6 +253,8 @@ def operation(question: str) -> Operation | None:
         op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
     elif op == "change" and _AS_PERCENT.search(question):
         op = "percent_change"  # "the change in revenue … as a percentage"
+    if op == "proportion" and re.search(r"\bproportion\s+of\b[^?]*\bover\b", question, re.I):
+        op = "ratio"  # "the proportion of A over B": A / B as a fraction, as reports' analysts write it (0.65)
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
     if op == "average" and (m := _BETWEEN.search(question)):
         a, b = year_of(m["a"]), year_of(m["b"])
