@@ -41,6 +41,7 @@ from .operands import operands
 from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .printed_change import printed_change, printed_row
+from .stated_result import stated_result
 from .table_cells import (
     NOT_MONEY,
     Cell,
@@ -306,6 +307,14 @@ def computed(question: str, units: list[Unit]) -> Decision | None:
     if c is None:
         return None
     answer, shown = c.answer, c.shown
+    scale = re.search(r"(thousand|million|billion)$", answer)
+    stated = (
+        stated_result(c.value, answer.endswith("%"), scale.group(1) if scale else "", question, units)
+        if c.operation.op in ("change", "percent_change")
+        else None
+    )
+    if stated is not None:  # stated_result.py: the report's own statement of the change computed
+        answer, shown = stated[0], f"{stated[0]}, as the report states it: '{stated[1][:160]}' (computed {shown})"
     by_id = {u.chunk_id: u for u in units}
     read = [by_id[k] for k in dict.fromkeys(x.key for x in c.cells) if k in by_id]
     return Decision(answer=answer, units=read, reason=f"computed in code: {shown}", kind="arithmetic", text=shown)

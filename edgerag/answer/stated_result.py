@@ -1,0 +1,58 @@
+"""A change computed in code, said as the report's prose states it (issue #63, item 3).
+
+A report's tables give the cells; its paragraphs often state the change itself, rounded as the
+report rounds it ("CTS sales increased 27% in 2019", "… an increase of $8.7 million"). Where a
+change or a percentage change computed from the cells (arithmetic.py) equals, at the prose's own
+precision and scale, an amount a sentence states of the same thing, the answer is the report's
+statement, with the computation's direction, and the computation shown beside it:
+
+    "What is the percentage increase in CTS sales in 2019?"
+      computed 26.7% ((849.8 - 670.7) / 670.7 × 100)  →  "27%", as the report states it
+
+The sentence must be prose (no table row), say a change ("increased", "decline", "up", …) and
+hold `MIN_SUBJECT` of the question's own words; its amount must be of the same kind (a
+percentage for a percentage). Anything else leaves the computed answer as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.sentences import split_sentences
+from ..types import Unit
+from .table_cells import _close, content
+from .text_operands import _prose
+
+MIN_SUBJECT = 0.75
+_CHANGED = re.compile(r"\b(?:increas|decreas|grew|grow|declin|rose|fell|chang|up\b|down\b|higher|lower|improv)", re.I)
+_STATED = re.compile(
+    r"(?P<cur>US\$|A\$|C\$|[$€£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<scale>million|billion|thousand))?(?P<pct>\s?%|\s?percent\b)?",
+    re.I,
+)
+_SIZE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_ASKING = frozenset("what was is the how much did change percentage percent increase decrease from between to in of".split())
+
+
+def stated_result(value: float, percent: bool, scale: str, question: str, units: Sequence[Unit]) -> tuple[str, str] | None:
+    """(the report's statement of ``value``, a change computed in ``scale`` or as a percentage,
+    signed as computed; the sentence that states it), or None (the module doc)."""
+    subject = [w for w in content(question) if w not in _ASKING and not re.fullmatch(r"(?:19|20)\d{2}", w)]
+    if not subject:
+        return None
+    size = abs(value) * (1 if percent else _SIZE.get(scale, 1.0))
+    for unit in units:
+        for sentence in split_sentences(_prose(unit.text)):
+            words = content(sentence)
+            if not _CHANGED.search(sentence) or sum(any(_close(w, x) for x in words) for w in subject) < MIN_SUBJECT * len(subject):
+                continue
+            for m in _STATED.finditer(sentence):
+                if bool(m["pct"]) != percent or (not percent and not (m["cur"] or m["scale"])) or re.fullmatch(r"(?:19|20)\d{2}", m["num"]):
+                    continue  # a percentage for a percentage; an amount said as money or with its scale; no year
+                num = m["num"].replace(",", "")
+                places = len(num.split(".")[1]) if "." in num else 0
+                unit_size = 1 if percent else _SIZE.get((m["scale"] or "").lower(), 1.0)
+                if round(size / unit_size, places) == float(num) and (places or percent or unit_size > 1):
+                    said = m.group().strip()
+                    return (f"-{said}" if value < 0 else said), sentence.strip()
+    return None
