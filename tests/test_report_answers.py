@@ -259,3 +259,21 @@ def test_the_years_a_table_covers_are_read_from_its_header():
     )  # the table of the row named
     assert table_years("Which years does the table show?", both) is None  # two tables, two answers
     assert table_years("What was accounts receivable in 2019?", one) is None  # not a question about the table's years
+
+
+def test_a_change_computed_is_said_as_the_reports_prose_states_it():
+    """ "CTS sales increased 27%": the 26.7% computed from the cells is said as the report rounds
+    it, the computation beside; prose about another thing, or another kind of number, is not."""
+    from edgerag.answer.arithmetic import computed
+
+    table = "\n".join(
+        grid_lines([["$ millions", "Fiscal 2019", "Fiscal 2018"], ["Sales", "849.8", "670.7"], ["Costs", "100.1", "90.2"]], "CTS")
+    )
+    said = passage("c", "CTS results", "CTS sales increased 27% in fiscal 2019, driven by volume.\n" + table)
+    pct = computed("What is the percentage increase in CTS sales in 2019?", [said])
+    assert pct.answer == "27%" and "as the report states it" in pct.text and "26.7%" in pct.text
+    assert computed("What was the change in CTS sales in 2019?", [said]).answer == "179.1 million"  # no amount stated
+    other = passage("o", "CTS results", "Headcount increased 27% in fiscal 2019.\n" + table)
+    assert computed("What is the percentage increase in CTS sales in 2019?", [other]).answer == "26.7%"
+    fell = passage("f", "CTS results", "CTS costs rose by $9.9 million in fiscal 2019.\n" + table)
+    assert computed("What was the change in CTS costs from 2018 to 2019?", [fell]).answer == "$9.9 million"
