@@ -31,7 +31,11 @@ _STATED = re.compile(
     re.I,
 )
 _SIZE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_ASKING = frozenset("what was is the how much did change percentage percent increase decrease from between to in of".split())
+_ASKING = frozenset(
+    """what was is the how much did change percentage percent increase decrease increased decreased from between to in of for by
+    compared previous prior year years fiscal ended ending period""".split()
+)
+"""The words of asking a change and naming its years, not the thing that changed."""
 
 
 def stated_result(value: float, percent: bool, scale: str, question: str, units: Sequence[Unit]) -> tuple[str, str] | None:
