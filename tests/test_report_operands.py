@@ -359,3 +359,13 @@ def test_a_proportion_of_one_over_another_is_a_fraction_and_a_part_naming_two_ro
     ]
     asked = "What is the proportion of investor relations and consultants over the total operating expense in 2019?"
     assert compute(asked, [("k", _text(costs))]) is None
+
+
+def test_a_clause_setting_a_thing_aside_asks_no_operation():
+    """ "…, excluding the increase in other costs of $0.4 million, what is the cost …?" asks a
+    value; the increase is the aside's, not a change to compute."""
+    asked = (
+        "For Fiscal year 2019, excluding the increase in other miscellaneous costs of $0.4 million, what is the Cost of Support Revenues?"
+    )
+    assert operation(asked) is None
+    assert operation("What was the change in revenue from 2018 to 2019?").op == "change"  # type: ignore[union-attr]

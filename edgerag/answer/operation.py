@@ -123,6 +123,8 @@ _COMPOSITE = re.compile(
     r"|\b(?:percentage|percent)\s+(?:change|difference|increase|decrease)\b.*\bas\s+a\s+(?:percentage|proportion)\s+(?:of|to)\b",
     re.I,
 )
+_SET_ASIDE = re.compile(r",\s*(?:excluding|including|except(?:\s+for)?|net\s+of)\b[^,?]*,", re.I)
+"""A clause setting a thing aside between commas: its words ask no operation."""
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -240,7 +242,8 @@ def operation(question: str) -> Operation | None:
             return Operation(name, (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
     if _NOT_A_NUMBER.search(question):
         return None
-    found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(question))]
+    asked = _SET_ASIDE.sub(" ", question)  # "excluding the increase in other costs of $0.4 million, what is …": no change asked
+    found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(asked))]
     if not found:
         return None
     if (composite := _COMPOSITE.search(question)) and not _an_averages_row(composite.group(), question):
