@@ -132,6 +132,9 @@ def test_a_year_chosen_by_size_is_the_year_the_row_read_says():
         )
     )
     assert check_answer("2015", "2015", "Which year has the least amount of costs?", two).step == ""  # the model read another row
+    rates = _units("The statutory rate (21.0% in fiscal 2019, 24.5% in fiscal 2018 and 35.0% in fiscal 2017) applies to income.")
+    said = check_answer("2019", "2019", "In which year was the statutory rate largest?", rates)
+    assert (said.short, said.step) == ("2017", "which year")  # a sentence's values by year, compared
 
 
 def test_a_row_of_percentages_alone_is_read_and_its_years_over_a_bound_found():

@@ -326,10 +326,10 @@ def check_answer(
     if named is not None:
         why = f"'{short}' is another category's; the user's words name {named.category}: {named.value}"
         return Check(named.value, step="case", why=why, closest=bound[:1], reread=completion, confirmed=confirmed)
-    row = parse_row(bound[0].sentence)  # a row is bound in code; a year of one is the year its cells say (year_cell.py)
+    row = parse_row(bound[0].sentence)  # a row is bound in code; a year chosen by size is the one its values say (year_cell.py)
     value = bound_value(short, bound[0].sentence, core, units, bound[0].unit) if kind == "number" and not row else None
     value = value or (year_value(short, bound[0].sentence, core) if kind == "number" and not row else None)  # a year's own amount
-    sized = year_of_size(short, bound[0].sentence, core, bound[0].unit.text) if kind == "year" and row else None
+    sized = year_of_size(short, bound[0].sentence, core, bound[0].unit.text) if kind == "year" else None
     if value is not None:
         step, why, short = "subject", f"'{short}' belongs to another item or year of the list; the asked one's is {value}", value
     elif sized is not None:

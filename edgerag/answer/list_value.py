@@ -20,6 +20,7 @@ from .binding import _digits as digits
 from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .listed import names_number
 from .operation import operation, years_in
+from .table_cells import Amount
 from .text_operands import _amounts as amounts_in
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
@@ -68,32 +69,45 @@ def _name_words(names: list[str]) -> set[str]:
     return {w.lower() for n in names for w in n.split()}
 
 
-_A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?![\d,])")
+_A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?!\d|,\d)")
+
+
+def _unbracketed(amount: Amount, written: str) -> Amount:
+    """An amount that opens an aside ("(21.0% in fiscal 2019, …)") is no negative "(1,204)"."""
+    if amount.value < 0 and written.startswith("(") and not re.match(r"\(\s*[$€£]?\s?\d[\d,.]*\s*[%a-z]*\)", written):
+        return Amount(-amount.value, amount.percent, amount.currency, amount.text)
+    return amount
+
+
+def year_pairs(sentence: str) -> list[tuple[int, Amount]] | None:
+    """(year, amount) as ``sentence`` pairs them, one after another ("A in Y1 and B in Y2") or
+    as blocks ("A and B in Y1 and Y2"); None where it pairs them neither way."""
+    amounts = [(p, _unbracketed(a, sentence[p:]), "amount") for p, a, _ in amounts_in(sentence)]
+    marks = sorted([(p, k, a) for p, a, k in amounts] + [(m.start(), "year", int(m.group())) for m in _A_YEAR.finditer(sentence)])
+    while marks and marks[0][1] == "year":  # "ended December 31, 2019 was $163 and $185 in 2018 and 2017": the years after
+        marks.pop(0)
+    kinds = "".join("a" if k == "amount" else "y" for _, k, _ in marks)
+    if re.fullmatch(r"(a+)(y+)", kinds) and kinds.count("a") == kinds.count("y") >= 2:
+        return list(zip([x for _, k, x in marks if k == "year"], [x for _, k, x in marks if k == "amount"]))
+    if re.fullmatch(r"(?:ay){2,}a*", kinds):
+        return [(marks[i + 1][2], marks[i][2]) for i in range(0, 2 * kinds.count("y"), 2)]
+    return None
 
 
 def year_value(answer: str, sentence: str, question: str) -> str | None:
     """The amount ``sentence`` gives the one year ``question`` names, where the reply
     ``answer`` is another amount of that sentence (the module doc); None where the question
-    names no single year or asks a computation, or the sentence pairs its amounts and years
-    neither one after another ("A in Y1 and B in Y2") nor as blocks ("A and B in Y1 and Y2")."""
+    names no single year or asks a computation, or the sentence pairs no amounts with years
+    (`year_pairs`)."""
     asked = years_in(question)
     said = amounts_in(answer)
     if len(asked) != 1 or operation(question) is not None or len(said) != 1:
         return None
-    marks = sorted(
-        [(p, "amount", a) for p, a, _ in amounts_in(sentence)] + [(m.start(), "year", int(m.group())) for m in _A_YEAR.finditer(sentence)]
-    )
-    while marks and marks[0][1] == "year":  # "ended December 31, 2019 was $163 and $185 in 2018 and 2017": the years after
-        marks.pop(0)
-    kinds = "".join("a" if k == "amount" else "y" for _, k, _ in marks)
-    values = [x for _, k, x in marks if k == "amount"]
-    if re.fullmatch(r"(a+)(y+)", kinds) and kinds.count("a") == kinds.count("y") >= 2:
-        pairs = list(zip([x for _, k, x in marks if k == "year"], values))
-    elif re.fullmatch(r"(?:ay){2,}a*", kinds):
-        pairs = [(marks[i + 1][2], marks[i][2]) for i in range(0, 2 * kinds.count("y"), 2)]
-    else:
+    pairs = year_pairs(sentence)
+    if pairs is None:
         return None
     mine = [a for y, a in pairs if y == asked[0]]
+    values = [a for _, a in pairs] + [a for _, a, _ in amounts_in(sentence)]
     if len(mine) != 1 or not any(abs(v.value) == abs(said[0][1].value) for v in values) or abs(mine[0].value) == abs(said[0][1].value):
         return None
     return mine[0].text

@@ -14,7 +14,8 @@ its label (read.py `decided`).
 ("Other financial income; 2017/2018: 182; 2018/2019: 159" → "2018/2019"); the row's own cells
 say which year it is (the check's ``which year`` step, where code did not decide from the tables).
 The row's year columns are compared as arithmetic.py compares them (by size where every value is
-printed negative); a tie, a reply naming no column of the row, or a sentence that is no row:
+printed negative), or a sentence's values by year ("21.0% in fiscal 2019, 24.5% in fiscal 2018
+and 35.0% in fiscal 2017": list_value.py `year_pairs`); a tie, a reply naming no year of them:
 left as it is.
 """
 
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from ..text.rows import SECTION_MARK, parse_row
 from ..types import Unit
 from .binding import lemma
+from .list_value import year_pairs
 from .operation import operation, years_in
 from .scaled import BARE
 from .table_cells import amount, content, grids, header_year, year_columns
@@ -80,17 +82,20 @@ def year_of_size(short: str, sentence: str, asked: str, text: str = "") -> Moved
     so), where the reply ``short`` names another of its columns (the module doc); else None, and
     None where another row of its table (in ``text``, the passage) is the one ``asked`` names best."""
     op = operation(asked)
-    row = parse_row(sentence)
-    if op is None or op.op != "which_year" or row is None:
+    if op is None or op.op != "which_year":
         return None
-    label = next(iter(row.cells.values()), "").strip()
-    words = {lemma(w) for w in content(asked)}
-    named = lambda x: len(words & {lemma(w) for w in content(x)})  # noqa: E731 (the question's words a label holds)
-    for grid in grids([("", text)]):
-        own = [x.rpartition(SECTION_MARK)[2].strip() for x in grid.labels]
-        if label in own and any(named(x) > named(label) for x in own):
-            return None  # the model read a row the question names less well ("Starbucks transaction-based revenue")
-    years = [(m.group(), cell) for h, v in row.cells.items() if (m := _YEAR_HEAD.search(h)) and (cell := amount(v)) is not None]
+    row = parse_row(sentence)
+    if row is None:  # prose: "(21.0% in fiscal 2019, 24.5% in fiscal 2018 and 35.0% in fiscal 2017)"
+        years = [(str(y), a) for y, a in year_pairs(sentence) or []]
+    else:
+        label = next(iter(row.cells.values()), "").strip()
+        words = {lemma(w) for w in content(asked)}
+        named = lambda x: len(words & {lemma(w) for w in content(x)})  # noqa: E731 (the question's words a label holds)
+        for grid in grids([("", text)]):
+            own = [x.rpartition(SECTION_MARK)[2].strip() for x in grid.labels]
+            if label in own and any(named(x) > named(label) for x in own):
+                return None  # the model read a row the question names less well ("Starbucks transaction-based revenue")
+        years = [(m.group(), cell) for h, v in row.cells.items() if (m := _YEAR_HEAD.search(h)) and (cell := amount(v)) is not None]
     if len(years) < 2 or len({y for y, _ in years}) < len(years) or short.strip() not in {y for y, _ in years}:
         return None
     size = all(c.value < 0 for _, c in years)  # a row of losses: "the greater loss" is the larger size
@@ -100,4 +105,4 @@ def year_of_size(short: str, sentence: str, asked: str, text: str = "") -> Moved
     if len(winners) != 1 or winners[0] == short.strip():
         return None
     listed = "; ".join(f"{y}: {c.text}" for y, c in years)
-    return Moved(winners[0], f"the row read says which year: {listed}")
+    return Moved(winners[0], f"the {'row' if row is not None else 'sentence'} read says which year: {listed}")
