@@ -29,6 +29,8 @@ One module per step of the path:
                      the question also names by words that tell it apart
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed
+          stated_result.py  a change computed from the cells said as the report's prose
+                     states it ("27%" for 26.7%), signed as computed, the computation beside
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
                      costs: (3,604); (725)"): its change is computed on the costs' sizes,
                      and a cell read of one ("Tax paid: (5.6)") is said as its size
@@ -72,7 +74,8 @@ One module per step of the path:
                      asked, a person's name in full, a bare count with its noun and bound; no
                      sentence-start word re-chosen, a question asking several not echoed)
       qualified.py   a short answer with the qualifier the passage writes after it ("… at your
-                     local council", "every year and whenever …" for "When …?")
+                     local council", "every year and whenever …" for "When …?"), an amount with
+                     the bound before it ("within 30 days", "up to $584 million")
       restated.py    a long reply's short answer: what follows its restatement of the question
                      ("To notify the workers, you need to …", "The decrease in X was due to …"),
                      or the first item below a lead-in
@@ -87,7 +90,8 @@ One module per step of the path:
                      question said back (restated.py); a bare number ("39%") to it, or to
                      "What was the reason for …?", is no answer
       year_cell.py   a number the model read from a table's row in another year's column, moved
-                     to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644")
+                     to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644"); a year
+                     chosen by size, the one the row or sentence read says (the check's ``which year``)
       scaled.py      a bare number (or list of them) the model read from a table, said with the
                      table's scale ("4,779" from a table in thousands → "4,779 thousand")
       several.py     a question asking for several things, and the reply's items kept whole, each
@@ -103,11 +107,13 @@ One module per step of the path:
                      chain's final answer too, against the question first asked
         derived.py   a model's number for arithmetic code could not compute (a change, an
                      average, a share …): kept only where the prose or the table's own "% Change"
-                     / "Total" cell states it, never an operand copied or a number made up
+                     / "Total" cell states it, never an operand copied or a number made up; a
+                     model's choice by size ("Which segment had the largest …?") too
         kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject
-      list_value.py  a list's value bound to its item ("25 at York" for York)
+      list_value.py  a list's value bound to its item ("25 at York" for York), a sentence's
+                     value to the one year asked ("$6.5 million … during 2019 and $7.7 million …")
         asked.py     whether they say what was asked: the year (or range) asked, the event a
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds
