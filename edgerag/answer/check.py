@@ -17,10 +17,12 @@ documents will not name it (issue #62).
    read again between its options; none → not in the documents. A question offering
    alternatives ("Will I need a new card, or can I update it online?", form.py) answered yes or
    no is answered by the alternative the reply names, else read again between them.
-2. ``kind`` (kinds.py): a reply of the wrong kind ("Who …?" answered with a year, "What
-   position …?" with a name), or the question's own subject ("Which firm audits the
-   Institute's accounts?" → the Institute), is read again, the output held to the answers of the right kind
-   the evidence holds (closed choices, as comparisons are read); none → not in the documents.
+2. ``kind`` (kinds.py): a reply of the wrong kind made of the question's own words ("What
+   position did Ana Ruiz take?" → "Ana Ruiz", "Is there a time limit …?" → "Yes, there is a time
+   limit"), or its own subject ("Which firm audits the Institute's accounts?" → the Institute), is
+   read again, held to the answers of the right kind the evidence holds (closed choices); a reply
+   of the wrong kind that says something else ("a legally enforceable right …" for "When …?") is
+   not in the documents (read again, all 7 such replies measured were made wrong: TAT-QA 5, ConditionalQA 2).
 3. ``stands`` (binding.py `stands_on`): a sentence read holds the answer; none → not in the
    documents (the model made it up, or took it from the question; a sentence restated in other
    words was tried as standing: 3 wrong let through on TAT-QA for 1 kept on ConditionalQA). An
@@ -265,6 +267,8 @@ def check_answer(
             return dropped("form", f"the question asks yes or no; '{short}' is neither", core, units, reread=completion)
         step, why, short = "form", f"the question asks yes or no; '{short}' is neither: read again between them", again
     elif kind != "yes-no" and (not fits(short, kind) or not fits_measure(short, core) or is_the_subject(short, core, kind, names)):
+        if {lemma(w) for w in keywords(short)} - {lemma(w) for w in keywords(core)} - {"yes", "no"}:  # it read something else: no guess
+            return dropped("kind", f"the question asks for a {kind}; '{short}' is none", core, units)
         options = [o for o in right_kind(kind, units, core, names) if fits_measure(o, core)]
         completion = reread(options) if options and reread is not None else None
         again = completion.text.strip() if completion is not None else ""
