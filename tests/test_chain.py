@@ -179,6 +179,7 @@ def test_a_chain_without_relation_words_is_answered_hop_by_hop_by_the_real_model
         ("The author of Book X was Karl Renner", "Who was in charge of Austria?", "Karl Renner"),  # the example's subject
         ("Paris is a city", "Where was Max Mack born?", "Paris is a city"),  # no word of the question: left as written
         ("Max Mack", "Who directed it?", "Max Mack"),
+        ("As of 2019, the total revenue was $5 million", "What was the total revenue as of 2019?", "$5 million"),  # "As of" is no clause
         (
             "When obligations under the contract are satisfied",
             "When is revenue recognized under a contract?",

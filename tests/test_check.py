@@ -125,7 +125,11 @@ def test_a_number_in_a_sentence_of_values_by_year_is_the_year_asked():
     )
     assert year_value("$1.2 million", capitalized, "What was the cost of software capitalized in 2019?") == "$6.5 million"
     assert year_value("$6.5 million", capitalized, "What was the cost of software capitalized in 2019?") is None  # already 2019's
-    assert year_value("$6.5 million", capitalized, "What was the cost of software capitalized in 2018?") is None  # 2018 has two
+    assert (
+        year_value("$6.5 million", capitalized, "What was the cost of software capitalized in 2018?") == "$7.7 million"
+    )  # not the change's
+    two = "Revenue was $5.0 million in 2019 and costs were $3.0 million in 2018."  # two things' amounts, not one thing's by year
+    assert year_value("$3.0 million", two, "What were the costs in 2019?") is None
     assert year_value("$1.2 million", capitalized, "What was the change in software costs from 2018 to 2019?") is None
     blocks = "Amortization expense was approximately $163 and $185 in 2018 and 2017."
     assert year_value("$185", blocks, "What was the amortization expense in 2018?") == "$163"

@@ -153,3 +153,5 @@ def test_a_choice_by_size_the_model_made_is_no_answer_unless_a_sentence_says_it(
     assert unranked("Nokia", "Who was the largest customer in 2019?", said) is None
     assert unranked("2019", "In which year was revenue largest?", UNITS) is None  # a year chosen: which_year's
     assert unranked("Revenue", "What was the revenue in 2019?", UNITS) is None  # no choice by size
+    guidance = [_unit("The higher rate of Attendance Allowance is paid if you need help day and night.")]
+    assert unranked("The higher rate", "Who gets the highest rate of Attendance Allowance?", guidance) is None  # no table read

@@ -369,3 +369,29 @@ def test_a_clause_setting_a_thing_aside_asks_no_operation():
     )
     assert operation(asked) is None
     assert operation("What was the change in revenue from 2018 to 2019?").op == "change"  # type: ignore[union-attr]
+
+
+def test_guards_of_the_report_steps_against_what_they_must_not_read():
+    """The shared readers the steps changed keep their other readers: a change column across a
+    split year is no year's column; a unit in parentheses is no row's short name; a label that
+    is itself "A and B" is one row; a total row is no item of a sum over rows named; "over the
+    years" is no "A over B"; a split year before a comma, or across a century, is the year it ends in."""
+    from edgerag.answer.cell_lookup import look_up
+    from edgerag.answer.operation import years_in
+    from edgerag.answer.table_cells import content, label_score
+
+    changed = [["$ millions", "2019", "2018", "2018/2019 change"], ["Revenue", "110", "100", "10%"], ["Costs", "50", "45", "11%"]]
+    assert look_up("What was the revenue in 2019?", [("k", _text(changed))]).answer == "110 million"
+    assert compute("In which year was revenue larger?", [("k", _text(changed))]).answer == "2019"
+    assert label_score("Sales (GWh)", content("What was the change in Generation in GWh?")) == 0
+    rd = [
+        ["$", "2019", "2018"],
+        ["Revenue", "1,000", "900"],
+        ["Research and development", "100", "90"],
+        ["Total operating expenses", "500", "450"],
+    ]
+    assert compute("What is the research and development expenses as a percentage of revenue in 2019?", [("k", _text(rd))]).answer == "10%"
+    pay = [["Name", "Salary"], ["John Other", "100"], ["Mary Smith", "200"], ["Total", "300"]]
+    assert compute("What is the average salary of John Other and Mary Smith in total?", [("k", _text(pay))]).answer == "150"
+    assert operation("What is the proportion of cash in total assets over the years 2018 and 2019?").op == "proportion"  # type: ignore[union-attr]
+    assert years_in("In 2018/19, what was X?") == (2019,) and years_in("1999/00") == (2000,)

@@ -161,4 +161,5 @@ def test_an_amount_keeps_the_bound_before_it_and_its_points():
     margin = "Selling expenses rose approximately 70 basis points as a percentage of net sales."
     assert qualified("70", "How much basis points did selling expenses rise?", [margin]) == "approximately 70 basis points"
     assert qualified("30 days", "Are payables paid within 30 days?", [notes]) == "30 days"
+    assert qualified("28 days", "How much notice?", ["Give no less than 28 days notice."]) == "no less than 28 days"  # negation kept
     assert qualified("30 days", "When?", [notes, "Invoices are due 30 days after delivery."]) == "30 days"

@@ -19,11 +19,15 @@ One module per step of the path:
         arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
-          operation.py   the operation a question asks, from its grammar (typed `Operation`)
-          operands.py    the cells an operation's operands bind: one row's years, two rows or
-                     columns named apart, a table of years by row
+          operation.py   the operation a question asks, from its grammar (typed `Operation`); a
+                     split fiscal year ("2018/2019") as the year it ends in; a clause setting a
+                     thing aside asks none; "the proportion of A over B" a fraction
+          operands.py    the cells an operation's operands bind: one row's years (a change in one
+                     year from the year before), two rows or columns named apart, a table of
+                     years by row, rows named by their labels for a sum or an average
           table_cells.py a report table read back from its row lines; a question's row (its
-                     label's words) and column (the year, the header's words) bound
+                     label's words, word for word first, or its short name: "PSP") and column
+                     (the year, the header's words) bound
             table_topic.py  a table's lead-in ("The provision for income taxes consists of
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart

@@ -206,13 +206,17 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     return None
 
 
+_FALL = re.compile(r"(?:decrease|decline|fell|fall|drop)", re.I)
+"""A change asked as a fall ("How much did costs decrease by?"): its size is the answer."""
+
+
 def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Computed] | None:
     """The operation computed over its operands, with its unit, scale and formula; and how surely its rows were named."""
     done = _calc(op, cells)
     if done is None:
         return None
     value, formula = done
-    if value < 0 and op.op == "change" and re.match(r"(?:decrease|decline|fell|fall|drop)", op.cue, re.I):
+    if value < 0 and op.op == "change" and _FALL.match(op.cue):
         value = -value  # "How much did costs decrease by?": the decrease, a size
     percent = op.op in ("percent_change", "proportion") or (op.op != "ratio" and all(c.amount.percent for c in cells))
     scales = {"" if unscaled_label(c.label) else c.scale for c in cells}
@@ -257,6 +261,8 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         op, cells = operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
             continue
+        if op.label_says and not all(op.label_says in content(f"{c.label} {c.header} {c.row}") for c in cells):
+            continue  # "the change in average revenue between 2018 and 2019" over a Revenue row: averages not printed
         if (
             op.op in ("average", "sum", "change", "difference")
             and _ASKS_PERCENT.search(question)
@@ -308,8 +314,9 @@ def computed(question: str, units: list[Unit]) -> Decision | None:
         return None
     answer, shown = c.answer, c.shown
     scale = re.search(r"(thousand|million|billion)$", answer)
+    fall = c.value < 0 or bool(_FALL.match(c.operation.cue))
     stated = (
-        stated_result(c.value, answer.endswith("%"), scale.group(1) if scale else "", question, units)
+        stated_result(c.value, answer.endswith("%"), scale.group(1) if scale else "", question, units, fall)
         if c.operation.op in ("change", "percent_change")
         else None
     )

@@ -13,10 +13,11 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
 * a table read gives it in a row or column that says the operation ("% Change", "Increase
   (decrease)", "Average", "Ratio", "% of revenue", "Total"): the table computed it.
 
-A choice among things by size ("Which segment had the largest change?", "Who has the highest
-compensation?") is a comparison code makes (compare.py, arithmetic.py) or none: the model's pick
-is dropped (`unranked`) unless a sentence read says it of the thing picked ("Nokia was our
-largest customer"); a year chosen so is left to the other steps.
+A choice among things by size over the tables read ("Which segment had the largest change?",
+"Who has the highest compensation?") is a comparison code makes (compare.py, arithmetic.py) or
+none: the model's pick is dropped (`unranked`) unless a sentence read says it of the thing picked
+("Nokia was our largest customer"); a year chosen so, or a pick where no table was read ("Who gets
+the highest rate of Attendance Allowance?" over guidance prose), is left to the other steps.
 
 A reply with no number to a question that asks the number itself ("What proportion of the
 shares … ?" → "Warrants") is dropped too; to one that asks a choice ("In which year …", "… A or
@@ -32,6 +33,7 @@ from ..text.rows import row_spans, rows_in
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import Operation, operation
+from .text_operands import prose
 
 _COMPUTED = ("change", "percent_change", "difference", "average", "ratio", "proportion", "sum")
 _CUES = {
@@ -110,12 +112,6 @@ def reply_number(short: str) -> tuple[float, bool] | None:
     return None
 
 
-def _prose(text: str) -> str:
-    for start, end in reversed(row_spans(text)):
-        text = text[:start] + text[end:]
-    return text
-
-
 def _in_cue_cell(value: float, op: str, text: str) -> bool:
     cue = re.compile(_CUES[op], re.I)
     for row in rows_in(text):
@@ -141,7 +137,7 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
             return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
         return None
     value, percent = number  # "13 %" is not stated by "$13"
-    if any(value in _values(_prose(u.text), percent) or _in_cue_cell(value, op.op, u.text) for u in units):
+    if any(value in _values(prose(u.text), percent) or _in_cue_cell(value, op.op, u.text) for u in units):
         return None
     return f"the question asks a {op.op.replace('_', ' ')} that code could not compute from the cells read; the model's '{short}' is not stated as one"
 
@@ -153,12 +149,15 @@ _WHICH_THING = re.compile(r"\s*(?:which|who)\b(?!\s+(?:fiscal\s+)?(?:years?|quar
 
 def unranked(short: str, asked: str, units: Sequence[Unit]) -> str | None:
     """Why ``short``, the model's choice for ``asked``, a question of which thing is largest
-    or smallest, is no answer (the module doc); None when ``asked`` is no such question or a
-    sentence read says the superlative of ``short``."""
+    or smallest over the tables read, is no answer (the module doc); None when ``asked`` is no
+    such question, the reply is a year, no table was read, or a sentence read says the
+    superlative of ``short``."""
     ranked = _RANKED.search(asked)
-    if ranked is None or not _WHICH_THING.match(asked) or not short.strip():
+    if ranked is None or not _WHICH_THING.match(asked) or not short.strip() or _YEAR.fullmatch(short.strip()):
         return None
+    if not any(row_spans(u.text) for u in units):
+        return None  # no table read: the documents' prose ranks it, or no one does ("the highest rate of Attendance Allowance")
     said = re.compile(rf"{re.escape(short.strip())}.*\b{ranked.group()}\b|\b{ranked.group()}\b.*{re.escape(short.strip())}", re.I | re.S)
-    if any(said.search(s) for u in units for s in split_sentences(_prose(u.text))):
+    if any(said.search(s) for u in units for s in split_sentences(prose(u.text))):
         return None
     return f"the question asks which is {ranked.group().lower()}: code compares the cells read and could not; the model's '{short}' is not compared"

@@ -120,7 +120,7 @@ def _is_number(text: str) -> bool:
 
 _WHEN_RULE = re.compile(
     r"\b(?:every|each|within|annually|yearly|monthly|weekly|daily|once|twice)\b|\b(?:year|month|week|day|hour)s?\b"
-    r"|^\s*(?:when|whenever|upon|after|before|until|as\s+soon\s+as|if|at\s+the\s+(?:time|end|start|beginning))\b",
+    r"|^\s*(?:when|whenever|upon|after|before|until|as\s+soon\s+as|at\s+the\s+(?:time|end|start|beginning))\b",
     re.I,
 )
 """A time a rule gives rather than a date ("every year", "within 3 months of the decision"), or

@@ -20,8 +20,8 @@ from .binding import _digits as digits
 from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .listed import names_number
 from .operation import operation, years_in
-from .table_cells import Amount
-from .text_operands import _amounts as amounts_in
+from .table_cells import _GENERIC, Amount, content
+from .text_operands import amounts_in
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
@@ -79,19 +79,45 @@ def _unbracketed(amount: Amount, written: str) -> Amount:
     return amount
 
 
-def year_pairs(sentence: str) -> list[tuple[int, Amount]] | None:
+def year_pairs(sentence: str, question: str) -> list[tuple[int, Amount]] | None:
     """(year, amount) as ``sentence`` pairs them, one after another ("A in Y1 and B in Y2") or
-    as blocks ("A and B in Y1 and Y2"); None where it pairs them neither way."""
+    as blocks ("A and B in Y1 and Y2"), the words between them naming nothing ``question``
+    does not ("… in 2019 and costs were $3.0 million in 2018" is two things for revenue); None
+    where it pairs them neither way."""
     amounts = [(p, _unbracketed(a, sentence[p:]), "amount") for p, a, _ in amounts_in(sentence)]
     marks = sorted([(p, k, a) for p, a, k in amounts] + [(m.start(), "year", int(m.group())) for m in _A_YEAR.finditer(sentence)])
     while marks and marks[0][1] == "year":  # "ended December 31, 2019 was $163 and $185 in 2018 and 2017": the years after
         marks.pop(0)
     kinds = "".join("a" if k == "amount" else "y" for _, k, _ in marks)
     if re.fullmatch(r"(a+)(y+)", kinds) and kinds.count("a") == kinds.count("y") >= 2:
+        if _foreign(sentence[marks[0][0] : marks[-1][0]], question):
+            return None
         return list(zip([x for _, k, x in marks if k == "year"], [x for _, k, x in marks if k == "amount"]))
-    if re.fullmatch(r"(?:ay){2,}a*", kinds):
-        return [(marks[i + 1][2], marks[i][2]) for i in range(0, 2 * kinds.count("y"), 2)]
-    return None
+    if not re.fullmatch(r"(?:ay){2,}a*", kinds):
+        return None
+    pairs: list[tuple[int, Amount]] = []
+    for i in range(0, 2 * kinds.count("y"), 2):  # "… during 2018 were capitalized, resulting in … $1.2 million": the pairs end
+        if i and _foreign(sentence[marks[i - 1][0] : marks[i][0]], question):
+            break
+        pairs.append((marks[i + 1][2], marks[i][2]))
+    return pairs if len(pairs) >= 2 else None
+
+
+_LINKING = frozenset("total addition approximately about million billion thousand".split())
+
+
+def _foreign(text: str, question: str) -> bool:
+    """Whether ``text`` names a thing ``question`` does not (a content word of its own, not a
+    generic, linking or scale word, nor a year)."""
+    asked = {lemma(w) for w in content(question)}
+    return any(lemma(w) not in asked for w in content(text) if w not in _GENERIC and w not in _LINKING and not _A_YEAR.fullmatch(w))
+
+
+def _of_another(sentence: str, question: str) -> bool:
+    """Whether the clause that leads to ``sentence``'s first amount names a thing the question
+    does not ("Revenue was $5.0 million in 2019 …" for the costs): its amounts may be another thing's."""
+    first = next(iter(amounts_in(sentence)), None)
+    return first is None or _foreign(re.split(r"[,;:]", sentence[: first[0]])[-1], question)
 
 
 def year_value(answer: str, sentence: str, question: str) -> str | None:
@@ -103,8 +129,8 @@ def year_value(answer: str, sentence: str, question: str) -> str | None:
     said = amounts_in(answer)
     if len(asked) != 1 or operation(question) is not None or len(said) != 1:
         return None
-    pairs = year_pairs(sentence)
-    if pairs is None:
+    pairs = year_pairs(sentence, question)
+    if pairs is None or _of_another(sentence, question):
         return None
     mine = [a for y, a in pairs if y == asked[0]]
     values = [a for _, a in pairs] + [a for _, a, _ in amounts_in(sentence)]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
 from .operation import Operation, years_in
@@ -130,13 +131,16 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
 
 
 def _names_more(grid: Grid, row: int, part: str) -> bool:
-    """Whether ``part``, a list ("A and B", "A, B"), names beside ``row`` another row by a word
-    ``row``'s label lacks."""
-    if not re.search(r"\s+and\s+|,\s", part):
+    """Whether ``part``, a list ("A and B", "A, B"), names beside ``row`` another whole row by one
+    of its items ("investor relations and consultants"); never where ``row``'s own label is such
+    a list ("Research and development")."""
+    label = _own(grid.labels[row])
+    if re.search(r"\band\b|,", label) or not re.search(r"\s+and\s+|,\s", part):
         return False
-    own = set(content(grid.labels[row]))
-    rest = [w for w in question_words(part) if w not in own and w != "total"]
-    return any(j != row and any(w in content(label) for w in rest) for j, label in enumerate(grid.labels))
+    own = set(content(label))
+    others = [j for j in range(len(grid.labels)) if j != row]
+    items = [x for x in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", part) if x.strip()]
+    return any(best_row(grid, content(x), others) is not None for x in items if not set(content(x)) <= own)
 
 
 def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
@@ -167,7 +171,7 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):
             return op, cells
-        op = Operation(op.op, (), op.years, op.decimals)  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+        op = replace(op, parts=())  # "between the restructuring costs and other reserves in 2019 and 2018": one row
     if op.op in ("ratio", "proportion"):
         return op, None  # two things to divide, not named apart
     by_rows = _year_rows(op, grid, words)
@@ -188,8 +192,13 @@ def _column_rows(grid: Grid, question: str) -> list[Cell] | None:
     two or more, in the column it names (the module doc)."""
     words = question_words(question)
     cols = [h for h in named_columns(grid, words) if header_year(h) is None]
-    said = question.lower()
-    rows = [i for i, label in enumerate(grid.labels) if len(_own(label)) > 3 and _own(label).lower() in said]
+    rows = [
+        i
+        for i, label in enumerate(grid.labels)
+        if len(_own(label)) > 3
+        and "total" not in content(_own(label))
+        and re.search(rf"(?<!\w){re.escape(_own(label))}(?!\w)", question, re.I)
+    ]  # named whole, by word ("Other" is not in "another"); a total row is no item of the sum
     if not cols or len(rows) < 2:
         return None
     cells = [grid.value(i, cols[0]) for i in rows]

@@ -78,6 +78,11 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
 ]
+_OVER = re.compile(  # "the proportion of the value of finished goods over total inventories": A over B, never "over the years"
+    r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?,]+?)"
+    r"\s+over\s+(?!(?:the\s+)?(?:years?|periods?|time)\b)(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+    re.I,
+)
 _PARTS: list[re.Pattern[str]] = [
     re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
         r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
@@ -91,10 +96,7 @@ _PARTS: list[re.Pattern[str]] = [
         r"(?:\bof\s+)?(?:the\s+)?(?P<a>[^?,]+?)\s+as\s+a\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
-    re.compile(  # "the proportion of the value of finished goods over total inventories": A over B
-        r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?,]+?)\s+over\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
-        re.I,
-    ),
+    _OVER,
     re.compile(
         r"\b(?:percentage|proportion|percent|share|fraction)\s+(?:constitution\s+)?of\s+(?:the\s+)?(?P<a>.+?)\s+(?:in|to|of|among|within|out\s+of)\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
@@ -123,7 +125,7 @@ _COMPOSITE = re.compile(
     r"|\b(?:percentage|percent)\s+(?:change|difference|increase|decrease)\b.*\bas\s+a\s+(?:percentage|proportion)\s+(?:of|to)\b",
     re.I,
 )
-_SET_ASIDE = re.compile(r",\s*(?:excluding|including|except(?:\s+for)?|net\s+of)\b[^,?]*,", re.I)
+_SET_ASIDE = re.compile(r",\s*(?:excluding|including|except(?:\s+for)?|net\s+of)\b(?:[^,?]|,\d)*,", re.I)
 """A clause setting a thing aside between commas: its words ask no operation."""
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
@@ -146,6 +148,9 @@ class Operation:
     """For ``which_year``, ``count_years`` and ``years_over``: the lowest wins, or values below the bound count."""
     bound: float | None = None
     """For ``count_years`` and ``years_over``: the amount compared with ("exceed $2,000 million": 2000), in the table's scale as written."""
+    label_says: str = ""
+    """A word the bound row or column must say: "the change in the average prices … in 2019 from
+    2018" reads a row of averages ("average"), never a change of averages computed over periods."""
 
 
 def year_of(text: str) -> int | None:
@@ -157,13 +162,20 @@ def year_of(text: str) -> int | None:
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
 
 
-_SPLIT_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?![\d,])")
+_SPLIT_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?!\d|,\d)")
 """A fiscal year across two calendar years ("2018/2019", "2018/19"): named by the year it ends in."""
 
 
 def _ended(m: re.Match[str]) -> str:
-    first, second = int(m.group(1)), int(m.group(2)) if len(m.group(2)) == 4 else int(m.group(1)[:2] + m.group(2))
+    first = int(m.group(1))
+    second = int(m.group(2)) if len(m.group(2)) == 4 else first // 100 * 100 + int(m.group(2))
+    second += 100 if second < first else 0  # "1999/00" ends in 2000
     return str(second) if second == first + 1 else m.group()
+
+
+def splits_a_year(text: str) -> bool:
+    """Whether ``text`` names a split fiscal year ("2018/2019")."""
+    return any(_ended(m) != m.group() for m in _SPLIT_YEAR.finditer(text))
 
 
 def years_in(text: str) -> tuple[int, ...]:
@@ -222,8 +234,9 @@ def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
 
 
 def _an_averages_row(composite: str, question: str) -> bool:
-    """ "the change in the average prices … in 2019 from 2018": a change of one row of averages
-    between two single years, not a change of averages over periods ("between 2017-2018, and
+    """ "the change in the average prices … in 2019 from 2018": maybe a change of one row of
+    averages between two single years (bound only where its row or column says "average":
+    `Operation.label_says`), not a change of averages over periods ("between 2017-2018, and
     2018-2019")."""
     return (
         bool(re.match(r"change|difference|increase|decrease", composite, re.I))
@@ -246,7 +259,8 @@ def operation(question: str) -> Operation | None:
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(asked))]
     if not found:
         return None
-    if (composite := _COMPOSITE.search(question)) and not _an_averages_row(composite.group(), question):
+    composite = _COMPOSITE.search(question)
+    if composite and not _an_averages_row(composite.group(), question):
         return None  # "the change in the average bookings": one operation over the other's results
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
     if op == "sum" and (other := [f for f in found if f[2] != "sum"]):
@@ -256,11 +270,11 @@ def operation(question: str) -> Operation | None:
         op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
     elif op == "change" and _AS_PERCENT.search(question):
         op = "percent_change"  # "the change in revenue … as a percentage"
-    if op == "proportion" and re.search(r"\bproportion\s+of\b[^?]*\bover\b", question, re.I):
+    if op == "proportion" and (over := _OVER.search(question)) and over.group().lower().startswith("proportion"):
         op = "ratio"  # "the proportion of A over B": A / B as a fraction, as reports' analysts write it (0.65)
     years = years_spanned(question) if op in ("average", "sum") else years_in(question)
     if op == "average" and (m := _BETWEEN.search(question)):
         a, b = year_of(m["a"]), year_of(m["b"])
         if a is not None and b is not None and 1 < abs(b - a) <= 10:  # "the average … between 2017 and 2019": every year of it
             years = tuple(dict.fromkeys((*years, *range(min(a, b), max(a, b) + 1))))
-    return Operation(op, _parts(question), years, _decimals(question), cue)
+    return Operation(op, _parts(question), years, _decimals(question), cue, label_says="average" if composite else "")

@@ -32,7 +32,10 @@ _BY_NAME = re.compile(r"\s+by\s+(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,3}(?
 _POSSESSED = re.compile(r"[’']s\s+(?:[A-Z][\w’'-]*)(?:\s+(?:of\s+)?[A-Z][\w’'-]*){0,4}(?:\s+\([A-Z]{2,6}\))?(?![\w’'-])")
 _WHO_ASKED = re.compile(r"^\s*(?:who|whom)\b", re.I)
 _WHEN_ASKED = re.compile(r"^\s*(?:when|how\s+often)\b", re.I)
-_BOUNDS = r"(?:within|up\s+to|at\s+least|at\s+most|approximately|about|around|more\s+than|less\s+than|no\s+later\s+than|no\s+more\s+than|nearly|almost)"
+_BOUNDS = (
+    r"(?:within|up\s+to|at\s+least|at\s+most|approximately|about|around|(?:(?:no|not)\s+)?(?:more|less|fewer|later)\s+than|nearly|almost)"
+)
+"""A bound before an amount, whole with its negation ("no less than 28 days" is not "less than 28 days")."""
 _BOUND = re.compile(rf"\b{_BOUNDS}\s+$", re.I)
 _SAYS_BOUND = re.compile(rf"\b{_BOUNDS}\b", re.I)
 _POINTS = re.compile(r"\s+(?:basis\s+points|percentage\s+points)\b", re.I)

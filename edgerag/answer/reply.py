@@ -82,7 +82,7 @@ def narrow(llm: MeteredLLM, plan: ReadPlan, reply: str, method: str, limit: int)
 
 _SAID = re.compile(r"^(?P<subject>.+?)\s+(?:is|was|are|were)\s+(?P<answer>.+)$")
 _EXAMPLE_SUBJECT = "the author of book x"
-_CLAUSE = re.compile(r"\s*(?:when|whenever|if|once|as|because|while|after|before|until|unless|where|since|upon)\b", re.I)
+_CLAUSE = re.compile(r"\s*(?:when|whenever|if|once|because|while|until|unless|where|upon)\b", re.I)
 """A reply opening a clause ("When obligations … are satisfied"): what precedes its verb is no subject."""
 
 

@@ -30,7 +30,7 @@ from .cell_lookup import _ASKS_VALUE
 from .compare import Decision
 from .operation import operation, years_in
 from .table_cells import _close, content
-from .text_operands import _amounts, _prose, _subject
+from .text_operands import _subject, amounts_in, prose
 
 _HOW_MUCH = re.compile(r"^\s*how\s+much\b", re.I)
 _NOT_A_VALUE = re.compile(
@@ -64,13 +64,13 @@ def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> t
         return None
     found: dict[float, tuple[str, str, str]] = {}
     for key, text in units_texts:
-        for sentence in _SENTENCE.split(_prose(text)):
+        for sentence in _SENTENCE.split(prose(text)):
             if not re.search(r"\brespectively\b", sentence, re.I):
                 continue
             words = content(sentence)
             if not all(any(_close(w, s) for s in words) for w in subject):
                 continue
-            named, amounts = years_in(sentence), _amounts(sentence)
+            named, amounts = years_in(sentence), amounts_in(sentence)
             if not amounts or _foreign(sentence[: amounts[0][0]], subject) > FOREIGN:
                 continue
             if len(named) < 2 or len(amounts) != len(named) or len(set(named)) != len(named) or years[0] not in named:

@@ -112,7 +112,7 @@ _LINKING = frozenset(
 )
 """Words a restatement of the question carries between the question's own words."""
 _AUXILIARY = frozenset("is are was were be been has have had do does did".split())
-_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[\w’'-]+")
+_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[\w’'-]+")
 """A word, or a number whole ("$76.3 million": its point ends no clause)."""
 
 

@@ -9,8 +9,8 @@ statement, with the computation's direction, and the computation shown beside it
     "What is the percentage increase in CTS sales in 2019?"
       computed 26.7% ((849.8 - 670.7) / 670.7 × 100)  →  "27%", as the report states it
 
-The sentence must be prose (no table row), say a change ("increased", "decline", "up", …) and
-hold `MIN_SUBJECT` of the question's own words; its amount must be of the same kind (a
+The sentence must be prose (no table row), say a change the way it went ("increased", "up" for a
+rise; "decline", "lower" for a fall) and hold `MIN_SUBJECT` of the question's own words; its amount must be of the same kind (a
 percentage for a percentage). Anything else leaves the computed answer as it is.
 """
 
@@ -22,10 +22,12 @@ from collections.abc import Sequence
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .table_cells import _close, content
-from .text_operands import _prose
+from .text_operands import prose
 
 MIN_SUBJECT = 0.75
-_CHANGED = re.compile(r"\b(?:increas|decreas|grew|grow|declin|rose|fell|chang|up\b|down\b|higher|lower|improv)", re.I)
+_UP = re.compile(r"\b(?:increas|grew|grow|rose|rise|up\b(?!\s+to\b)|higher|improv)", re.I)
+_DOWN = re.compile(r"\b(?:decreas|declin|fell|fall|down\b|lower|reduc)", re.I)
+"""A sentence's direction of change: it must agree with the sign computed ("sales decreased 27%" is no +26.7%)."""
 _STATED = re.compile(
     r"(?P<cur>US\$|A\$|C\$|[$€£])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<scale>million|billion|thousand))?(?P<pct>\s?%|\s?percent\b)?",
     re.I,
@@ -38,17 +40,21 @@ _ASKING = frozenset(
 """The words of asking a change and naming its years, not the thing that changed."""
 
 
-def stated_result(value: float, percent: bool, scale: str, question: str, units: Sequence[Unit]) -> tuple[str, str] | None:
+def stated_result(value: float, percent: bool, scale: str, question: str, units: Sequence[Unit], down: bool) -> tuple[str, str] | None:
     """(the report's statement of ``value``, a change computed in ``scale`` or as a percentage,
-    signed as computed; the sentence that states it), or None (the module doc)."""
+    signed as computed; the sentence that states it), or None (the module doc). ``down``: the
+    change is a fall (negative, or a decrease asked and said as its size)."""
     subject = [w for w in content(question) if w not in _ASKING and not re.fullmatch(r"(?:19|20)\d{2}", w)]
     if not subject:
         return None
     size = abs(value) * (1 if percent else _SIZE.get(scale, 1.0))
     for unit in units:
-        for sentence in split_sentences(_prose(unit.text)):
+        for sentence in split_sentences(prose(unit.text)):
             words = content(sentence)
-            if not _CHANGED.search(sentence) or sum(any(_close(w, x) for x in words) for w in subject) < MIN_SUBJECT * len(subject):
+            up, fell = bool(_UP.search(sentence)), bool(_DOWN.search(sentence))
+            if (down and not fell) or (not down and not up):
+                continue  # no change said, or one the other way
+            if sum(any(_close(w, x) for x in words) for w in subject) < MIN_SUBJECT * len(subject):
                 continue
             for m in _STATED.finditer(sentence):
                 if bool(m["pct"]) != percent or (not percent and not (m["cur"] or m["scale"])) or re.fullmatch(r"(?:19|20)\d{2}", m["num"]):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..text.printed import scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
-from .operation import years_in
+from .operation import splits_a_year, years_in
 from .table_topic import lead_in
 
 MIN_LABEL = 0.75
@@ -257,8 +257,12 @@ def label_score(label: str, words: Sequence[str]) -> float:
     scores = [_score(section, own, words)]
     if bare and bare != own:
         scores.append(_score(section, bare, words))
-    short = _ABBREVIATION.search(own)  # "Performance Share Plan (‘PSP’)", asked as "PSP payments"
-    if short and short.group(1).lower() in words:
+    short = _ABBREVIATION.search(own)  # "Performance Share Plan (‘PSP’)", asked as "PSP payments"; not a unit, "Sales (GWh)"
+    if (
+        short
+        and short.group(1).lower() in words
+        and "".join(w[0] for w in re.findall(r"[A-Za-z][\w-]*", bare)).upper() == short.group(1).upper()
+    ):
         scores.append(_score(section, short.group(1), words))
     return max(scores)
 
@@ -281,7 +285,7 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
     missing_total = -1.1 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
-    exact = 0.01 * sum(any(_stem(w) == _stem(q) for q in words) for w in mine)  # "audit-related" over "Audit" when both are close
+    exact = 1e-4 * sum(any(_stem(w) == _stem(q) for q in words) for w in mine)  # a tie-break only: "audit-related" over "Audit"
     return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched + exact
 
 
@@ -321,8 +325,14 @@ def _by_topic(grid: Grid, scored: list[tuple[float, int]], words: Sequence[str])
 
 
 def header_year(header: str) -> int | None:
+    """The one year a column is of; None for none, several, or a change across a split year ("2018/2019 change")."""
+    if splits_a_year(header) and _A_CHANGE.search(header):
+        return None
     ys = years_in(header)
     return ys[0] if len(ys) == 1 else None
+
+
+_A_CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen|%", re.I)
 
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()

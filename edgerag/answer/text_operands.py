@@ -37,7 +37,7 @@ _PAREN_YEAR = re.compile(
 )
 
 
-def _amounts(sentence: str) -> list[tuple[int, Amount, str]]:
+def amounts_in(sentence: str) -> list[tuple[int, Amount, str]]:
     """(position, amount, scale word) of the sentence's amounts: no year, no day of a date."""
     out = []
     for m in _AMOUNT.finditer(sentence):
@@ -61,7 +61,7 @@ def _subject(question: str, op: Operation) -> list[str]:
     return [w for w in content(question) if w not in _GENERIC and w not in _STOP and w not in cue and not years_in(w)]
 
 
-def _prose(text: str) -> str:
+def prose(text: str) -> str:
     for s, e in reversed(row_spans(text)):
         text = text[:s] + text[e:]
     return text
@@ -79,7 +79,7 @@ def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, st
         return None
     found: dict[int, list[Cell]] = {y: [] for y in years}
     for key, text in units_texts:
-        for sentence in split_sentences(_prose(text)):
+        for sentence in split_sentences(prose(text)):
             words = content(sentence)
             held = sum(any(_close(w, s) for s in words) for w in subject)
             if held / len(subject) < MIN_SUBJECT:
@@ -97,13 +97,13 @@ def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, st
 
 def _in_sentence(sentence: str, years: list[int], subject: list[str]) -> list[tuple[int, Amount, str]]:
     named = years_in(sentence)
-    amounts = _amounts(sentence)
+    amounts = amounts_in(sentence)
     if re.search(r"\brespectively\b", sentence, re.I) and len(named) >= 2 and len(amounts) == len(named):
         return [(y, a, s) for y, (_, a, s) in zip(named, amounts) if y in years]
     out = []
     for m in _PAREN_YEAR.finditer(sentence):
         y = int(m["y"])
-        inner = _amounts(m["amt"])
+        inner = amounts_in(m["amt"])
         if y in years and len(inner) == 1:
             out.append((y, inner[0][1], inner[0][2]))
     others = [y for y in named if y in years and y not in {o[0] for o in out}]

@@ -77,6 +77,11 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     )
 
 
+def _named(label: str, asked: str) -> int:
+    """How many of the question's words a row's label holds."""
+    return len({lemma(w) for w in content(asked)} & {lemma(w) for w in content(label)})
+
+
 def year_of_size(short: str, sentence: str, asked: str, text: str = "") -> Moved | None:
     """The year of ``sentence``'s row where its value is largest (smallest where ``asked`` asks
     so), where the reply ``short`` names another of its columns (the module doc); else None, and
@@ -86,14 +91,12 @@ def year_of_size(short: str, sentence: str, asked: str, text: str = "") -> Moved
         return None
     row = parse_row(sentence)
     if row is None:  # prose: "(21.0% in fiscal 2019, 24.5% in fiscal 2018 and 35.0% in fiscal 2017)"
-        years = [(str(y), a) for y, a in year_pairs(sentence) or []]
+        years = [(str(y), a) for y, a in year_pairs(sentence, asked) or []]
     else:
         label = next(iter(row.cells.values()), "").strip()
-        words = {lemma(w) for w in content(asked)}
-        named = lambda x: len(words & {lemma(w) for w in content(x)})  # noqa: E731 (the question's words a label holds)
         for grid in grids([("", text)]):
             own = [x.rpartition(SECTION_MARK)[2].strip() for x in grid.labels]
-            if label in own and any(named(x) > named(label) for x in own):
+            if label in own and any(_named(x, asked) > _named(label, asked) for x in own):
                 return None  # the model read a row the question names less well ("Starbucks transaction-based revenue")
         years = [(m.group(), cell) for h, v in row.cells.items() if (m := _YEAR_HEAD.search(h)) and (cell := amount(v)) is not None]
     if len(years) < 2 or len({y for y, _ in years}) < len(years) or short.strip() not in {y for y, _ in years}:
