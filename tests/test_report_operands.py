@@ -326,6 +326,12 @@ def test_a_change_in_a_row_of_averages_is_a_change_not_a_change_of_averages():
     prices in two years; "between 2017-2018, and 2018-2019" asks averages of periods, not done."""
     prices = [["Average prices", "2019", "2018"], ["Gold", "1,309", "1,281"], ["Silver", "15.5", "16.0"]]
     assert compute("What was the change in the average prices for Gold in 2019 from 2018?", [("k", _text(prices))]).answer == "28"
+    plain = [["$ millions", "2019", "2018"], ["Revenue", "110", "100"], ["Costs", "50", "45"]]  # no average printed: not computed
+    assert compute("What was the change in average revenue between 2018 and 2019?", [("k", _text(plain))]) is None
+    above = "The following table presents the average prices of metals:\n" + _text(
+        [["Metal", "2019", "2018"], ["Gold", "1,309", "1,281"], ["Silver", "16.42", "17.15"]]
+    )
+    assert compute("What was the change in the average prices for Gold in 2019 from 2018?", [("k", above)]).answer == "28"  # said above
     assert operation("What is the change in the average total bookings between 2017-2018, and 2018-2019?") is None
 
 

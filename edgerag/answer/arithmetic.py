@@ -206,6 +206,16 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     return None
 
 
+def _says(word: str, grid: Grid, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
+    """Whether the cells' rows and columns, or the line just above their table ("The following
+    table presents the average prices …"), say ``word``."""
+    if all(word in content(f"{c.label} {c.header} {c.row}") for c in cells):
+        return True
+    text = next((t for k, t in units_texts if k == cells[0].key and grid.lines and grid.lines[0] in t), "")
+    above = [line for line in text[: text.find(grid.lines[0])].splitlines() if line.strip()] if text else []
+    return bool(above) and word in content(above[-1])
+
+
 _FALL = re.compile(r"(?:decrease|decline|fell|fall|drop)", re.I)
 """A change asked as a fall ("How much did costs decrease by?"): its size is the answer."""
 
@@ -261,7 +271,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         op, cells = operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
             continue
-        if op.label_says and not all(op.label_says in content(f"{c.label} {c.header} {c.row}") for c in cells):
+        if op.label_says and not _says(op.label_says, grid, cells, units_texts):
             continue  # "the change in average revenue between 2018 and 2019" over a Revenue row: averages not printed
         if (
             op.op in ("average", "sum", "change", "difference")
