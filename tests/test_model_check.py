@@ -157,22 +157,22 @@ def _read(tmp_path, replies, model_check):
 
 def test_the_reader_drops_an_answer_the_model_check_says_no_to(tmp_path):
     off, model = _read(tmp_path / "off", ["£1,000 [1]", "yes", "no"], model_check=False)
-    assert off.short == "£1,000" and model.replies == ["yes", "no"]  # no second call
+    assert off.short == "up to £1,000" and model.replies == ["yes", "no"]  # no second call; the passage's bound kept (qualified.py)
     on, model = _read(tmp_path / "on", ["£1,000 [1]", "yes", "no"], model_check=True)  # the probe: yes; the check: no
     assert model.replies == [] and on.abstained and on.text == NOT_IN_DOCUMENTS and on.citations == []
-    assert [r["rule"] for r in on.rules] == ["model"] and "not answering" in on.reason
+    assert [r["rule"] for r in on.rules] == ["qualified", "model"] and "not answering" in on.reason
     assert [c.how for c in on.closest] == ["closest"] and on.closest[0].sentence == FINED
     assert on.tokens["output"] > off.tokens["output"]  # the check's call is counted in the answer's tokens
     import edgerag.answer.model_check as mc
 
     mc._DISCERNS.clear()
     kept, model = _read(tmp_path / "kept", ["£1,000 [1]", "yes", "yes"], model_check=True)
-    assert model.replies == [] and kept.short == "£1,000" and not kept.abstained
+    assert model.replies == [] and kept.short == "up to £1,000" and not kept.abstained
 
 
 def test_a_model_that_says_no_to_a_plain_answer_is_not_asked(tmp_path):
     ans, model = _read(tmp_path / "blind", ["£1,000 [1]", "no", "no"], model_check=True)  # the probe: no
-    assert ans.short == "£1,000" and not ans.abstained and model.replies == ["no"]  # its "no" would drop every answer
+    assert ans.short == "up to £1,000" and not ans.abstained and model.replies == ["no"]  # its "no" would drop every answer
 
 
 @pytest.mark.model
