@@ -118,15 +118,12 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
             return [h for h in named if header_year(h) == op.years[0]]
         return named
     dated = [h for h in grid.headers if (w := header_when(h)) is not None and w[0] == when[0] and (not when[1] or w[1] == when[1])]
-    rest = [w for w in words if not years_in(w)]
-    if len(dated) > 1 and (rest or others):
-        named = named_columns(grid, [*rest, *others])  # "Q3 2020": of 2020's columns, the one headed Q3
-        named = [h for h in named if h in dated]
-        return (
-            named[:1]
-            if named and (len(named) == 1 or column_rank(grid, named[0], [*rest, *others]) != column_rank(grid, named[1], [*rest, *others]))
-            else []
-        )
+    said = [w for w in words if not years_in(w)] + others
+    if len(dated) > 1 and said:
+        named = [h for h in named_columns(grid, said) if h in dated]  # "Q3 2020": of 2020's columns, the one headed Q3
+        if len(named) > 1 and column_rank(grid, named[0], said) == column_rank(grid, named[1], said):
+            return []  # two columns the question does not choose between
+        return named[:1]
     return dated
 
 
