@@ -65,7 +65,7 @@ documents will not name it (issue #62).
    (category_case.py `in_category`).
 8. ``subject`` (list_value.py `bound_value`, `year_value`): in a list of numbers for several subjects
    or years, the number of the question's subject or year replaces another item's. ``which year`` (year_cell.py `year_of_size`): a
-   year chosen by size ("In which year was X larger?") from a table's row is the one its cells say.
+   year chosen by size ("In which year was X larger?") is the one the row or sentence read says.
 
 A long answer (a summary, an explanation) is held to one step here, before the model writes it
 (``unnamed``): each name the question gives is named by something read. Once written, a long
