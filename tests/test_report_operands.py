@@ -401,3 +401,15 @@ def test_guards_of_the_report_steps_against_what_they_must_not_read():
     assert compute("What is the average salary of John Other and Mary Smith in total?", [("k", _text(pay))]).answer == "150"
     assert operation("What is the proportion of cash in total assets over the years 2018 and 2019?").op == "proportion"  # type: ignore[union-attr]
     assert years_in("In 2018/19, what was X?") == (2019,) and years_in("1999/00") == (2000,)
+
+
+def test_the_years_a_row_is_negative_in_and_a_bound_said_as_the_table_prints_it():
+    """ "In which year was X negative?" is the years below 0; "How many years was there a
+    positive …?" counts those above; a bound with no scale word is in the table's own scale
+    ("less -10,000" over a table in thousands is -10,000 thousand, not -10)."""
+    tax = "(in thousands)\n" + _text(
+        [["Item", "2018", "2019"], ["Provision for income taxes", "$18,467", "-$8,280"], ["Net loss", "-26,199", "-9,187"]]
+    )
+    assert compute("In which year was Provision for income taxes negative?", [("k", tax)]).answer == "2019"
+    assert compute("How many years was there a positive Provision for income taxes?", [("k", tax)]).answer == "1"
+    assert compute("In which year was the net loss less -10,000?", [("k", tax)]).answer == "2018"

@@ -18,7 +18,8 @@ A change the table prints in its own column that the question names ("the varian
 or in a row that is the result asked ("Revenue growth" for one year), is read as printed
 (printed_change.py). Over one row's years: the year it is largest or smallest in (by size where
 every value is printed negative: "the greater loss"), how many years it passes a bound,
-and which years it passes it in ("In which year was the risk free rate more than 2.0%?").
+and which years it passes it in ("In which year was the risk free rate more than 2.0%?", "… was
+X negative?"); a bound said with no scale word is in the table's own scale.
 
 A change is the later year less the earlier, a percentage change over the earlier; a difference
 of two things named is the first less the second. A percentage asked ("the average % of net
@@ -119,9 +120,9 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
         return Computed(answer, f"{answer} ({cells[0].label}: {listed})", float(winners[0]), op, cells)
     bound = op.bound or 0.0
     m = re.search(r"(million|thousand|billion|\bm\b|\bbn\b|\bk\b)", question[question.lower().find(op.cue.lower()) :], re.I)
-    asked_scale = _SCALES.get(m.group(1).lower(), 1.0) if m else 1.0
-    table_scale = _SCALES.get(cells[0].scale, 1.0) if cells[0].scale else asked_scale
-    bound = bound * asked_scale / table_scale
+    asked_scale = _SCALES.get(m.group(1).lower()) if m else None  # a bound with no scale word is as the table prints it
+    table_scale = _SCALES.get(cells[0].scale) if cells[0].scale else None
+    bound = bound * asked_scale / table_scale if asked_scale and table_scale else bound
     passing = [y for y, c in values if (c.amount.value < bound if op.low else c.amount.value > bound)]
     if op.op == "years_over":
         if not passing:

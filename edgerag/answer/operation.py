@@ -33,16 +33,19 @@ _WHICH_YEAR = re.compile(
     re.I,
 )
 _COUNT_YEARS = re.compile(
-    r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
+    r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less(?:\s+than)?|lower\s+than)"
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
     re.I,
 )
 _YEARS_OVER = re.compile(
-    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?years?\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
+    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?years?\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less(?:\s+than)?|lower\s+than)"
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
     re.I,
 )
 """A year, or several, a row's value passes a bound in: "In which year was the risk free rate more than 2.0%?"."""
+_YEARS_SIGNED = re.compile(r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?years?\b.*?\b(?P<dir>negative|positive)\b", re.I)
+_COUNT_SIGNED = re.compile(r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>negative|positive)\b", re.I)
+"""The same with 0 as the bound: "In which year was X negative?", "How many years was there a positive net profit?"."""
 _ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
 """A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
 _LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
@@ -253,6 +256,9 @@ def operation(question: str) -> Operation | None:
         if m := pattern.search(question):
             bound = float(re.sub(r"[^\d.-]", "", m["amount"]))
             return Operation(name, (), years_in(question), 0, m["dir"], " ".join(m["dir"].lower().split()) in _LOW, bound)
+    for name, pattern in (("count_years", _COUNT_SIGNED), ("years_over", _YEARS_SIGNED)):
+        if m := pattern.search(question):  # "In which year was X negative?": the years below 0
+            return Operation(name, (), years_in(question), 0, m["dir"], m["dir"].lower() == "negative", 0.0)
     if _NOT_A_NUMBER.search(question):
         return None
     asked = _SET_ASIDE.sub(" ", question)  # "excluding the increase in other costs of $0.4 million, what is …": no change asked
