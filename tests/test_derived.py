@@ -55,6 +55,44 @@ def test_a_stated_result_or_a_question_asking_no_arithmetic_stands(question, rep
     assert underived(reply, question, UNITS) is None
 
 
+CUED = grid_lines(
+    [
+        ["", "2019", "2018", "2018 and 2017", "$ Change", "% Change"],
+        ["Restructuring expenses", "512", "657", "120", "(145)", "(22)%"],
+        ["Hardware", "10%", "12%", "", "", ""],
+        ["Total change in facilities expenses", "", "", "(4,775)", "", ""],
+        ["Total expenses", "1,712", "1,837", "", "", ""],
+    ],
+    "Expenses",
+)
+CUED_UNITS = [_unit("\n".join(CUED))]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the difference in restructuring expenses in 2019 and 2018?", "-22%"),  # the percentage beside the amount
+        ("What is the total change in facilities expenses from 2017 to 2019?", "-4,775"),  # a column of 2018 and 2017
+        ("What is the total expenses in 2018 and 2019?", "1,712"),  # one year's total for two years' sum
+        ("What was the percentage increase in revenue from the EMEA region in 2019?", "10%"),  # another row's percentage
+    ],
+)
+def test_a_cued_cell_holds_only_the_result_of_what_was_asked(question, reply):
+    assert underived(reply, question, CUED_UNITS) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What was the difference in restructuring expenses in 2019 and 2018?", "(145)"),
+        ("What was the percentage change in restructuring expenses in 2019 and 2018?", "-22%"),
+        ("What percentage of revenue was hardware in 2019?", "10%"),
+    ],
+)
+def test_a_cued_cell_of_the_row_and_years_asked_stands(question, reply):
+    assert underived(reply, question, CUED_UNITS) is None
+
+
 def test_what_asks_a_computed_number():
     assert asks_computed("What was the change in revenue from 2018 to 2019?").op == "change"
     assert asks_computed("What is the total revenue in 2018 and 2019?").op == "sum"  # two years added
