@@ -53,6 +53,9 @@ def sample_units() -> list[Unit]:
         ("In which room is the centrifuge?", "place"),
         ("Which department runs the safety training?", "org"),
         ("Who must approve a trip costing 3,000 EUR?", "person"),
+        ("What are the types of revenue in the table?", "thing"),  # names, not the revenue's amounts
+        ("Which are the customers that bought over 10% of the instruments?", "thing"),
+        ("What are the balances of inventories in 2019 and 2018?", "other"),
         ("Are both Leeds and York sites of the institute?", "yes-no"),
         ("Summarise the travel policy.", "other"),
     ],
@@ -77,6 +80,11 @@ def test_the_kind_a_question_asks_for_is_read_from_its_grammar(question, kind):
         ("1998", "person", False),
         ("the Finance Director", "person", True),
         ("yes", "yes-no", True),
+        ("0 to 1 month overdue; Over 2 months overdue", "thing", True),
+        ("Customer A; Customer B", "thing", True),
+        ("5,139; 1,424; 2,756", "thing", False),
+        ("$7.5 million; $10.2 million", "thing", False),
+        ("At 1 January, 2019; 2018", "thing", False),
         ("", "other", False),
     ],
 )

@@ -345,6 +345,29 @@ def test_an_operation_over_another_is_left_to_the_model():
     assert operation("What was the change in the weighted average number of shares from 2018 to 2019?").op == "change"
 
 
+def test_a_list_of_amounts_names_no_kind_of_thing(index_copy):
+    """"What are the types of …?" read as the table's amounts is no list of types: it goes to the
+    check's kind step (kinds.py ``thing``), which reads it again among names or drops it."""
+    from edgerag import EdgeRAG, Settings
+    from edgerag.answer import answer_question, plan_answer
+    from edgerag.llm.metered import MeteredLLM
+    from edgerag.types import Context
+
+    from .helpers import ScriptedLLM
+
+    rows = grid_lines(
+        [["", "2019", "2018"], ["0 to 1 month overdue", "5,139", "4,210"], ["1 to 2 months overdue", "1,424", "1,102"]],
+        "Past due but not impaired",
+    )
+    units = [passage("r", "Receivables", "Receivables past due but not impaired.\n" + "\n".join(rows))]
+    question = "What are the types of past due but not impaired receivables?"
+    rag = EdgeRAG(index_copy, Settings(progress=False))
+    llm = MeteredLLM(ScriptedLLM(["5,139; 1,424", "5,139", "5,139", "5,139"]), rag.index.tables)
+    ctx = Context(query=question, method="text", budget=1000, units=units)
+    ans = answer_question(llm, question, ctx, plan=plan_answer(llm, question, ctx, mode="short"))
+    assert "list" not in [r["rule"] for r in ans.rules] and "5,139" not in ans.short, ans
+
+
 def test_one_phrase_or_a_copied_row_is_no_list():
     from edgerag.answer.several import items_read
 

@@ -17,6 +17,8 @@ kind           asked as                                                a reply o
 ``place``      "Where …?", "In which city / country / room …?"         no number, no date
 ``person``     "Who …?", "Whom …?", "Which person …?"                  no number, no date
 ``org``        "Which department / company / university …?"            no number, no date
+``thing``      "What are the types / components / factors …?",         no number, no date
+               "Which are the customers …?"
 ``other``      anything else                                           anything
 =============  ======================================================  =========================
 
@@ -33,7 +35,7 @@ import re
 from ..text.dates import dates
 from ..text.linkkeys import capitalised_runs
 
-KINDS = ("yes-no", "year", "date", "number", "role", "place", "person", "org", "other")
+KINDS = ("yes-no", "year", "date", "number", "role", "place", "person", "org", "thing", "other")
 
 _YES_NO = re.compile(r"^\s*(?:is|are|am|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|must|may)\b", re.I)
 _YEAR = re.compile(r"^\s*(?:in |by |since |until )?(?:what|which) year\b|\byear (?:was|did|were|is|does|will)\b", re.I)
@@ -66,6 +68,14 @@ _ORG = re.compile(
     r"agency|institute|institution|ministry|club|supplier|vendor|bank|board|party|band|label|publisher)\b",
     re.I,
 )
+_THING = re.compile(
+    r"\b(?:what|which) (?:are|were) (?:the )?(?:\w+ )?(?:types|kinds|categories|classes|components|items|elements|factors|variables"
+    r"|segments|customers|suppliers|products|assumptions|activities|entities|subsidiaries|jurisdictions|instruments)\b"
+    r"|^\s*(?:what|which) (?:types|kinds|categories|components|factors|variables|segments|customers|suppliers|products|assumptions)\b",
+    re.I,
+)
+"""Things asked by name ("What are the types of revenue in the table?", "Which are the customers
+…?"): a report's reply of bare amounts ("5,139; 1,424") names none (TAT-QA: 3 such replies, all wrong)."""
 _PERSON = re.compile(r"^\s*(?:who|whom|whose)\b|^\s*(?:\w+ )?(?:what|which) (?:person|man|woman|employee|member)\b", re.I)
 
 ROLE_WORDS = frozenset(
@@ -94,6 +104,8 @@ def asked_kind(question: str) -> str:
         return "role"
     if _YEAR.search(q):
         return "year"
+    if _THING.search(q):
+        return "thing"
     if _DATE.search(q):
         return "date"
     if _NUMBER.search(q):
@@ -148,9 +160,17 @@ def fits(reply: str, kind: str) -> bool:
     if kind == "role":
         return is_role(reply)
     if kind in ("place", "person", "org"):
-        bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in _NUMBER_WORDS for w in reply.split())
-        return not bare_number and not (_is_date(reply) and len(reply.split()) <= 4 and not capitalised_runs(reply.replace(",", " ")))
+        return _names(reply)
+    if kind == "thing":  # each item of a list: "5,139; 1,424" or "At 1 January, 2019; 2018" names no thing
+        return all(_names(item.strip()) for item in reply.split(";") if item.strip())
     return True
+
+
+def _names(reply: str) -> bool:
+    """Whether ``reply`` may name something: not a bare number, nor a short date alone."""
+    words = [w.strip(",;.()$€£%") for w in reply.split()]
+    bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in _NUMBER_WORDS for w in words)
+    return not bare_number and not (_is_date(reply) and len(reply.split()) <= 4 and not capitalised_runs(reply.replace(",", " ")))
 
 
 _HOW_LONG = re.compile(r"^\s*how long\b", re.I)

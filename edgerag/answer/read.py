@@ -18,6 +18,7 @@ from .clause import NUMBER_FOR_A_DESCRIPTION, asks_clause, number_for_descriptio
 from .conditions import rule_condition, rule_sentence, with_condition
 from .conditions_met import decide
 from .fragment import CUT_TO_ITS_HEAD, fragment, opening_word
+from .kinds import fits
 from .model_check import sentence_checker
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
@@ -166,6 +167,7 @@ def answer_question(
             short_text = named
         free = False
     listed = parts_of_sum(not_the_asked(items_read(text, units), asked), asked, units) if free and asks_several(asked) else []
+    listed = listed if fits(SEPARATOR.join(listed), typed.kind) else []  # "What types …?" → "5,139; 1,424": the check reads it
     if len(listed) >= 2:  # "What are the …?": every item read, in the documents' words (several.py), not narrowed to one
         rule("list", SEPARATOR.join(listed))
         short_text, reason, free = SEPARATOR.join(listed), LISTED, False
