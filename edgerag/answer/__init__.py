@@ -39,14 +39,20 @@ One module per step of the path:
                      costs: (3,604); (725)"): its change is computed on the costs' sizes,
                      and a cell read of one ("Tax paid: (5.6)") is said as its size
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
-                     June 2018"), an operand like a cell where no table row binds
+                     June 2018"), an operand like a cell where no table row binds (a sentence's
+                     "respectively", else its bracketed and own years: year_amounts.py)
         cell_lookup.py the cell or cells a question names by row and year or column, read in
                      code ("… in 2019 and 2018, respectively": every cell, in order); left to
                      the model where a sentence beside the table says the question's words
                      more fully than the cell's row and column (``said_closer``)
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
-                     31, 2019 and 2018, respectively" → 2018's)
+                     31, 2019 and 2018, respectively" → 2018's; year_amounts.py `respectively`)
+        year_amounts.py  the amounts a report's sentence gives its years, a reader a pattern
+                     ("…, respectively", "(2018: £41.5 million)", the sentence's own year, "A in
+                     Y1 and B in Y2", "A and B in Y1 and Y2"): typed `YearAmount`s, which
+                     text_operands.py, respective_value.py and list_value.py judge by their own
+                     guards
         table_years.py the years a table's columns are headed by ("Which years does the table
                      provide information for …?")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
@@ -117,7 +123,9 @@ One module per step of the path:
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject
       list_value.py  a list's value bound to its item ("25 at York" for York), a sentence's
-                     value to the one year asked ("$6.5 million … during 2019 and $7.7 million …")
+                     value to the one year asked ("$6.5 million … during 2019 and $7.7 million …":
+                     year_amounts.py's pairs in turn or blocks, where the words between them are
+                     the question's)
         asked.py     whether they say what was asked: the year (or range) asked, the event a
                      date is asked of, the role a person is asked by, a figure's qualifier
         sides.py     a "yes" kept only where each side the question names holds

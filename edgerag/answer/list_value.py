@@ -5,7 +5,8 @@
   with its own: "6 months", not "6 years"; the page's own subject names no item: issue #62; a
   date's day, "On March 27", is no item's value: issue #63).
 * `year_value`: in a report's sentence that gives a value per year ("$6.5 million … during 2019
-  and $7.7 million … during 2018", "$163 and $185 in 2018 and 2017"), the value of the one year
+  and $7.7 million … during 2018", "$163 and $185 in 2018 and 2017": `year_pairs`, year_amounts.py
+  `in_turn` and `blocks` with the words between them the question's), the value of the one year
   the question names (issue #63: the 1.5B read "$1.2 million", the change the sentence ends on).
 """
 
@@ -21,7 +22,7 @@ from .binding import distinguishing, heads, in_file_name, lemma, list_items, nam
 from .listed import names_number
 from .operation import operation, years_in
 from .table_cells import _GENERIC, Amount, content
-from .text_operands import amounts_in
+from .year_amounts import A_YEAR, amounts_in, blocks, in_turn
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A period after a number ("4 years", "6-month"): a value of another period is written with its own."""
@@ -52,7 +53,7 @@ def bound_value(answer: str, sentence: str, question: str, units: list[Unit] | N
         return None
     item = items[naming[0]]
     numbers = [  # "On March 27": a date's day; "ended 2019": a year, no item's value
-        m.group() for m in NUMBER.finditer(item) if not names_number(item[: m.start()]) and not _A_YEAR.fullmatch(m.group())
+        m.group() for m in NUMBER.finditer(item) if not names_number(item[: m.start()]) and not A_YEAR.fullmatch(m.group())
     ]
     old = [m.group() for m in NUMBER.finditer(answer)]
     if len(numbers) != 1 or len(old) != 1 or digits(numbers[0]) == digits(old[0]):
@@ -69,38 +70,17 @@ def _name_words(names: list[str]) -> set[str]:
     return {w.lower() for n in names for w in n.split()}
 
 
-_A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?!\d|,\d)")
-
-
-def _unbracketed(amount: Amount, written: str) -> Amount:
-    """An amount that opens an aside ("(21.0% in fiscal 2019, …)") is no negative "(1,204)"."""
-    if amount.value < 0 and written.startswith("(") and not re.match(r"\(\s*[$€£]?\s?\d[\d,.]*\s*[%a-z]*\)", written):
-        return Amount(-amount.value, amount.percent, amount.currency, amount.text)
-    return amount
-
-
 def year_pairs(sentence: str, question: str) -> list[tuple[int, Amount]] | None:
-    """(year, amount) as ``sentence`` pairs them, one after another ("A in Y1 and B in Y2") or
-    as blocks ("A and B in Y1 and Y2"), the words between them naming nothing ``question``
-    does not ("… in 2019 and costs were $3.0 million in 2018" is two things for revenue); None
-    where it pairs them neither way."""
-    amounts = [(p, _unbracketed(a, sentence[p:]), "amount") for p, a, _ in amounts_in(sentence)]
-    marks = sorted([(p, k, a) for p, a, k in amounts] + [(m.start(), "year", int(m.group())) for m in _A_YEAR.finditer(sentence)])
-    while marks and marks[0][1] == "year":  # "ended December 31, 2019 was $163 and $185 in 2018 and 2017": the years after
-        marks.pop(0)
-    kinds = "".join("a" if k == "amount" else "y" for _, k, _ in marks)
-    if re.fullmatch(r"(a+)(y+)", kinds) and kinds.count("a") == kinds.count("y") >= 2:
-        if _foreign(sentence[marks[0][0] : marks[-1][0]], question):
-            return None
-        return list(zip([x for _, k, x in marks if k == "year"], [x for _, k, x in marks if k == "amount"]))
-    if not re.fullmatch(r"(?:ay){2,}a*", kinds):
-        return None
-    pairs: list[tuple[int, Amount]] = []
-    for i in range(0, 2 * kinds.count("y"), 2):  # "… during 2018 were capitalized, resulting in … $1.2 million": the pairs end
-        if i and _foreign(sentence[marks[i - 1][0] : marks[i][0]], question):
-            break
-        pairs.append((marks[i + 1][2], marks[i][2]))
-    return pairs if len(pairs) >= 2 else None
+    """(year, amount) as ``sentence`` pairs them, as blocks ("A and B in Y1 and Y2") or one after
+    another ("A in Y1 and B in Y2"; year_amounts.py `blocks`, `in_turn`), the words between them
+    naming nothing ``question`` does not ("… in 2019 and costs were $3.0 million in 2018" is two
+    things for revenue); None where it pairs them neither way."""
+
+    def joins(between: str) -> bool:
+        return not _foreign(between, question)
+
+    pairs = blocks(sentence, joins) or in_turn(sentence, joins)
+    return [(p.year, p.amount) for p in pairs] if pairs else None
 
 
 _LINKING = frozenset("total addition approximately about million billion thousand".split())
@@ -110,7 +90,7 @@ def _foreign(text: str, question: str) -> bool:
     """Whether ``text`` names a thing ``question`` does not (a content word of its own, not a
     generic, linking or scale word, nor a year)."""
     asked = {lemma(w) for w in content(question)}
-    return any(lemma(w) not in asked for w in content(text) if w not in _GENERIC and w not in _LINKING and not _A_YEAR.fullmatch(w))
+    return any(lemma(w) not in asked for w in content(text) if w not in _GENERIC and w not in _LINKING and not A_YEAR.fullmatch(w))
 
 
 def _of_another(sentence: str, question: str) -> bool:

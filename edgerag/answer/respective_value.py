@@ -11,10 +11,11 @@ where all of these hold, else the model reads as before:
 * the question asks a value ("What was …", "How much …"), no computation (operation.py) and no
   cause, and names exactly one year;
 * a sentence of prose (no table row) says "respectively", names as many years as it states
-  amounts, and holds every one of the question's own words (its asking words and years aside;
-  text_operands.py reads such sentences for a change between years), with at most `FOREIGN`
-  words of its own between the first of them and its first amount (not "net income (loss)
-  *includes restructuring charges*, net, of $0.5 million, …", whose amounts are another thing's);
+  amounts (year_amounts.py `respectively`), and holds every one of the question's own words
+  (its asking words and years aside; text_operands.py reads such sentences for a change between
+  years), with at most `FOREIGN` words of its own between the first of them and its first
+  amount (not "net income (loss) *includes restructuring charges*, net, of $0.5 million, …",
+  whose amounts are another thing's);
 * every such sentence read gives the year the same amount.
 
 The answer is the amount as the sentence writes it ("$39.4 million"), citing the sentence's passage.
@@ -30,7 +31,8 @@ from .cell_lookup import _ASKS_VALUE
 from .compare import Decision
 from .operation import operation, years_in
 from .table_cells import _close, content
-from .text_operands import _subject, amounts_in, prose
+from .text_operands import _subject, prose
+from .year_amounts import respectively
 
 _HOW_MUCH = re.compile(r"^\s*how\s+much\b", re.I)
 _NOT_A_VALUE = re.compile(
@@ -65,18 +67,15 @@ def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> t
     found: dict[float, tuple[str, str, str]] = {}
     for key, text in units_texts:
         for sentence in _SENTENCE.split(prose(text)):
-            if not re.search(r"\brespectively\b", sentence, re.I):
-                continue
             words = content(sentence)
             if not all(any(_close(w, s) for s in words) for w in subject):
                 continue
-            named, amounts = years_in(sentence), amounts_in(sentence)
-            if not amounts or _foreign(sentence[: amounts[0][0]], subject) > FOREIGN:
+            said = respectively(sentence)
+            if said is None or _foreign(sentence[: said[0].at], subject) > FOREIGN:
                 continue
-            if len(named) < 2 or len(amounts) != len(named) or len(set(named)) != len(named) or years[0] not in named:
-                continue
-            _, amount, _ = amounts[named.index(years[0])]
-            found.setdefault(amount.value, (amount.text, key, sentence))
+            mine = [p for p in said if p.year == years[0]]
+            if mine:
+                found.setdefault(mine[0].amount.value, (mine[0].written, key, sentence))
     return next(iter(found.values())) if len(found) == 1 else None
 
 

@@ -4,12 +4,14 @@ long-term deferred revenue as at June 2019 …" give the change and the percenta
 long-term deferred revenue from 2018 to 2019.
 
 A value is read for each year the question names, from a sentence (not a table row) that holds
-`MIN_SUBJECT` of the question's own words (its operation, years and asking words aside):
+`MIN_SUBJECT` of the question's own words (its operation, years and asking words aside), as
+year_amounts.py reads a sentence's amounts by year:
 
-* "A and B …, respectively" with as many years: the amounts in the years' order;
+* "A and B …, respectively" with as many years: the amounts in the years' order, and nothing
+  else of that sentence;
 * "(2018: £41.5 million)": the amount after the year in parentheses;
-* else the amount written next to the subject's words (at most `NEAR` words away), in a
-  sentence that names one year.
+* and the amount written next to the subject's words (at most `year_amounts.NEAR` words away)
+  for the one year asked the sentence names outside such brackets.
 
 Each year must get exactly one value, all of one kind (percentages or amounts); else None, and
 the model reads the question as before.
@@ -17,43 +19,16 @@ the model reads the question as before.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from ..text.printed import scale_word
 from ..text.rows import row_spans
 from ..text.sentences import split_sentences
 from ..text.tables import _STOP
 from .operation import Operation, years_in
-from .table_cells import _GENERIC, Amount, Cell, _close, content
+from .table_cells import _GENERIC, Cell, _close, content
+from .year_amounts import YearAmount, bracketed, own_year, respectively
 
 MIN_SUBJECT = 0.75
-NEAR = 6
-_AMOUNT = re.compile(
-    r"(?P<neg>-|\()?(?P<cur>US\$|A\$|C\$|HK\$|[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
-)
-_PAREN_YEAR = re.compile(
-    r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^)]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*\)"
-)
-
-
-def amounts_in(sentence: str) -> list[tuple[int, Amount, str]]:
-    """(position, amount, scale word) of the sentence's amounts: no year, no day of a date."""
-    out = []
-    for m in _AMOUNT.finditer(sentence):
-        num = m["num"]
-        if not (m["cur"] or m["scale"] or m["pct"]) and (re.fullmatch(r"(?:19|20)\d{2}", num) or len(num.replace(",", "")) <= 2):
-            continue  # a year, a day, a note's number
-        value = float(num.replace(",", ""))
-        value = -value if m["neg"] else value
-        out.append(
-            (
-                m.start(),
-                Amount(value, bool(m["pct"]), m["cur"] or "", m.group().strip(" (")),
-                scale_word(f"in {m['scale']}s") if m["scale"] else "",
-            )
-        )
-    return out
 
 
 def _subject(question: str, op: Operation) -> list[str]:
@@ -65,10 +40,6 @@ def prose(text: str) -> str:
     for s, e in reversed(row_spans(text)):
         text = text[:s] + text[e:]
     return text
-
-
-def _word_at(sentence: str, pos: int) -> int:
-    return len(sentence[:pos].split())
 
 
 def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, str]]) -> list[Cell] | None:
@@ -84,8 +55,8 @@ def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, st
             held = sum(any(_close(w, s) for s in words) for w in subject)
             if held / len(subject) < MIN_SUBJECT:
                 continue
-            for y, a, scale in _in_sentence(sentence, years, subject):
-                found[y].append(Cell(" ".join(subject), str(y), a, key, sentence, scale))
+            for p in _in_sentence(sentence, years, subject):
+                found[p.year].append(Cell(" ".join(subject), str(p.year), p.amount, key, sentence, p.scale))
     cells = []
     for y in years:
         values = {c.amount.value for c in found[y]}
@@ -95,23 +66,11 @@ def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, st
     return cells if len({c.amount.percent for c in cells}) == 1 else None
 
 
-def _in_sentence(sentence: str, years: list[int], subject: list[str]) -> list[tuple[int, Amount, str]]:
-    named = years_in(sentence)
-    amounts = amounts_in(sentence)
-    if re.search(r"\brespectively\b", sentence, re.I) and len(named) >= 2 and len(amounts) == len(named):
-        return [(y, a, s) for y, (_, a, s) in zip(named, amounts) if y in years]
-    out = []
-    for m in _PAREN_YEAR.finditer(sentence):
-        y = int(m["y"])
-        inner = amounts_in(m["amt"])
-        if y in years and len(inner) == 1:
-            out.append((y, inner[0][1], inner[0][2]))
-    others = [y for y in named if y in years and y not in {o[0] for o in out}]
-    if len(others) == 1:  # the sentence's own year: the amount next to the subject's words
-        tokens = sentence.split()
-        at = [i for i, t in enumerate(tokens) if any(_close(w, s) for w in content(t) for s in subject)]
-        outside = [(p, a, s) for p, a, s in amounts if not any(m.start() <= p < m.end() for m in _PAREN_YEAR.finditer(sentence))]
-        near = sorted((min(abs(_word_at(sentence, p) - i) for i in at), p, a, s) for p, a, s in outside) if at else []
-        if near and near[0][0] <= NEAR and (len(near) == 1 or near[1][0] > near[0][0]):
-            out.append((others[0], near[0][2], near[0][3]))
-    return out
+def _in_sentence(sentence: str, years: list[int], subject: list[str]) -> list[YearAmount]:
+    """The amounts ``sentence`` gives ``years``: its "respectively" alone where it says so, else
+    its bracketed years' and its own year's (year_amounts.py)."""
+    said = respectively(sentence)
+    if said is not None:
+        return [p for p in said if p.year in years]
+    own = own_year(sentence, subject, years)
+    return [p for p in bracketed(sentence) if p.year in years] + ([own] if own is not None else [])
