@@ -242,6 +242,10 @@ def test_one_relation_one_answer_and_a_lifespan_from_the_persons_own_passage(sam
         ("215 miles", "How long is the River Thames?", True),
         ("until it expires", "How long is the card valid?", True),
         ("5 countries", "How many countries can I travel through?", True),
+        ("2018", "How many categories of liabilities are there?", False),  # a header read off the table
+        ("107.8", "How many types of non-cash changes are there?", False),  # an amount
+        ("7", "How many types of non-cash changes are there?", True),
+        ("1.2", "How many shares were granted in 2019?", True),  # the table's millions
     ],
 )
 def test_how_long_asks_a_time_or_a_length(reply, question, ok):

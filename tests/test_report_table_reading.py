@@ -177,6 +177,9 @@ def test_a_bare_number_is_no_answer_to_a_reason_or_a_description():
     assert number_for_description("39%", q) and number_for_description("$1.2 million", "What does X represent?")
     assert not number_for_description("greater revenues from commercial payment", q)
     assert not number_for_description("39%", "What was the growth rate of revenues in 2019?")
+    row = "2018 · NT$: 52,794; Years ended December 31, · 2019 · NT$: 61,990"  # a table's cells read back
+    assert number_for_description(row, "What constitutes Audit fee?")
+    assert not number_for_description("Audit fees: fees for the annual audit and the review of 10-Q filings", "What constitutes Audit fee?")
 
 
 def test_the_result_of_something_is_a_description():

@@ -346,7 +346,7 @@ def test_an_operation_over_another_is_left_to_the_model():
 
 
 def test_a_list_of_amounts_names_no_kind_of_thing(index_copy):
-    """"What are the types of …?" read as the table's amounts is no list of types: it goes to the
+    """ "What are the types of …?" read as the table's amounts is no list of types: it goes to the
     check's kind step (kinds.py ``thing``), which reads it again among names or drops it."""
     from edgerag import EdgeRAG, Settings
     from edgerag.answer import answer_question, plan_answer

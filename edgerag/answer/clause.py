@@ -57,11 +57,15 @@ _REASON = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:main\s+|primary
 _BARE_NUMBER = re.compile(
     r"^\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥])?\s?\d[\d,.]*\)?\s*(?:%|percent|million|billion|thousand|bn|m)?\s*\.?\s*$", re.I
 )
+_CELL = re.compile(r"^\s*[^:;]{1,80}:\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥])?\s?\d[\d,.]*\)?\s*%?\s*$")
+"""A table's cell read back ("2018 · NT$: 52,794"): a row's numbers, no description."""
 NUMBER_FOR_A_DESCRIPTION = "the question asks for a description or a reason, and the reply is a bare number: no answer to it"
 
 
 def number_for_description(reply: str, question: str) -> bool:
-    """Whether ``reply`` is a bare number ("39%") to a question that asks for a description or a
+    """Whether ``reply`` is a bare number ("39%"), or a table's cells read back ("2018 · NT$:
+    52,794; 2019 · NT$: 61,990" for "What constitutes Audit fee?"), to a question that asks for a description or a
     reason ("What was the reason for the year-on-year change …?"): the model read the change's
     size, not its cause; the question is then not answered."""
-    return bool(_BARE_NUMBER.match(reply)) and (asks_clause(question) or bool(_REASON.match(question))) and operation(question) is None
+    numbers = _BARE_NUMBER.match(reply) or all(_CELL.match(part) for part in reply.split(";"))
+    return bool(numbers) and (asks_clause(question) or bool(_REASON.match(question))) and operation(question) is None

@@ -187,10 +187,25 @@ def asks_how_long(question: str) -> bool:
     return bool(_HOW_LONG.match(question))
 
 
+_HOW_MANY = re.compile(r"^\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%|basis\s+points))", re.I)
+_BARE_YEAR = re.compile(r"^\s*(?:19|20)\d{2}\s*\.?\s*$")
+_BARE_FRACTION = re.compile(r"^\s*\d[\d,]*\.\d+\s*\.?\s*$")
+_KINDS_COUNTED = re.compile(
+    r"^\s*how\s+many\s+(?:\w+\s+)?(?:categories|types|kinds|classes|components|items|elements|segments|factors|sources|regions|plans)\b",
+    re.I,
+)
+"""A count of kinds of things, never an amount (not "How many shares …", which a table gives in millions)."""
+
+
 def fits_measure(reply: str, question: str) -> bool:
     """Whether ``reply`` is said in what ``question`` measures: "How long …?" asks a time or a
     length ("2 working days", "215 miles", "until it expires"), never a count of other things ("5
-    countries" for how long a document is valid). Any reply fits any other question."""
+    countries" for how long a document is valid); "How many …?" asks a count, never a bare year,
+    and a count of kinds of things no bare fraction ("How many categories of liabilities are
+    there?" → "2018", "107.8": a header and an amount the 0.5B read off the table; "How many
+    shares …" may be "1.2", the table's millions). Any reply fits any other question."""
+    if (_HOW_MANY.match(question) and _BARE_YEAR.match(reply)) or (_KINDS_COUNTED.match(question) and _BARE_FRACTION.match(reply)):
+        return False
     return not _HOW_LONG.match(question) or bool(_TIME_OR_LENGTH.search(reply))
 
 
