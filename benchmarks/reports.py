@@ -37,7 +37,8 @@ say (office.py `abstained`); otherwise **right** when
 * ``numbers`` ("… in 2019 and 2018 respectively"): the reply's first numbers, in order, each so;
 * ``list``: every item of ``items`` is in the reply, with at most a few words more than they hold;
 * ``choice`` ("In which year …"): the first of ``options`` the reply names is the gold;
-* ``text``: office.py `match` (the accepted answer, or the reply containing it within a few words);
+* ``text``: office.py `match` (the accepted answer, or the reply containing it within a few words,
+  naming none of ``reject``: "8 million" is no note number);
 * ``none`` (unanswerable): right when abstained, wrong when answered.
 """
 
@@ -134,7 +135,7 @@ def judge(q: dict, short: str) -> str:
         p = f" {canon(short)} "
         named = sorted((p.find(f" {canon(o)} "), o) for o in q["options"] if f" {canon(o)} " in p)
         return "choice" if named and named[0][1] in q["answers"] else ""
-    return match(short, q["answers"])
+    return match(short, q["answers"], q.get("reject", []))
 
 
 def score_row(row: dict, q: dict) -> dict:
