@@ -29,7 +29,7 @@ say (office.py `abstained`); otherwise **right** when
 
 * ``number``: the reply's first number (a year only where the gold is one) equals ``value`` at
   ``decimals``, read in the gold's ``scale``: with the reply's own scale word ("£14.6m",
-  "6.04 %"), or none (counted apart as ``bare``: the table's unit is taken as read, or the number
+  "6.04 %"), or none (counted apart as ``bare`` where the gold has a scale: the table's unit is taken as read, or the number
   as printed, "$215,000"); a number rounded coarser than the gold but within 0.1 % of it and
   equal at its own rounding is right too ("$180.3 million" for 180,311 thousand); a word of
   decrease or loss in the reply makes its number negative ("a decrease of 14.6") where the gold is
@@ -95,7 +95,7 @@ def number_match(number: str, scale: str, reply: str, q: dict, value: float) -> 
     factor = 1.0 if q["scale"] == "percent" or not scale else SCALES[scale] / SCALES[q["scale"]]
     printed = 10.0 ** -len(number.partition(".")[2])  # the reply's own rounding, in its scale
     sign = -1 if DECREASE.search(reply) and (value < 0 < float(number) or (value > 0 and q["op"] in ("change", "pct_change"))) else 1
-    readings = [(sign * float(number) * factor, printed * factor, "scaled" if scale else "bare")]
+    readings = [(sign * float(number) * factor, printed * factor, "scaled" if scale or not q["scale"] else "bare")]
     if not scale and q["scale"] not in ("", "percent"):  # "$215,000" where the table is in thousands
         readings.append((sign * float(number) / SCALES[q["scale"]], printed / SCALES[q["scale"]], "scaled"))
     for units, step, how in readings:
