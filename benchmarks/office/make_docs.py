@@ -70,14 +70,15 @@ def docx_items(text: str) -> list[tuple]:
     return items
 
 
-def build(out_dir: str | Path) -> list[Path]:
-    """Write every document into ``out_dir`` (created); returns the files written."""
+def build(out_dir: str | Path, sources: Path = SOURCES) -> list[Path]:
+    """Write every document of ``sources`` into ``out_dir`` (created); returns the files written
+    (benchmarks/reports.py writes its own sources with it)."""
     from tests.docmaker import make_docx, make_pdf
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for src in sorted(SOURCES.iterdir()):
+    for src in sorted(Path(sources).iterdir()):
         if not src.is_file() or src.name.startswith("."):
             continue
         dest = out / output_name(src)

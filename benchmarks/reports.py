@@ -1,0 +1,258 @@
+"""Annual-report excerpts nobody tuned on (issue #63): five short excerpts of invented companies
+written in the style of real ones, in five formats and layouts, each asked about nine questions
+as a finance user asks them; a check of how far the TAT-QA results carry to reports in other
+formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdown tables.
+
+    .venv/bin/python benchmarks/reports.py                      # the 0.5B answering, every other default
+    .venv/bin/python benchmarks/reports.py --model 1.5b         # the 1.5B answering
+    .venv/bin/python benchmarks/reports.py --skip 20 --limit 20 # a slice, merged into --out
+    .venv/bin/python benchmarks/reports.py --rescore            # score --out's rows again; ask nothing
+
+The excerpts (benchmarks/reports/sources/, text only; DOCX and PDF written at run time by
+benchmarks/office/make_docs.py into ``<work>/docs``):
+
+* ``harrowgate_segments.html``: a UK plc segment note, "2019 £m" / "2018 £m" columns, a Notes
+  column, section rows, negatives in parentheses, "–" for nil;
+* ``corvallis_10k.md``: a US 10-K statement of operations as a pipe table, "(in thousands, except
+  per share data)", three fiscal years and a "% change" column;
+* ``kestrel_expenses.docx``: an Australian expenses note, "30 June 2019" headers, a "$'000" units row;
+* ``norfield_capex.pdf``: capital expenditure by region, two years and a total row;
+* ``westmoor_budget.html``: a quarterly budget, Q1..Q4 and "Full year" as columns.
+
+One index per excerpt (``<work>/<name>``), as tatqa.py does and as a reader of one report would
+build it: the questions, like TAT-QA's, do not name the company ("What was depreciation in
+2018?"), so one index of all five would make them ambiguous. Each question is asked at every
+default as ``edgerag query --answer`` asks it (open_sets.py `ask`: retrieve, plan, answer).
+
+Scoring (questions.jsonl ``answer_type``): **abstained** when the answer says the documents do not
+say (office.py `abstained`); otherwise **right** when
+
+* ``number``: the reply's first number (a year only where the gold is one) equals ``value`` at
+  ``decimals``, read in the gold's ``scale``: with the reply's own scale word ("£14.6m",
+  "6.04 %"), or none (counted apart as ``bare`` where the gold has a scale: the table's unit is taken as read, or the number
+  as printed, "$215,000"); a number rounded coarser than the gold but within 0.1 % of it and
+  equal at its own rounding is right too ("$180.3 million" for 180,311 thousand); a word of
+  decrease or loss in the reply makes its number negative ("a decrease of 14.6") where the gold is
+  below zero, or where the question asks a change;
+* ``numbers`` ("… in 2019 and 2018 respectively"): the reply's first numbers, in order, each so;
+* ``list``: every item of ``items`` is in the reply, with at most a few words more than they hold;
+* ``choice`` ("In which year …"): the first of ``options`` the reply names is the gold;
+* ``text``: office.py `match` (the accepted answer, or the reply containing it within a few words,
+  naming none of ``reject``: "8 million" is no note number);
+* ``none`` (unanswerable): right when abstained, wrong when answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+
+import open_sets as sets
+from office import CONTAINED_SLACK, canon, match
+from tatqa_metric import numbers_in
+
+HERE = sets.REPO / "benchmarks" / "reports"
+SOURCES = HERE / "sources"
+QUESTIONS = HERE / "questions.jsonl"
+KINDS = ("table", "text", "list", "arithmetic", "unanswerable")
+OPS = ("value", "items", "respectively", "change", "pct_change", "average", "sum", "proportion", "ratio", "which_year", "none")
+SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+DECREASE = re.compile(r"\b(decrease[sd]?|declined?|fell|fall|drop(ped)?|lower|down|reduc(ed|tion)|loss|negative|reversal)\b", re.I)
+
+
+def load_questions(path: Path = QUESTIONS) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def write_docs(folder: Path) -> dict[str, Path]:
+    """The excerpts written into ``folder`` (again only when a source or the writer changed:
+    DOCX and PDF bytes differ from run to run, and a changed file is indexed again), by name."""
+    sys.path.insert(0, str(sets.REPO / "benchmarks" / "office"))
+    from make_docs import build, output_name
+
+    h = hashlib.sha1()
+    for p in sorted(SOURCES.iterdir()) + [sets.REPO / "benchmarks" / "office" / "make_docs.py"]:
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    stamp = folder / ".sources.sha1"
+    if not (stamp.exists() and stamp.read_text() == h.hexdigest()):
+        build(folder, SOURCES)
+        stamp.write_text(h.hexdigest())
+    return {output_name(s): folder / output_name(s) for s in sorted(SOURCES.iterdir()) if s.is_file()}
+
+
+# ---- scoring ------------------------------------------------------------------------------------
+
+
+def number_match(number: str, scale: str, reply: str, q: dict, value: float) -> str:
+    """How one number of the reply meets ``value`` (module doc): ``scaled``, ``bare`` or ""."""
+    if (q["scale"] == "percent") != (scale == "percent") and scale:
+        return ""
+    factor = 1.0 if q["scale"] == "percent" or not scale else SCALES[scale] / SCALES[q["scale"]]
+    printed = 10.0 ** -len(number.partition(".")[2])  # the reply's own rounding, in its scale
+    sign = -1 if DECREASE.search(reply) and (value < 0 < float(number) or (value > 0 and q["op"] in ("change", "pct_change"))) else 1
+    readings = [(sign * float(number) * factor, printed * factor, "scaled" if scale or not q["scale"] else "bare")]
+    if not scale and q["scale"] not in ("", "percent"):  # "$215,000" where the table is in thousands
+        readings.append((sign * float(number) / SCALES[q["scale"]], printed / SCALES[q["scale"]], "scaled"))
+    for units, step, how in readings:
+        if abs(round(units, q["decimals"]) - round(value, q["decimals"])) < 10 ** -(q["decimals"] + 3):
+            return how
+        if step <= 1e-3 * abs(value) and abs(units - value) <= step / 2 + 1e-9:  # "$180.3 million" for 180,311 thousand
+            return how
+    return ""
+
+
+def reply_numbers(reply: str, gold: list[float]) -> list[tuple[str, str]]:
+    is_year = all(float(g).is_integer() and 1900 <= g <= 2099 for g in gold)
+    return numbers_in(reply, years=is_year)
+
+
+def judge(q: dict, short: str) -> str:
+    """How an answered (not abstained) ``short`` is right (``exact``, ``contained``, ``scaled``,
+    ``bare``, ``items``, ``choice``), or "" when it is wrong."""
+    kind = q["answer_type"]
+    if kind == "none":
+        return ""
+    if kind == "number":
+        found = reply_numbers(short, [q["value"]])
+        return number_match(*found[0], short, q, q["value"]) if found else ""
+    if kind == "numbers":
+        found = reply_numbers(short, q["values"])
+        if len(found) < len(q["values"]):
+            return ""
+        hows = [number_match(n, s, short, q, v) for (n, s), v in zip(found, q["values"])]
+        return "" if not all(hows) else ("bare" if "bare" in hows else "scaled")
+    if kind == "list":
+        p = f" {canon(short)} "
+        items = [canon(i) for i in q["items"]]
+        fits = len(p.split()) <= sum(len(i.split()) for i in items) + CONTAINED_SLACK
+        return "items" if fits and all(f" {i} " in p for i in items) else ""
+    if kind == "choice":
+        p = f" {canon(short)} "
+        named = sorted((p.find(f" {canon(o)} "), o) for o in q["options"] if f" {canon(o)} " in p)
+        return "choice" if named and named[0][1] in q["answers"] else ""
+    return match(short, q["answers"], q.get("reject", []))
+
+
+def score_row(row: dict, q: dict) -> dict:
+    """An answer record (open_sets.py) scored against ``q`` (module doc)."""
+    abst = sets.abstention(row)
+    how = "" if abst else judge(q, row["short"])
+    if q["answer_type"] == "none":
+        verdict = "right" if abst else "wrong"
+    else:
+        verdict = "abstained" if abst else ("right" if how else "wrong")
+    keep = ("kind", "op", "answer_type", "doc", "answers", "value", "values", "items", "scale", "decimals")
+    return {**row, **{k: q[k] for k in keep if k in q}, "abstained": abst, "match": how, "verdict": verdict}
+
+
+def gold_text(q: dict) -> str:
+    if q["answer_type"] == "none":
+        return "(none: not in the excerpt)"
+    if q["answer_type"] == "list":
+        return "; ".join(q["items"])
+    if q["answer_type"] in ("number", "numbers"):
+        values = q.get("values") or [q["value"]]
+        unit = {"percent": "%", "": ""}.get(q["scale"], f" {q['scale']}")
+        return " and ".join(f"{v:,.{q['decimals']}f}{unit}" for v in values)
+    return " | ".join(q["answers"])
+
+
+# ---- the run ------------------------------------------------------------------------------------
+
+
+def summarise(rows: list[dict]) -> dict:
+    answerable = [r for r in rows if r["kind"] != "unanswerable"]
+    return {
+        "kinds": sets.group(rows, "kind", KINDS),
+        "ops": sets.group(rows, "op", OPS),
+        "answerable": sets.tally(answerable),
+        "all": sets.tally(rows),
+        "right_bare": sum(r["verdict"] == "right" and r["match"] == "bare" for r in rows),
+        "seconds": sets.seconds(rows),
+    }
+
+
+def tables(s: dict) -> str:
+    line = lambda name, t: [name, *sets.verdict_cells(t)]  # noqa: E731
+    kinds = [line(k, t) for k, t in s["kinds"].items()] + [line("**answerable**", s["answerable"]), line("**all**", s["all"])]
+    out = [sets.markdown(["kind", *sets.VERDICT_HEAD], kinds)]
+    out.append(sets.markdown(["operation", *sets.VERDICT_HEAD], [line(k, t) for k, t in s["ops"].items()]))
+    return "\n\n".join(out)
+
+
+def failures(rows: list[dict], by_id: dict[str, dict]) -> str:
+    """Every wrong answer and every abstention on an answerable question, with what the
+    answer says of how it was made."""
+    out = []
+    for r in rows:
+        if r["verdict"] == "right" or (r["kind"] == "unanswerable" and r["verdict"] != "wrong"):
+            continue
+        q = by_id[r["id"]]
+        out.append(
+            f"- {r['id']} [{r['verdict']}] {q['doc']} ({q['kind']}/{q['op']}) {q['question']}\n"
+            f"    gold: {gold_text(q)}\n    short: {r['short']!r}\n"
+            f"    decided: {r.get('decided')!r}; rules: {r.get('rules')}; reason: {r.get('reason')!r}"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sets.add_arguments(ap, "reports")
+    args = ap.parse_args()
+    questions = load_questions()
+    by_id = {q["id"]: q for q in questions}
+    out = Path(args.out) if args.out else sets.default_out("reports", args.model)
+    previous = sets.load(out)
+    if args.answers_from:
+        raise SystemExit("--answers-from is not supported here")
+    if args.rescore:
+        rows = [score_row(r, by_id[r["id"]]) for r in previous.get("rows", []) if r["id"] in by_id]
+        return report(out, {k: v for k, v in previous.items() if k not in ("rows", "summary")}, rows, by_id)
+
+    spec = sets.answer_model(args.model)
+    work = Path(args.work)
+    docs = write_docs(work / "docs")
+    asked = questions[args.skip :][: args.limit]
+    kept = {r["id"]: r for r in previous.get("rows", [])}
+    model = meta = None
+    for doc in dict.fromkeys(q["doc"] for q in asked):
+        rag = sets.open_index(work / Path(doc).stem, [docs[doc]], spec)
+        model = rag.answer_llm.llm.path.name
+        if previous.get("model") not in (None, model):
+            kept, previous = {}, {}
+        ask = lambda q, rag=rag: score_row({"id": q["id"], "question": q["question"], **sets.ask(rag, q["question"])}, q)  # noqa: E731
+        sets.run([q for q in asked if q["doc"] == doc], ask, kept, lambda q: f"{q['kind']}/{q['op']}")
+        meta = {"why": rag.answer_choice.reason, "speeds": sets.speeds(rag) or (meta or {}).get("speeds")}
+        rag.close()
+    meta = {"benchmark": "reports", "system": "edgerag", "model": model, "answer_model": args.model, **(meta or {}), "host": sets.host()}
+    return report(out, meta, sets.ordered(kept.values(), questions), by_id)
+
+
+def report(out: Path, meta: dict, rows: list[dict], by_id: dict[str, dict]) -> int:
+    from common import write_result
+
+    s = summarise(rows)
+    print()
+    print(tables(s))
+    a, secs, sp = s["all"], s["seconds"], meta.get("speeds")
+    speed = f"{sp['prompt']:.0f} / {sp['generation']:.1f} tok/s prompt / generation" if sp else "speed not measured"
+    print(
+        f"\n{len(rows)} of {len(by_id)} questions; right {a['right_pct']:.0f} % ({s['right_bare']} numbers without their scale word), "
+        f"abstained {a['abstained_pct']:.0f} %, wrong {a['wrong_pct']:.0f} %; seconds per answer p50 {secs['p50'] or 0:.1f}, "
+        f"p95 {secs['p95'] or 0:.1f} ({secs['timed']} timed)\nmodel {meta.get('model')} ({meta.get('why', '')}); {speed}; host {meta.get('host', '')}"
+    )
+    missed = failures(rows, by_id)
+    if missed:
+        print("\nWrong, and abstained on an answerable question:\n" + missed)
+    write_result(out, {**{k: v for k, v in meta.items() if k not in ("machine", "when")}, "summary": s, "rows": rows})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

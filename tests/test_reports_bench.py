@@ -1,0 +1,104 @@
+"""The report-excerpts benchmark's data and scoring (benchmarks/reports/, benchmarks/reports.py;
+issue #63), without a model: every excerpt is written and read by edgerag's readers, every value
+a table or text question asks is in its excerpt as read, the questions file is well formed, and
+a reply is scored at the gold's rounding, scale and sign as the script's doc says."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from edgerag.ingest import iter_documents
+from edgerag.ingest.blocks import Skipped
+from edgerag.types import Document
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))  # the benchmark scripts import their neighbours
+
+import reports  # noqa: E402
+
+QUESTIONS = reports.load_questions()
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory) -> dict[str, str]:
+    """Each excerpt's file name → the text edgerag's readers make of it."""
+    written = reports.write_docs(tmp_path_factory.mktemp("reports"))
+    texts: dict[str, str] = {}
+    for item in iter_documents(list(written.values())):
+        assert not isinstance(item, Skipped), item
+        if isinstance(item, Document):
+            name = Path(item.path or item.source).name
+            texts[name] = texts.get(name, "") + "\n" + item.text
+    return texts
+
+
+def test_every_excerpt_is_written_and_read(docs):
+    assert sorted(Path(n).suffix for n in docs) == [".docx", ".html", ".html", ".md", ".pdf"]
+    assert all(len(t.split()) > 150 for t in docs.values()), {n: len(t.split()) for n, t in docs.items()}
+
+
+def test_questions_are_well_formed(docs):
+    assert len({q["id"] for q in QUESTIONS}) == len(QUESTIONS) >= 45
+    assert set(Counter(q["kind"] for q in QUESTIONS)) == set(reports.KINDS)
+    assert sum(q["answer_type"] == "none" for q in QUESTIONS) == 5
+    for q in QUESTIONS:
+        assert q["doc"] in docs and q["op"] in reports.OPS, q
+        assert {"number": "value", "numbers": "values", "list": "items", "choice": "options"}.get(q["answer_type"], "answers") in q, q
+
+
+def test_each_looked_up_value_is_in_its_excerpt(docs):
+    """A value asked of a table or the text is printed in the excerpt as read (its size: a sign
+    may be parentheses), so no gold rests on a typo."""
+    for q in QUESTIONS:
+        if q["kind"] in ("table", "text") and q["answer_type"] == "number":
+            printed = f"{abs(q['value']):,.{q['decimals']}f}"
+            assert printed in docs[q["doc"]], (q["id"], printed)
+        if q["answer_type"] == "list":
+            assert all(i in docs[q["doc"]] for i in q["items"]), q["id"]
+
+
+def _q(words: str) -> dict:
+    return next(q for q in QUESTIONS if words in q["question"])
+
+
+@pytest.mark.parametrize(
+    ("words", "reply", "right"),
+    [
+        ("Rail in 2018", "£131.4m", True),
+        ("Rail in 2018", "131.4", True),  # the table's unit taken as read: counted apart as bare
+        ("Rail in 2018", "£389.1m", False),  # the other year's column
+        ("Energy segment in 2019", "a loss of £12.7 million", True),
+        ("Energy segment in 2019", "12.7", False),  # the sign lost
+        ("net finance costs", "Note 8", True),
+        ("net finance costs", "8 million", False),  # a note number is no amount
+        ("Aerospace revenue from", "6.04%", True),
+        ("Aerospace revenue from", "6.0%", False),  # coarser than the two decimals asked
+        ("Aerospace revenue in 2019", "49.9%", True),
+        ("change in total revenue", "a decrease of £14.6m", False),
+        ("cost of revenue in fiscal 2017", "$180.3 million", True),  # within 0.1 %, equal at its own rounding
+        ("cost of revenue in fiscal 2017", "$180 million", False),
+        ("impairment of receivables", "-$215,000", True),
+        ("impairment of receivables", "215 thousand", False),
+        ("Energy revenue in 2019", "£268.3m and £291.7m", True),
+        ("Energy revenue in 2019", "£291.7m and £268.3m", False),  # respectively: in order
+        ("reportable operating segments", "Aerospace, Energy and Rail", True),
+        ("reportable operating segments", "Aerospace and Energy", False),
+        ("underlying operating profit larger", "2018 (55.1 against 41.5 in 2019)", True),
+        ("underlying operating profit larger", "2019", False),
+        ("pay award", "It takes effect on 1 October 2020.", True),
+    ],
+)
+def test_scoring(words, reply, right):
+    assert bool(reports.judge(_q(words), reply)) is right
+
+
+def test_abstention_and_unanswerable_verdicts():
+    row = {"id": "x", "short": "", "text": "The documents do not say.", "abstained": "flag"}
+    assert reports.score_row(row, _q("free cash flow"))["verdict"] == "right"
+    assert reports.score_row(row, _q("Rail in 2018"))["verdict"] == "abstained"
+    answered = {**row, "short": "1,204 thousand", "text": "1,204", "abstained": ""}
+    assert reports.score_row(answered, _q("free cash flow"))["verdict"] == "wrong"
