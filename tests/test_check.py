@@ -54,6 +54,7 @@ def sample_units() -> list[Unit]:
         ("Which department runs the safety training?", "org"),
         ("Who must approve a trip costing 3,000 EUR?", "person"),
         ("What are the types of revenue in the table?", "thing"),  # names, not the revenue's amounts
+        ("What are the sources of income in the budget?", "thing"),
         ("Which are the customers that bought over 10% of the instruments?", "thing"),
         ("What are the balances of inventories in 2019 and 2018?", "other"),
         ("Are both Leeds and York sites of the institute?", "yes-no"),

@@ -168,6 +168,7 @@ def test_what_a_thing_reflects_is_a_description():
     from edgerag.answer.clause import asks_clause
 
     assert asks_clause("What do intersegment revenues reflect?")
+    assert asks_clause("What do the exceptional items relate to?")
 
 
 def test_a_bare_number_is_no_answer_to_a_reason_or_a_description():
@@ -208,6 +209,7 @@ CASH = "\n".join(
             ["Tax paid", "(5.6)", "(4.1)"],
             ["Net income (loss)", "(20.0)", "(50.5)"],
             ["Less: provision for doubtful receivables", "(16.4)", "(16.1)"],
+            ["Impairment of receivables", "(0.2)", "0.4"],
         ]
     )
 )
@@ -223,6 +225,8 @@ def test_a_cell_that_can_go_either_way_or_a_deduction_keeps_its_sign():
     assert looked is not None and looked.answer == "-20.0 million"
     looked = look_up("What was the provision for doubtful receivables in 2018?", [("t", CASH)])
     assert looked is not None and looked.answer == "-16.1 million"
+    looked = look_up("What was the impairment of receivables in 2019?", [("t", CASH)])  # a reversal: 2018 is positive
+    assert looked is not None and looked.answer == "-0.2 million"
 
 
 def test_a_long_header_cut_to_its_words_keeps_its_year():
@@ -348,3 +352,14 @@ def test_an_upper_header_printed_over_any_column_of_its_group_heads_the_group():
     ]
     text = "\n".join(grid_lines(three, header_rows=2))
     assert "2018 · Cents per share: 55" in text and "2019 · Date of payment: 20 Sep 2019" in text
+
+
+def test_a_total_row_answers_no_line_the_question_qualifies():
+    budget = "\n".join(
+        grid_lines(
+            [["Budget line", "Q1", "Q2"], ["Membership fees", "120,000", "118,000"], ["Total income", "259,200", "257,900"]], "Income"
+        )
+    )
+    assert look_up("What is the catering income for Q1?", [("b", budget)]) is None  # one line of income, not their total
+    assert look_up("What is the total income for Q1?", [("b", budget)]).answer == "259,200"
+    assert look_up("What is the income for Q1?", [("b", budget)]).answer == "259,200"  # every word explained

@@ -32,3 +32,26 @@ def test_a_change_two_years_or_words_the_sentence_lacks_decide_nothing():
     assert respective_value("What was the change in the amount capitalized for the U.S. build-to-suit facility in 2019?", texts) is None
     assert respective_value("How much was capitalized for the U.S. build-to-suit facility in 2019 and 2018?", texts) is None
     assert respective_value("How much was the amount capitalized related to the U.K. build-to-suit facility in 2019?", texts) is None
+
+
+REVIEW = (
+    "The Group employed 4,310 people at 31 December 2019 (2018: 4,125), of whom 2,240 worked in Aerospace. "
+    "Depreciation for the year was EUR 71.3 million (2018: EUR 66.0 million). "
+    "The workforce averaged 612 full-time equivalent employees during the year (2018: 580)."
+)
+
+
+def test_a_prior_year_in_brackets_gives_that_year_its_amount():
+    texts = [("r", REVIEW)]
+    assert respective_value("What was depreciation in 2018?", texts)[0] == "EUR 66.0 million"  # as written
+    assert respective_value("How many people did the Group employ in 2018?", texts)[0] == "4,125"
+    assert respective_value("Average full-time equivalent employees in 2018?", texts)[0] == "580"  # a bare noun phrase
+    d = decide_in_code("What was depreciation in 2018?", [passage("r", "Financial review", REVIEW)])
+    assert d is not None and d.answer == "EUR 66.0 million" and d.kind == "stated"
+
+
+def test_a_bracket_of_another_thing_or_year_decides_nothing():
+    texts = [("r", REVIEW)]
+    assert respective_value("How many people worked in Aerospace in 2018?", texts) is None  # the bracket is the Group's
+    assert respective_value("What was depreciation in 2019?", texts) is None  # the sentence's own year is not named
+    assert respective_value("What was the change in depreciation in 2018?", texts) is None

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.rows import row_spans
+from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP
 from ..types import Unit
 from .compare import Decision
@@ -44,6 +44,9 @@ _AS_PERCENTAGE = re.compile(r"\b(?:as\s+a\s+)?percentage\s+(?:to|of|constituent|
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as\s+well\s+as\s+)\s*", re.I)
 MIN_EXPLAINED = 0.6
 """The share of the question's own words (asking words, years and column words aside) its row's label must hold."""
+_TOTAL = re.compile(r"\b(?:total|totals|all|overall|combined|sum|aggregate)\b", re.I)
+"""A total row ("Total income") answers a question that says total, or one every word of which
+it explains: "catering income" is one line of income, not their total."""
 
 
 @dataclass(frozen=True)
@@ -70,13 +73,15 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
-    """Whether the rows' labels and the columns explain most of the question's own words."""
+    """Whether the rows' labels and the columns explain most of the question's own words; all
+    of them for a total row the question does not call one (`_TOTAL`)."""
     words = [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
     if not words:
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
     held = sum(any(_close(w, t) for t in told) for w in words)
-    return held / len(words) >= MIN_EXPLAINED
+    total_row = any(_TOTAL.search(grid.labels[i].rpartition(SECTION_MARK)[2]) for i in rows) and not _TOTAL.search(question)
+    return held / len(words) >= (1.0 if total_row else MIN_EXPLAINED)
 
 
 def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:

@@ -70,8 +70,10 @@ _ORG = re.compile(
 )
 _THING = re.compile(
     r"\b(?:what|which) (?:are|were) (?:the )?(?:\w+ )?(?:types|kinds|categories|classes|components|items|elements|factors|variables"
-    r"|segments|customers|suppliers|products|assumptions|activities|entities|subsidiaries|jurisdictions|instruments)\b"
-    r"|^\s*(?:what|which) (?:types|kinds|categories|components|factors|variables|segments|customers|suppliers|products|assumptions)\b",
+    r"|segments|customers|suppliers|products|assumptions|activities|entities|subsidiaries|jurisdictions|instruments|sources|streams"
+    r"|drivers)\b"
+    r"|^\s*(?:what|which) (?:types|kinds|categories|components|factors|variables|segments|customers|suppliers|products|assumptions"
+    r"|sources|streams)\b",
     re.I,
 )
 """Things asked by name ("What are the types of revenue in the table?", "Which are the customers

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.rows import SECTION_MARK
-from .table_cells import Cell
+from ..text.rows import SECTION_MARK, parse_row
+from .table_cells import Cell, amount, header_year
 
 _OUTFLOW = re.compile(r"\b(?:costs?|expenses?|allowances?|disposals?|impairments?|charges)\b", re.I)
 _EITHER_WAY = re.compile(r"\((?:[^()]*\b(?:benefit|income|gain|credit|recover\w*)\b[^()]*)\)|^\s*less\b", re.I)
@@ -49,6 +49,17 @@ def read_as_size(cell: Cell) -> bool:
     (319.9)"): asked for its amount, it is said as its size. Measured on the TAT-QA test pages,
     on the questions whose cells code reads (span and multi-span): of 26 read negative, the 11
     this takes all have a gold without its sign (10 now right, one a gold in another scale);
-    none of those with a signed gold is taken."""
+    none of those with a signed gold is taken. Not a row that prints another column positive
+    (`_positive_beside`): there the table signs the row itself."""
     own = cell.label.rpartition(SECTION_MARK)[2]
-    return cell.amount.value < 0 and bool(_SPENT.search(own)) and not _SIGNED.search(own)
+    return cell.amount.value < 0 and bool(_SPENT.search(own)) and not _SIGNED.search(own) and not _positive_beside(cell)
+
+
+def _positive_beside(cell: Cell) -> bool:
+    """Whether the cell's row prints a positive amount in another year's column ("Impairment of
+    receivables: (215); 388"): the table signs this row, and (215) is a reversal, not a charge
+    (an "Adjustments" column's 6 beside "(99); (93)" is no year's)."""
+    row = parse_row(cell.row)
+    cells = row.cells.items() if row else ()
+    values = [a.value for h, v in cells if h != cell.header and header_year(h) is not None and (a := amount(v)) is not None]
+    return any(v > 0 for v in values)

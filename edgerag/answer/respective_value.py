@@ -1,21 +1,32 @@
-"""A value a sentence states for the one year asked, among its years "respectively" (issue #63):
+"""A value a sentence states for the one year asked, among its years "respectively" or as a prior
+year's amount in brackets (issue #63):
 
     "How much was the amount capitalized related to the Company's U.S. build-to-suit facility as
     of March 31, 2018?" over "(1) Includes amounts capitalized related to the Company's U.S.
     build-to-suit facility of $41.8 million and $39.4 million as of March 31, 2019 and 2018,
     respectively." → "$39.4 million"
 
+    "What was depreciation in 2018?" over "Depreciation for the year was EUR 71.3 million (2018:
+    EUR 66.0 million)." → "EUR 66.0 million"
+
 A small model reads the first amount of such a sentence, whichever year it is. Code decides only
 where all of these hold, else the model reads as before:
 
-* the question asks a value ("What was …", "How much …"), no computation (operation.py) and no
-  cause, and names exactly one year;
-* a sentence of prose (no table row) says "respectively", names as many years as it states
-  amounts (year_amounts.py `respectively`), and holds every one of the question's own words
-  (its asking words and years aside; text_operands.py reads such sentences for a change between
-  years), with at most `FOREIGN` words of its own between the first of them and its first
-  amount (not "net income (loss) *includes restructuring charges*, net, of $0.5 million, …",
-  whose amounts are another thing's);
+* the question asks a value ("What was …", "How much …", "How many …", or a bare noun phrase: "Average
+  full-time equivalent employees in 2018?"), no computation (operation.py: a stated average or
+  total of the one year is a value) and no cause, and names exactly one year;
+* a sentence of prose (no table row) holds every one of the question's own words (its asking
+  words and years aside; text_operands.py reads such sentences for a change between years) and
+  either says "respectively", naming as many years as it states amounts (year_amounts.py
+  `respectively`), with at most `FOREIGN` words of its own between the first of the question's
+  words and its first amount (not "net income (loss) *includes restructuring charges*, net, of
+  $0.5 million, …", whose amounts are another thing's); or gives the year asked in brackets after
+  the amount of the sentence's own year (`bracketed`, "612 … (2018: 580)"), with at most
+  `FOREIGN` words of its own between the question's word nearest before that amount and it, or
+  the question's word right after it ("the division's *margin* improved to 14.2% (2018: 13.2%)",
+  "612 *full-time equivalent employees* … (2018: 580)"), every word of the question before the
+  bracket (not "The Group employed 4,310 people … (2018: 4,125), of whom 2,240 worked in
+  Aerospace" for Aerospace's staff);
 * every such sentence read gives the year the same amount.
 
 The answer is the amount as the sentence writes it ("$39.4 million"), citing the sentence's passage.
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..types import Unit
 from .cell_lookup import _ASKS_VALUE
@@ -32,9 +44,15 @@ from .compare import Decision
 from .operation import operation, years_in
 from .table_cells import _close, content
 from .text_operands import _subject, prose
-from .year_amounts import respectively
+from .year_amounts import YearAmount, amounts_in, bracketed, respectively
 
-_HOW_MUCH = re.compile(r"^\s*how\s+much\b", re.I)
+_HOW_MUCH = re.compile(r"^\s*how\s+(?:much|many)\b", re.I)
+_NOUN_PHRASE = re.compile(
+    r"^\s*(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had"
+    r"|in|on|at|for|by|from|between|during)\b)[A-Za-z]",
+    re.I,
+)
+"""A value asked as a bare noun phrase ("Average full-time equivalent employees in 2018?")."""
 _NOT_A_VALUE = re.compile(
     r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|includes?|method|policy|how\s+is|how\s+are"
     r"|which|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
@@ -56,13 +74,15 @@ def _foreign(before: str, subject: list[str]) -> int:
 
 def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[str, str, str] | None:
     """(amount as written, key of its text, sentence) for the one year ``question`` asks (the module doc), or None."""
-    if not (_ASKS_VALUE.search(question) or _HOW_MUCH.search(question)) or _NOT_A_VALUE.search(question) or operation(question):
+    asks = _ASKS_VALUE.search(question) or _HOW_MUCH.search(question) or _NOUN_PHRASE.match(question)
+    op = operation(question)
+    if not asks or _NOT_A_VALUE.search(question) or (op is not None and (op.op not in ("average", "sum") or op.parts)):
         return None
     years = years_in(question)
     if len(years) != 1:
         return None
     subject = [w for w in _subject(question, _NO_OP) if not re.fullmatch(r"\d+", w)]
-    if len(subject) < 2:
+    if not subject:
         return None
     found: dict[float, tuple[str, str, str]] = {}
     for key, text in units_texts:
@@ -70,13 +90,36 @@ def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> t
             words = content(sentence)
             if not all(any(_close(w, s) for s in words) for w in subject):
                 continue
-            said = respectively(sentence)
-            if said is None or _foreign(sentence[: said[0].at], subject) > FOREIGN:
-                continue
-            mine = [p for p in said if p.year == years[0]]
+            said = respectively(sentence) if len(subject) >= 2 else None
+            if said is not None and _foreign(sentence[: said[0].at], subject) > FOREIGN:
+                said = None
+            mine = [p for p in said or [] if p.year == years[0]] or _prior_year(sentence, subject, years[0])
             if mine:
                 found.setdefault(mine[0].amount.value, (mine[0].written, key, sentence))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _prior_year(sentence: str, subject: list[str], year: int) -> list[YearAmount]:
+    """The amount ``sentence`` gives ``year`` in brackets after its own year's amount, where the
+    question's words are all before the bracket, and the one nearest before that amount is at
+    most `FOREIGN` words of the sentence's own from it, or one follows it ("612 full-time
+    equivalent employees"; the module doc); [] where none."""
+    out = []
+    for b in bracketed(sentence):
+        written = re.search(rf"\(\s*(?:FY\s?)?{year}\s*:\s*([^()]*?)\s*\)", sentence)
+        if b.year != year or written is None:
+            continue
+        clause = sentence[: written.start()]
+        own = [(p, a) for p, a, _ in amounts_in(clause)]
+        if not own or not all(any(_close(w, c) for c in content(clause)) for w in subject):
+            continue  # "… (2018: 4,125), of whom 2,240 worked in Aerospace": Aerospace is not the bracket's
+        words = content(clause[: own[-1][0]])
+        after = content(clause[own[-1][0] + len(own[-1][1].text) :])[:1]  # "612 full-time equivalent employees"
+        near = max((i for i, w in enumerate(words) if any(_close(w, s) for s in subject)), default=None)
+        close = near is not None and sum(not any(_close(w, s) for s in subject) for w in words[near + 1 :]) <= FOREIGN
+        if close or any(_close(w, s) for w in after for s in subject):
+            out.append(replace(b, amount=replace(b.amount, text=written.group(1))))  # "EUR 66.0 million", as written
+    return out
 
 
 class _NoOp:
@@ -87,7 +130,7 @@ _NO_OP = _NoOp()
 
 
 def stated_for_year(question: str, units: list[Unit]) -> Decision | None:
-    """The amount a "respectively" sentence states for the year asked, as a decision (in_code.py), or None."""
+    """The amount a sentence states for the year asked ("respectively", or in brackets), as a decision (in_code.py), or None."""
     done = respective_value(question, [(u.chunk_id, u.text) for u in units])
     if done is None:
         return None
