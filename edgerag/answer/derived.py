@@ -123,10 +123,11 @@ def reply_number(short: str) -> tuple[float, bool] | None:
 def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
     """Whether a table row of ``text`` gives ``value`` as the result of ``op`` for what ``asked``
     asks (the module doc): a cell whose header or row label says the operation (a percentage
-    cell says a proportion), in a row the question names or whose label says the operation;
-    not a cell of a year the question does not name ("2018 and 2017" for "from 2017 to 2019"),
-    nor one year's cell for a sum or average of several, nor a percentage for a change, sum or
-    average of amounts ("-22%" for "the difference in restructuring expenses")."""
+    cell says a proportion), in a row or column the question names ("Customs Duty") or whose
+    label says the operation; not a cell of a year the question does not name ("2018 and 2017"
+    for "from 2017 to 2019"), nor one year's cell for a sum or average of several, nor a
+    percentage for a change, sum or average of amounts ("-22%" for "the difference in
+    restructuring expenses")."""
     cue = re.compile(_CUES[op.op], re.I)
     words = question_words(asked)
     years = set(years_in(asked))
@@ -140,7 +141,7 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
                 continue
             if not (cue.search(header) or cue.search(label) or (op.op == "proportion" and "%" in cell)):
                 continue
-            if not (named or cue.search(own)):
+            if not (named or cue.search(own) or any(_close(w, q) for w in content(header) for q in words)):
                 continue  # "% Revenues by Business › Hardware" for the EMEA and Americas regions' revenue
             said = set(years_in(header))
             if years and said - years:
