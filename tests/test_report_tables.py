@@ -416,3 +416,31 @@ def test_a_number_the_model_read_from_a_table_is_said_with_its_scale():
     assert with_scale("9.6", more) == "9.6%"  # a row of percentages
     assert with_scale("180.6", more) == "180.6 million"  # in no table: as the prose says it
     assert with_scale("180", more) == "180"  # a cell of a table that says no scale
+
+
+def test_a_note_number_is_no_amount_and_gets_no_scale():
+    """A note reference read from a "Notes" column, or asked for ("Which note …"), is said as
+    printed: "8", not "8 million" (scaled.py `asks_reference`, table_cells.py `note_column`)."""
+    from edgerag.answer.scaled import asks_reference, with_scale
+
+    rows = grid_lines(
+        [["", "Notes", "2019 £m", "2018 £m"], ["Revenue", "3", "412.6", "398.1"], ["Net finance costs", "8", "(6.4)", "(5.9)"]],
+        "Segmental analysis",
+    )
+    units = [passage("p", "Report", "\n".join(rows))]
+    assert with_scale("8", units) == "8"  # read from the Notes column
+    assert with_scale("412.6", units) == "412.6 million"  # an amount of the same table keeps its scale
+    both = [passage("p", "Report", "\n".join(grid_lines([["", "Note", "2019 £m"], ["Revenue", "3", "3"], ["Costs", "4", "8"]], "Results")))]
+    assert with_scale("8", both) == "8 million"  # an amount's "8": the table's scale
+    assert with_scale("8", both, "Which note gives details of the net finance costs?") == "8"
+    assert with_scale("3", both) == "3"  # a note's "3" and an amount's "3": no one scale
+    for q in (
+        "Which note gives details of the net finance costs?",
+        "In which note are the leases disclosed?",
+        "What note number covers taxation?",
+        "What page is the auditor's report on?",
+        "Which section describes the segments?",
+    ):
+        assert asks_reference(q), q
+    for q in ("What were the net finance costs in 2019?", "How many notes were issued in 2019?", "What is the total of notes payable?"):
+        assert not asks_reference(q), q

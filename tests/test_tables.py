@@ -60,7 +60,11 @@ def test_a_grid_that_is_no_table_of_data_is_refused():
     assert grid_lines([["only"], ["one column"]]) is None
     assert grid_lines([["Header", "Row"]]) is None  # no row under the header
     assert grid_lines([["A", "B"], ["x" * 500, "y"]]) is None  # prose in a cell: a layout table
-    assert grid_lines([["Item", "Cost"], ["Hardware", "Hardware"], ["bolts", "3 EUR"]]) == ["Hardware", "Item: bolts; Cost: 3 EUR"]
+    # a row spanning the table is written alone, and heads the rows below it as their section
+    assert grid_lines([["Item", "Cost"], ["Hardware", "Hardware"], ["bolts", "3 EUR"]]) == [
+        "Hardware",
+        "Item: Hardware › bolts; Cost: 3 EUR",
+    ]
 
 
 # ---- each reader ------------------------------------------------------------------------------------

@@ -290,8 +290,8 @@ def answer_question(
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
         if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
-            rule("scale", with_scale(short_text, units))
-            short_text = with_scale(short_text, units)
+            rule("scale", with_scale(short_text, units, question))
+            short_text = with_scale(short_text, units, question)
         else:  # a long reply's short answer is what follows its restatement of the question (restated.py)
             kept, why = content(short_text, text, typed)
             rule(why, kept)
@@ -379,7 +379,7 @@ def decided(plan: ReadPlan, used: Context, t0: float, on_text: Callable[[str], N
         moved = in_year_asked(short, plan.asked.read_as, plan.units)
         if moved is not None:
             short, reason = moved.answer, f"{reason}; {moved.why}"
-        short = with_scale(short, plan.units)
+        short = with_scale(short, plan.units, plan.question)
     return _without_model(plan, used, t0, d.text if d.text and d.text != d.answer else short, short, cited, reason, on_text)
 
 

@@ -8,6 +8,11 @@ it: table_cells.py), gets that scale after each number; a number already said wi
 percentage is left as it is, and so is a number found in tables of different scales. A number of a
 row or column of percentages ("ROFE (%): 9.6") gets its "%". A number found in no table gets the
 scale the prose says it in ("$180.6 million"), where the prose says it in one.
+
+A note reference is no amount: a number read from a column headed "Note(s)" (table_cells.py
+`note_column`) gets no scale, and neither does the reply to a question asking which note, page,
+section, item, line, paragraph, chapter, schedule or exhibit ("Which note gives details of the
+net finance costs?" → "8", not "8 million"; `asks_reference`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,22 @@ from collections.abc import Sequence
 from ..text.rows import row_spans
 from ..types import Unit
 from .several import SEPARATOR as _SEPARATOR
-from .table_cells import grids
+from .table_cells import grids, note_column
 
 BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
+_PLACES = r"(?:notes?|pages?|sections?|items?|lines?|paragraphs?|chapters?|schedules?|exhibits?|appendix|appendices)"
+_REFERENCE = re.compile(
+    rf"\b(?:which|what)\s+(?:of\s+the\s+)?{_PLACES}\b|\b{_PLACES}\s+(?:number|no\b\.?)",
+    re.I,
+)
+"""A question asking where something is said, not how much: "Which note …", "In which note …",
+"What note number …", "What page …", "Which of the notes …"."""
+
+
+def asks_reference(question: str) -> bool:
+    """Whether ``question`` asks for a note, page, section, item or line (`_REFERENCE`): its reply
+    is a reference number, no amount."""
+    return bool(_REFERENCE.search(question))
 
 
 def _scales(number: str, units: Sequence[Unit]) -> set[str]:
@@ -29,7 +47,11 @@ def _scales(number: str, units: Sequence[Unit]) -> set[str]:
     for grid in grids([(u.chunk_id, u.text) for u in units]):
         for i, row in enumerate(grid.cells):
             for header, cell in row.items():
-                if cell.strip("()$€£¥ -").replace(" ", "") == key and (c := grid.value(i, header)) is not None:
+                if cell.strip("()$€£¥ -").replace(" ", "") != key:
+                    continue
+                if note_column(header):
+                    out.add("")  # a note's number: no amount, no scale
+                elif (c := grid.value(i, header)) is not None:
                     out.add("%" if c.amount.percent and "%" not in cell else "" if c.amount.percent else c.scale)
     return out
 
@@ -47,11 +69,12 @@ def _said(number: str, units: Sequence[Unit]) -> set[str]:
     return out
 
 
-def with_scale(short: str, units: Sequence[Unit]) -> str:
+def with_scale(short: str, units: Sequence[Unit], question: str = "") -> str:
     """``short`` with the scale of the table its numbers were read from, else the one the prose
-    says them in; a percentage cell with its "%" (the module doc)."""
+    says them in; a percentage cell with its "%" (the module doc). No scale for a reply to a
+    ``question`` asking which note, page or section (`asks_reference`)."""
     items = short.split(_SEPARATOR)
-    if not short.strip() or not all(BARE.match(i.strip()) for i in items):
+    if not short.strip() or not all(BARE.match(i.strip()) for i in items) or asks_reference(question):
         return short
     scales = set().union(*(_scales(i.strip(), units) for i in items))
     if len(scales) == 1 and (scale := next(iter(scales))):

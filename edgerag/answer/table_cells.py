@@ -174,12 +174,22 @@ class Grid:
         return Cell(self.labels[i], header, a, self.keys[i], self.lines[i], scale, unscaled)
 
 
+NOTE_COLUMN = re.compile(r"notes?(?:\s+(?:no\.?|nos\.?|number|numbers|ref\.?|reference))?", re.I)
+"""A column of note references ("Note", "Notes", "Note no."): its numbers point to a note, they
+are no amounts."""
+
+
+def note_column(header: str) -> bool:
+    """Whether ``header`` heads a column of note references (`NOTE_COLUMN`)."""
+    return bool(NOTE_COLUMN.fullmatch(header.strip()))
+
+
 def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
     """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values."""
     out = []
     for t in _tables(units_texts):
         first = t.headers[0]
-        headers = [h for h in t.headers[1:] if not re.fullmatch(r"notes?", h.strip(), re.I)]
+        headers = [h for h in t.headers[1:] if not note_column(h)]
         labels = [r.cells.get(first, "") for r in t.rows]
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
         grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])

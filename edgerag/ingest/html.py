@@ -18,8 +18,9 @@ set the section path. EPUB chapters use the same code (epub.py).
 
 A table row is written with its header (text/rows.py): ``Caption — Price: 12,400 EUR; Room:
 B-2``. The header is the ``<thead>`` rows, else the leading rows of ``<th>`` cells only, else
-the first row; several header rows are joined per column. A cell spanning columns or rows
-is repeated into each. The caption is the ``<caption>``, else the heading above the table. A
+the first row; several header rows are joined per column, and a section row among them
+(``<th colspan="6">Income</th>`` under the header row: text/printed.py `section_row`) opens
+the body. A cell spanning columns or rows is repeated into each. The caption is the ``<caption>``, else the heading above the table. A
 table of one column, or with a cell of prose (a layout table), keeps its cells joined by " | "
 """
 

@@ -19,18 +19,22 @@ _DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_WRAPPED = re.compile(r"^(\*\*|__|\*|_)(\S(?:.*\S)?)\1$")
+"""A cell set in bold or italic whole ("**Income**"): its text, not the marks (a trailing "*"
+would read as a footnote mark and leave "**Income")."""
 _EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
 CAPTION_WORDS = 15
 
 
 def cells(line: str) -> list[str]:
-    """The cells of one pipe-table line (outer pipes optional, ``\\|`` kept as a pipe)."""
+    """The cells of one pipe-table line (outer pipes optional, ``\\|`` kept as a pipe, a cell's
+    bold or italic marks dropped)."""
     s = line.strip()
     if s.startswith("|"):
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [c.strip().replace("\\|", "|") for c in _CELL_SPLIT.split(s)]
+    return [_WRAPPED.sub(r"\2", c.strip()).replace("\\|", "|") for c in _CELL_SPLIT.split(s)]
 
 
 def _caption(line: str) -> str:

@@ -12,6 +12,13 @@
 * **Header rows found in the body**: leading rows with an empty first cell whose other cells
   are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
   and PDF know one header row only).
+* **Section rows found in the header**: a row after a real header row (one with two labels or
+  more) that names a section, its label in the first cell and every other cell empty or one
+  cell spanning the whole width (``<th colspan="6">Income</th>``, a row of ``<th>`` an HTML
+  reader takes for a header), is the body's first row: its section heads the rows below it
+  (text/rows.py), not the columns. A scale (``(in millions)``) or a year so spanning stays a
+  header row, as does a spanning row above a header row of years or units
+  (``Year ended 31 March`` over ``2019`` | ``2018``).
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
   holds only it, or the first column's header, or the text just before the table; it is taken
@@ -134,12 +141,42 @@ def _heads_more(row: Sequence[str]) -> bool:
     return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
 
 
+def section_row(row: Sequence[str]) -> bool:
+    """A row that names a section of a table's body: a label in its first cell and every other
+    cell empty, or one label repeated in every cell (a cell spanning the width); a scale, a
+    unit or a year so written is a header's, not a section's."""
+    filled = [c for c in row if c]
+    if not row or not row[0] or not (len(filled) == 1 or (len(filled) == len(row) and len(set(filled)) == 1)):
+        return False
+    label = row[0].strip()
+    return not (SCALE.fullmatch(label) or _UNIT.match(label) or yearish(label) or _is_number(label))
+
+
+def _header_like(row: Sequence[str]) -> bool:
+    """A row of column names: two cells or more past the first, each a year, a unit or words."""
+    rest = [c for c in row[1:] if c]
+    return len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) or not _is_number(clean_cell(c)) for c in rest)
+
+
+def _before_sections(rows: Sequence[Sequence[str]], header_rows: int) -> int:
+    """The header rows left when the first section row among them (`section_row`), after a real
+    header row and above no more header rows, opens the body instead."""
+    for k in range(1, header_rows):
+        if not section_row(rows[k]):
+            continue
+        named = any(len({c for c in r if c}) >= 2 for r in rows[:k])
+        if named and not any(_header_like(r) for r in rows[k + 1 : header_rows]):
+            return k
+    return header_rows
+
+
 def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "") -> tuple[list[list[str]], int, str]:
     """``grid`` as printed made plain (the module doc): (rows, header rows, scale phrase)."""
     width = max((len(r) for r in grid), default=0)
     rows = [[" ".join(c.split()) for c in r] + [""] * (width - len(r)) for r in grid]
     rows = [r for r in rows if any(r)]
     header_rows = min(max(header_rows, 1), len(rows))
+    header_rows = _before_sections(rows, header_rows)
     while header_rows < len(rows) - 1 and _heads_more(rows[header_rows]):
         header_rows += 1
     scale = ""
@@ -169,8 +206,8 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
     heads: list[list[str]] = []
     for r in body[:header_rows]:
         filled = [c for c in r if c]
-        if len(filled) == 1 and SCALE.fullmatch(filled[0].strip()) and not scale:
-            scale = filled[0]  # "(In millions)" alone on a header row: the table's scale
+        if (len(filled) == 1 or (len(filled) == len(r) and len(set(filled)) == 1)) and SCALE.fullmatch(filled[0].strip()) and not scale:
+            scale = filled[0]  # "(In millions)" alone on a header row (or spanning it): the table's scale
             continue
         heads.append(r)
     if heads and heads[0] and (m := SCALE.search(" ".join(r[0] for r in heads))) and not scale:

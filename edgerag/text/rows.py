@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .printed import plain
+from .printed import plain, section_row
 
 CAPTION_SEP = " — "
 PAIR_SEP = "; "
@@ -164,8 +164,9 @@ def grid_lines(
     stacked in year blocks is read as one wide table (`stacked_blocks`), once.
 
     A row whose cells are all one value (a sub-heading spanning the table) is written alone. A
-    row with a label and no values (a section: "Revenue") is written alone too, and its label
-    carried before the labels of the rows below it ("Revenue › Services"), up to the next
+    row with a label and no values (a section: "Revenue"), or a label spanning the table
+    ("Expenditure" in every cell: text/printed.py `section_row`), is written alone too, and its
+    label carried before the labels of the rows below it ("Revenue › Services"), up to the next
     section or a row of totals."""
     if any(len(_cell(c)) > WIDEST_CELL for r in grid for c in r):
         return None
@@ -190,8 +191,8 @@ def grid_lines(
         values = {c for c in r if c}
         if len(values) == 1 and (sum(1 for c in r if c) > 1 or (r[0] and width > 2)):
             out.append(next(iter(values)))  # a sub-heading spanning the table: written as it stands
-            if r[0] and not any(r[1:]):
-                section = r[0]  # a section's label, carried into the rows below
+            if section_row(r) or (r[0] and not any(r[1:])):
+                section = r[0]  # a section's label (alone, or spanning the table), carried into the rows below
             continue
         label = r[0]
         if section and label:
