@@ -168,7 +168,6 @@ def test_what_a_thing_reflects_is_a_description():
     from edgerag.answer.clause import asks_clause
 
     assert asks_clause("What do intersegment revenues reflect?")
-    assert asks_clause("What do the exceptional items relate to?")
 
 
 def test_a_bare_number_is_no_answer_to_a_reason_or_a_description():

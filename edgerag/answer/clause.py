@@ -22,7 +22,7 @@ from ..types import Unit
 from .operation import operation
 
 _CLAUSE = re.compile(
-    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover|relate\s+to)\b"
+    r"^\s*(?:what\s+(?:does|do|did)\s+.+?\s+(?:represent|reflect|include|consist\s+of|depend\s+on|mean|comprise|cover)\b"
     r"|what\s+(?:is|are|was|were)\s+(?:included|comprised)\s+in\b|what\s+constitutes?\b"
     r"|what\s+(?:caused|led\s+to|drove|resulted\s+in)\b|why\b|what\s+(?:happens|will\s+happen|would\s+happen)\b"
     r"|what\s+(?:is|was|are|were)\s+the\s+(?:result|outcome|consequence)s?\s+of\b"
