@@ -37,7 +37,8 @@ One module per step of the path:
                      states it ("27%" for 26.7%), signed as computed, the computation beside
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
                      costs: (3,604); (725)"): its change is computed on the costs' sizes,
-                     and a cell read of one ("Tax paid: (5.6)") is said as its size
+                     and a cell read of one ("Tax paid: (5.6)") is said as its size, unless
+                     another year's cell of the row is positive (a reversal: "(215); 388")
           text_operands.py  a value the text states for each year asked ("US$6 million … as at
                      June 2018"), an operand like a cell where no table row binds (a sentence's
                      "respectively", else its bracketed and own years: year_amounts.py)
@@ -47,7 +48,8 @@ One module per step of the path:
                      more fully than the cell's row and column (``said_closer``)
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
-                     31, 2019 and 2018, respectively" → 2018's; year_amounts.py `respectively`)
+                     31, 2019 and 2018, respectively" → 2018's) or in brackets after its own
+                     year's ("… EUR 71.3 million (2018: EUR 66.0 million)"; year_amounts.py)
         year_amounts.py  the amounts a report's sentence gives its years, a reader a pattern
                      ("…, respectively", "(2018: £41.5 million)", the sentence's own year, "A in
                      Y1 and B in Y2", "A and B in Y1 and Y2"): typed `YearAmount`s, which
@@ -117,9 +119,11 @@ One module per step of the path:
                      chain's final answer too, against the question first asked
         derived.py   a model's number for arithmetic code could not compute (a change, an
                      average, a share …): kept only where the prose or the table's own "% Change"
-                     / "Total" cell states it, never an operand copied or a number made up; a
+                     / "Total" cell states it, of the row, column and years asked, never an
+                     operand copied, another row's or year's result or a number made up; a
                      model's choice by size ("Which segment had the largest …?") too
-        kinds.py     the kind of answer a question asks for (person, role, place, date, number …)
+        kinds.py     the kind of answer a question asks for (person, role, place, date, number,
+                     a thing by name: "What are the types of …" …), and a count no bare year
         binding.py   the sentences an answer stands on; whether they are about the question's
                      subject
       list_value.py  a list's value bound to its item ("25 at York" for York), a sentence's
