@@ -270,3 +270,17 @@ def test_a_name_asked_after_the_is_said_by_the_answers_page():
     assert not about(on_septic, question.core, [planning, septic], list(question.names))
     assert about(on_planning, question.core, [planning, septic], list(question.names))
     assert about(on_septic, question.core, [septic], list(question.names))  # no page read says it: nothing to tell apart
+
+
+def test_a_figure_off_a_row_of_another_thing_is_not_in_the_documents():
+    from edgerag.text.rows import grid_lines
+
+    table = grid_lines(
+        [["", "Fiscal 2019", "Fiscal 2018"], ["Interest and other income", "1,204", "980"], ["Net income", "41,312", "38,007"]],
+        "Statement of operations (in thousands)",
+    )
+    units = [passage("s", "Statement of operations", "\n".join(table))]
+    got = check_answer("-1,204", "-1,204", "What was free cash flow in fiscal 2019?", units)
+    assert got.abstained and got.step == "asked"  # no row or column of it names free cash flow
+    kept = check_answer("1,204", "1,204", "What was interest and other income in fiscal 2019?", units)
+    assert not kept.abstained and kept.short == "1,204"

@@ -8,6 +8,9 @@ says the thing asked.
   only where the sentence says the event asked, a life in parentheses, or a thing's year.
 * `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
   named, in the answer's own item of a list of people ("A (Chair), B, C (Director)": C).
+* `unnamed_row`: a figure read off a table's row that names nothing the question asks: not its
+  label, section, caption nor the figure's column ("-1,204 thousand" for "Free cash flow in
+  fiscal 2019?" off "Interest and other income"; TAT-QA's whole set: 4 such replies, all wrong).
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
   do not name (figures only: "a psychology professor at a university in what city?" is a
@@ -19,9 +22,12 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
+from ..text.rows import parse_row
 from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
+from .derived import figures
 from .kinds import ROLE_WORDS, asks_how_long
+from .table_cells import _close, content, question_words
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -137,3 +143,20 @@ def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | N
         if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
             return f"{q} {n}"
     return None
+
+
+def unnamed_row(question: str, sentence: str, short: str) -> bool:
+    """Whether ``sentence`` is a table's row whose label, section and caption, and the columns
+    holding ``short``'s figures, share no word with ``question`` (the module doc); False for
+    prose, or a reply with no figure the row holds."""
+    row = parse_row(sentence)
+    asked = question_words(question)
+    said = figures(short)
+    if row is None or not asked or not said:
+        return False
+    label, *rest = row.cells.items()
+    columns = [h for h, cell in rest if said & figures(cell)]
+    if not columns:
+        return False
+    told = content(" ".join([label[1], row.caption, *columns]))
+    return not any(_close(w, q) for w in told for q in asked)

@@ -45,7 +45,8 @@ documents will not name it (issue #62).
    Director of X?") stands where the role is named, not on a CV's "Head of Catchment Science, X",
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
-   a blue and a red one) is read somewhere (asked.py `unread_qualifier`); none → not in the documents.
+   a blue and a red one) is read somewhere (asked.py `unread_qualifier`), and a figure off a table's
+   row is of a row or column the question names (`unnamed_row`); none → not in the documents.
    ``model`` (model_check.py, ``answer_model_check``), for the same questions: the model asked, in
    one short call constrained to yes or no, whether the sentence the answer stands on (under its
    passage's heading, after the two before it) answers the question proper; each in turn until
@@ -93,7 +94,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .asked import role_bound, says_what_was_asked, unread_qualifier
+from .asked import role_bound, says_what_was_asked, unnamed_row, unread_qualifier
 from .binding import (
     Standing,
     about,
@@ -305,6 +306,7 @@ def check_answer(
             if says_what_was_asked(s, core, kind, units)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
+            and not (figure and unnamed_row(core, s.sentence, short))  # a row of another thing: "Interest and other income"
             and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:

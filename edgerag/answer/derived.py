@@ -111,6 +111,11 @@ def _values(text: str, percent: bool = False) -> set[float]:
     }
 
 
+def figures(text: str) -> set[float]:
+    """The sizes of the numbers ``text`` writes, years left out ("-1,204 thousand" → {1204.0})."""
+    return _values(text.replace("\u2212", "-"))
+
+
 def reply_number(short: str) -> tuple[float, bool] | None:
     """The first number of a reply that is not a bare year, as a size, and whether it is a percentage."""
     short = short.replace("\u2212", "-")
