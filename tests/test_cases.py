@@ -74,6 +74,15 @@ def test_a_fee_read_from_another_band_is_the_fee_of_the_users_sum():
     assert "£100,950" in got.why
 
 
+def test_a_fee_table_under_its_page_heading_answers_a_question_in_other_words():
+    """The fee rows name no word of "How much did it cost to challenge the bill …?"; their page
+    does ("Challenge your solicitor's bill"): the row stands (asked.py `unnamed_row`)."""
+    fees = section("fees2", "Challenge your solicitor's bill", FEES.text)
+    q = "The final bill from my solicitor was £100950. How much did it cost to challenge the bill through an independent body?"
+    got = _check(q, "£335", [fees])
+    assert (got.short, got.step) == ("£1,345", "case")
+
+
 def test_a_sum_already_in_its_band_keeps_the_answer():
     q = "The final bill from my solicitor was £9,000. How much is the court fee for a detailed assessment of the bill?"
     assert _check(q, "£335", [FEES]).short == "£335"

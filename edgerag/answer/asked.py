@@ -9,7 +9,7 @@ says the thing asked.
 * `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
   named, in the answer's own item of a list of people ("A (Chair), B, C (Director)": C).
 * `unnamed_row`: a figure read off a table's row that names nothing the question asks: not its
-  label, section, caption nor the figure's column ("-1,204 thousand" for "Free cash flow in
+  label, section, caption, the figure's column nor the passage's heading ("-1,204 thousand" for "Free cash flow in
   fiscal 2019?" off "Interest and other income"; TAT-QA's whole set: 4 such replies, all wrong).
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
@@ -145,10 +145,11 @@ def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | N
     return None
 
 
-def unnamed_row(question: str, sentence: str, short: str) -> bool:
-    """Whether ``sentence`` is a table's row whose label, section and caption, and the columns
-    holding ``short``'s figures, share no word with ``question`` (the module doc); False for
-    prose, or a reply with no figure the row holds."""
+def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
+    """Whether ``sentence`` is a table's row whose label, section and caption, the columns
+    holding ``short``'s figures, and its passage's ``heading`` (binding.py `heads`: a guidance
+    page's "Challenge a solicitor's bill" over its fee bands) share no word with ``question``
+    (the module doc); False for prose, or a reply with no figure the row holds."""
     row = parse_row(sentence)
     asked = question_words(question)
     said = figures(short)
@@ -158,5 +159,5 @@ def unnamed_row(question: str, sentence: str, short: str) -> bool:
     columns = [h for h, cell in rest if said & figures(cell)]
     if not columns:
         return False
-    told = content(" ".join([label[1], row.caption, *columns]))
+    told = content(" ".join([label[1], row.caption, heading, *columns]))
     return not any(_close(w, q) for w in told for q in asked)

@@ -306,7 +306,7 @@ def check_answer(
             if says_what_was_asked(s, core, kind, units)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
-            and not (figure and unnamed_row(core, s.sentence, short))  # a row of another thing: "Interest and other income"
+            and not (figure and unnamed_row(core, s.sentence, short, heads(s.unit)))  # another thing's row: "Interest and other income"
             and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:
