@@ -270,7 +270,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             )
             continue
         op, cells = operands(asked, grid, question)
-        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.periods) < 2) or _cue_in_label(op, cells, question):
             continue
         if op.label_says and not _says(op.label_says, grid, cells, units_texts):
             continue  # "the change in average revenue between 2018 and 2019" over a Revenue row: averages not printed
