@@ -120,3 +120,29 @@ def test_combined_x_of_a_and_b_is_a_sum_of_a_and_b():
     assert (
         _answer("What was the combined capital expenditure of Northern Europe and Central Europe in 2018?", grid, caption) == "75.2 million"
     )
+
+
+def test_a_change_between_two_quarters_is_the_later_less_the_earlier_however_named():
+    grid = [["", "Q3 2020", "Q4 2020"], ["Total revenue", "2,656", "3,073"], ["Net income", "407", "500"]]
+    assert _answer("What was the change in the total revenue between Q4 2020 and Q3 2020?", grid) == "417"
+    assert _answer("What was the change in the total revenue from Q3 to Q4 2020?", grid) == "417"
+
+
+def test_quarters_by_row_are_read_by_their_rows_as_before():
+    grid = [
+        ["", "2019 · High", "2019 · Low"],
+        ["First Quarter", "45.24", "37.43"],
+        ["Fourth Quarter", "50.00", "40.00"],
+        ["Other", "1", "2"],
+    ]
+    assert _answer("What was the change in the high price between the first quarter and the fourth quarter of 2019?", grid) == "4.76"
+
+
+def test_an_average_quarterly_in_the_year_named():
+    grid = [
+        ["", "Q1 2019", "Q2 2019", "Q3 2019", "Q4 2019", "Q1 2020", "Q2 2020", "Q3 2020", "Q4 2020", "2020"],
+        ["Revenue", "10", "20", "30", "40", "50", "60", "70", "80", "260"],
+        ["Costs", "1", "2", "3", "4", "5", "6", "7", "8", "26"],
+    ]
+    assert _answer("What was the average quarterly revenue in 2020?", grid) == "65"  # never the full year's column
+    assert _answer("What was the average quarterly revenue?", grid) is None  # which year's quarters: not said

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
-from .operation import Operation, years_in
+from .operation import Operation, names_a_period, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
     Cell,
@@ -181,6 +181,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
     if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
         words = [w for w in words if w not in ("percentage", "percent")] or words
+    if op.parts and by_period(grid) and all(names_a_period(p) for p in op.parts):
+        op = replace(op, parts=())  # "between Q3 and Q4 2020" over columns of quarters: the periods, with their years
     if op.parts:
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):

@@ -225,10 +225,10 @@ def _decimals(question: str) -> int:
     return _WORD_N.get(m["n"].lower(), int(m["n"]) if m["n"].isdigit() else 2)
 
 
-def _only_when(text: str) -> bool:
-    """Whether ``text`` names only a year or a part of one ("2019", "Q3", "the fourth quarter of 2018")."""
-    rest = _YEAR.sub("", _PERIOD_WORDS.sub("", text)).strip(" ,")
-    return (bool(years_in(text)) or bool(periods_asked(text))) and not rest
+def names_a_period(text: str) -> bool:
+    """Whether ``text`` names only a part of a year ("Q3", "the fourth quarter of 2018"): a part a
+    table's rows may name ("First Quarter"), or its columns (operands.py)."""
+    return bool(periods_asked(text)) and not _YEAR.sub("", _PERIOD_WORDS.sub("", text)).strip(" ,")
 
 
 def _parts(question: str) -> tuple[tuple[str, ...], str]:
@@ -237,7 +237,7 @@ def _parts(question: str) -> tuple[tuple[str, ...], str]:
         m = pattern.search(question)
         if m:
             a, b = (" ".join(m[x].split()).strip(" '\"") for x in ("a", "b"))
-            bare = [x for x in (a, b) if _only_when(x)]
+            bare = [x for x in (a, b) if years_in(x) and not _YEAR.sub("", x).strip(" ,")]
             if a and b and not bare and "between" not in a.lower().split():
                 joined = re.match(r"\s+and\s+(?:the\s+)?$", question[m.end("a") : m.start("b")], re.I)
                 return (a, b), " ".join(question[m.start("a") : m.end("b")].split()) if joined else ""

@@ -64,17 +64,19 @@ def period_cells(op: Operation, grid: Grid, row: int, words: Sequence[str], ques
 
 
 def _every_part(op: Operation, grid: Grid, row: int, columns: dict[str, Period], question: str) -> list[Cell] | None:
-    """An average over every column of one kind ("the average quarterly budget"), where the
-    question names no period and no column is a year's alone."""
-    if op.op != "average" or op.years or any(header_year(h) is not None and h not in columns for h in grid.headers):
+    """An average over every column of one kind: the kind the question says ("the average
+    quarterly budget"), in the one year it names or the columns have; else the table's one kind,
+    where the question names no year and no column is a year's alone."""
+    if op.op != "average" or len(op.years) > 1:
         return None
     kinds = {p.part for p in columns.values()}
     said = {k for k, w in KIND_WORDS.items() if re.search(rf"\b{w}\b|\b(?:per|a|each)\s+{k}\b", question, re.I)}
-    kind = next(iter(said)) if len(said) == 1 else next(iter(kinds)) if len(kinds) == 1 else None
-    if kind is None or kind not in kinds or len({p.year for p in columns.values() if p.part == kind}) > 1:
-        return None  # no kind named, or quarters of several years: which are averaged is not said
-    cols = sorted((p.order(), h) for h, p in columns.items() if p.part == kind)
+    alone = any(header_year(h) is not None and h not in columns for h in grid.headers)
+    kind = next(iter(said)) if len(said) == 1 else next(iter(kinds)) if len(kinds) == 1 and not alone and not op.years else None
+    cols = sorted((p.order(), h) for h, p in columns.items() if p.part == kind and (not op.years or p.year == op.years[0]))
+    if len({h for _, h in cols}) < 2 or len({columns[h].year for _, h in cols}) > 1:
+        return None  # no kind named, or parts of several years: which are averaged is not said
     cells = [grid.value(row, h) for _, h in cols]
-    if len(cells) < 2 or any(c is None for c in cells) or len({c.amount.percent for c in cells}) > 1:  # type: ignore[union-attr]
+    if any(c is None for c in cells) or len({c.amount.percent for c in cells}) > 1:  # type: ignore[union-attr]
         return None
     return cells  # type: ignore[return-value]
