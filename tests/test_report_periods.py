@@ -49,6 +49,11 @@ def test_a_questions_quarters_take_the_years_said_beside_them():
     )
     assert periods_asked("What was the average income in H1 2019 and H2 2019?") == (q(2019, "half", 1), q(2019, "half", 2))
     assert periods_asked("What was the change in sales from January 2020 to February 2020?") == (q(2020, "month", 1), q(2020, "month", 2))
+    assert periods_asked("What was revenue in the first and second quarters of 2020 combined?") == (
+        q(2020, "quarter", 1),
+        q(2020, "quarter", 2),
+    )
+    assert periods_asked("What was the change between the first and second halves of 2019?") == (q(2019, "half", 1), q(2019, "half", 2))
     assert periods_asked("What was the change in revenue from 2018 to 2019?") == ()
     assert periods_asked("What was the balance as of December 31, 2019 and 2018?") == ()  # a date, no month
     assert periods_asked("What may be the change in revenue in 2019?") == ()
@@ -82,6 +87,7 @@ def test_quarters_of_several_years_bind_only_the_year_named():
     assert _answer("What was the change in the total revenue between Q3 and Q4 2020?", grid) == "417"
     assert _answer("What was the change in the total revenue between Q4 2019 and Q4 2020?", grid) == "573"
     assert _answer("What was the change in the total revenue from Q3 to Q4?", grid) is None  # which year's: not said
+    assert _answer("What was the change in the total revenue in Q4 2020?", grid) is None  # from Q3, or from Q4 2019: not said
     assert _answer("What is the average quarterly net income?", grid) is None
 
 

@@ -51,6 +51,8 @@ def period_cells(op: Operation, grid: Grid, row: int, words: Sequence[str], ques
     asked = [p for p in op.periods if p.part]
     if not asked:
         return _every_part(op, grid, row, columns, question)
+    if len(asked) < 2:
+        return None  # one quarter: from which other a change is, sequential or the year before's, is not said
     cells: list[Cell] = []
     for period in sorted(asked, key=Period.order):
         cols = [h for h, p in columns.items() if _binds(period, p, dated) and grid.value(row, h) is not None]

@@ -54,13 +54,19 @@ _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "four
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 _PART = re.compile(
-    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter"
-    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd)\s+half(?:\s+year)?)\b"
+    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarters?"
+    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd)\s+(?:half|halves)(?:\s+year)?)\b"
     rf"|(?<![\d,]\s)\b(?P<m>{_MONTH})\b(?!\s*\d{{1,2}}\b(?!\d))(?!\s*,)",
     re.I,
 )
 """A quarter, half or month named; never a date's month ("December 31, 2019", "31 December" is one
 only where no day follows)."""
+_SHARED = re.compile(
+    r"\b(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:and|to|through|&)\s+(?:the\s+)?"
+    r"(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?P<kind>quarters?|halves|half)\b",
+    re.I,
+)
+"""An ordinal sharing the part named after the next: "the first and fourth quarter", "the first and second halves"."""
 _AFTER = re.compile(rf"^[\s,'-]*(?:of\s+)?(?:(?:the\s+)?(?:fiscal|financial|calendar)\s+(?:year\s+)?)?(?P<y>{YEAR.pattern})", re.I)
 _BEFORE = re.compile(rf"(?P<y>{YEAR.pattern})(?:\s+fiscal)?[\s·'-]*$", re.I)
 _DATED = re.compile(r"\b(?:three|six|nine|twelve|\d{1,2})\s+months\b|\b\d{1,2}\s*(?:st|nd|rd|th)?\s*$", re.I)
@@ -92,7 +98,11 @@ def _mentions(text: str) -> list[tuple[str, int, int | None, int, int]]:
             out.append((part, index, year_of(before["y"]), before.start("y"), m.start()))
         else:
             out.append((part, index, None, -1, m.start()))
-    return out
+    for m in _SHARED.finditer(text):
+        part, index = "half" if m["kind"].lower().startswith("hal") else "quarter", _ORD[m["o"].lower()]
+        if part == "quarter" or index <= 2:
+            out.append((part, index, None, -1, m.start()))
+    return sorted(out, key=lambda f: f[4])
 
 
 def periods_asked(question: str) -> tuple[Period, ...]:
