@@ -8,6 +8,7 @@ and B" and "A and B combined" a sum of A and B. Tables written here."""
 from __future__ import annotations
 
 from edgerag.answer.arithmetic import compute
+from edgerag.answer.derived import asks_computed
 from edgerag.answer.operation import operation
 from edgerag.answer.periods import Period, column_period, periods_asked
 from edgerag.text.rows import grid_lines
@@ -76,6 +77,8 @@ def test_quarter_columns_bind_a_sum_a_change_and_an_average():
     assert _answer("By how much does membership fee income change from Q2 to Q3?", BUDGET) == "-8,600"
     assert _answer("What is the average quarterly budget for swimming lessons income?", BUDGET) == "65,150"  # not "Full year"
     assert _answer("What is the average quarterly budget for maintenance?", BUDGET) is None  # a quarter with no amount
+    assert asks_computed("What is the total budgeted income for Q1 and Q2?") is not None  # two periods added: a sum asked
+    assert asks_computed("What is the total budgeted income for Q1?") is None  # one period: a cell
 
 
 def test_quarters_of_several_years_bind_only_the_year_named():

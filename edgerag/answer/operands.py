@@ -6,7 +6,11 @@ the question names:
   years' columns, of one kind of column;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, else the table's only column), or two columns of one
-  row;
+  row; named with "and" in them ("the sum of research and development and sales and marketing
+  expenses"), split at the one "and" where each side names one row (`split_at_rows`);
+* one row and two or more quarters, halves or months, where the columns are such parts
+  (period_cells.py); two things apart that are only such parts ("between Q3 and Q4 2020") are
+  those periods;
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.

@@ -8,6 +8,12 @@ the things it names apart, the years it names, and the rounding asked.
     "What is the ratio of A to B in 2019?"                               → ratio, parts (A, B)
     "What is A as a percentage of B in 2019?"                            → proportion, parts (A, B)
     "What is the difference between A and B in 2019?"                    → difference, parts (A, B)
+    "What was the combined capital expenditure of A and B in 2019?"      → sum, parts (A, B)
+    "By how much does membership fee income change from Q3 to Q4?"       → change, periods Q3 Q4
+
+A quarter, half or month named is a period with its year (periods.py); a question naming none has
+its years as its periods. Two parts split at an "and" keep the words they were split from: a
+table's row labels may hold "and" ("Research and development"), and operands.py splits there.
 
 "total" names a sum only where the question names two or more things to add (two years, "A and
 B"): "What was the total revenue in 2019?" asks a row's cell (arithmetic.py decides so). A
@@ -128,7 +134,7 @@ _PARTS: list[re.Pattern[str]] = [
     ),
 ]
 _PERIOD_WORDS = re.compile(
-    r"\b(?:the|of|fiscal|financial|year|Q[1-4]|H[12]|(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|half)|quarter|half)\b", re.I
+    r"\b(?:the|of|and|fiscal|financial|year|Q[1-4]|H[12]|first|second|third|fourth|1st|2nd|3rd|4th|quarters?|half|halves)\b", re.I
 )
 _ROUND = re.compile(
     r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
