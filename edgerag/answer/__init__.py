@@ -22,9 +22,16 @@ One module per step of the path:
           operation.py   the operation a question asks, from its grammar (typed `Operation`); a
                      split fiscal year ("2018/2019") as the year it ends in; a clause setting a
                      thing aside asks none; "the proportion of A over B" a fraction
+            periods.py   the periods a question and a column name: a year, or a quarter,
+                     half or month of one with the year said beside it ("between Q3 and Q4
+                     2020", "the fourth quarter of 2018 and 2019"); a date is no month
           operands.py    the cells an operation's operands bind: one row's years (a change in one
-                     year from the year before), two rows or columns named apart, a table of
-                     years by row, rows named by their labels for a sum or an average
+                     year from the year before), two rows or columns named apart (split at the
+                     "and" the table's row labels split at), a table of years by row, rows named
+                     by their labels for a sum or an average
+            period_cells.py  one row's cells in the quarters, halves or months named, where
+                     the columns are such parts ("Q1 … Q4, Full year"); an average "quarterly"
+                     over every quarter, never the full year
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words, word for word first, or its short name: "PSP") and column
                      (the year, the header's words) bound

@@ -41,6 +41,7 @@ from .compare import Decision
 from .operands import operands
 from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
+from .periods import column_period
 from .printed_change import printed_change, printed_row
 from .stated_result import stated_result
 from .table_cells import (
@@ -151,10 +152,14 @@ def _fmt(value: float, decimals: int) -> str:
 
 
 def _in_time(cells: list[Cell]) -> list[Cell]:
-    """Two things named apart, earlier first where both columns are dated apart; else as named."""
-    when = [header_when(c.header) for c in cells]
-    if all(w is not None for w in when) and len(set(when)) == len(when):
-        return [c for _, c in sorted(zip(when, cells), key=lambda p: p[0])]  # type: ignore[arg-type]
+    """Two things named apart, earlier first where both columns are dated apart (by their dates,
+    else by the quarters, halves or months they name: periods.py); else as named."""
+    for when in (
+        [header_when(c.header) for c in cells],
+        [p.order() if (p := column_period(c.header, header_year(c.header))) else None for c in cells],
+    ):
+        if all(w is not None for w in when) and len(set(when)) == len(when):
+            return [c for _, c in sorted(zip(when, cells), key=lambda p: p[0])]  # type: ignore[arg-type]
     return cells
 
 
@@ -270,7 +275,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             )
             continue
         op, cells = operands(asked, grid, question)
-        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.years) < 2) or _cue_in_label(op, cells, question):
+        if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.periods) < 2) or _cue_in_label(op, cells, question):
             continue
         if op.label_says and not _says(op.label_says, grid, cells, units_texts):
             continue  # "the change in average revenue between 2018 and 2019" over a Revenue row: averages not printed

@@ -73,13 +73,13 @@ _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 def asks_computed(asked: str) -> Operation | None:
     """The operation ``asked`` asks whose answer is computed, never read as one value: a change,
     percentage change, difference, average, ratio, proportion, or a sum of two or more named
-    things ("the total of A and B", "in 2018 and 2019"; not "the total revenue in 2019", nor "the
+    things ("the total of A and B", "in 2018 and 2019", "for Q1 and Q2"; not "the total revenue in 2019", nor "the
     total property and equipment"); a
     count ("How many …?") is none."""
     op = operation(asked)
     if op is None or _COUNT.match(asked) or op.op not in _COMPUTED:
         return None
-    if op.op == "sum" and len(op.parts) < 2 and len(op.years) < 2:
+    if op.op == "sum" and len(op.parts) < 2 and len(op.periods) < 2:
         return None
     if op.cue and re.search(rf"\w-{re.escape(op.cue)}\b", asked, re.I):
         return None  # "the Weighted-Average Exercise Price": a name's word, not the operation asked
@@ -92,7 +92,7 @@ def names_operands(op: Operation | None) -> bool:
     """Whether an operation asked names its operands: two periods ("in 2019 and 2018") or two
     things ("of A and B"). "the usual average snowfall in the city where …" names none: the
     average is a value some passage states, and a chain question may still be read hop by hop."""
-    return op is not None and (len(op.years) >= 2 or len(op.parts) >= 2)
+    return op is not None and (len(op.periods) >= 2 or len(op.parts) >= 2)
 
 
 def asks_number_computed(asked: str) -> bool:

@@ -6,7 +6,11 @@ the question names:
   years' columns, of one kind of column;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, else the table's only column), or two columns of one
-  row;
+  row; named with "and" in them ("the sum of research and development and sales and marketing
+  expenses"), split at the one "and" where each side names one row (`split_at_rows`);
+* one row and two or more quarters, halves or months, where the columns are such parts
+  (period_cells.py); two things apart that are only such parts ("between Q3 and Q4 2020") are
+  those periods;
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
@@ -25,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
-from .operation import Operation, years_in
+from .operation import Operation, names_a_period, years_in
+from .period_cells import by_period, period_cells
 from .table_cells import (
     Cell,
     Grid,
@@ -140,9 +145,25 @@ def _names_more(grid: Grid, row: int, part: str) -> bool:
     return any(best_row(grid, content(x), others) is not None for x in items if not set(content(x)) <= own)
 
 
+def split_at_rows(grid: Grid, joined: str) -> tuple[str, str] | None:
+    """``joined`` ("research and development and sales and marketing expenses") split at the one
+    "and" where each side names one row of ``grid``, the two rows apart; None where no split, or
+    several splits naming different rows, does."""
+    found: dict[tuple[int, int], tuple[str, str]] = {}
+    for m in re.finditer(r"\s+and\s+(?:the\s+)?", joined, re.I):
+        a, b = joined[: m.start()].strip(), joined[m.end() :].strip()
+        i, j = best_row(grid, content(a)), best_row(grid, content(b))
+        if i is not None and j is not None and i != j and not _names_more(grid, i, a) and not _names_more(grid, j, b):
+            found.setdefault((i, j), (a, b))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
-    a_words, b_words = (question_words(p) for p in op.parts)
     a, b = best_row(grid, content(op.parts[0])), best_row(grid, content(op.parts[1]))
+    if (a is None or b is None) and op.joined and (split := split_at_rows(grid, op.joined)):
+        op = replace(op, parts=split)  # split where the table's labels split it, not at the first "and"
+        a, b = best_row(grid, content(split[0])), best_row(grid, content(split[1]))
+    a_words, b_words = (question_words(p) for p in op.parts)
     if a is not None and b is not None and (_names_more(grid, a, op.parts[0]) or _names_more(grid, b, op.parts[1])):
         return None  # "investor relations and consultants": a part naming two rows is no one row's cell
     if a is not None and b is not None and a != b:
@@ -164,6 +185,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
     if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
         words = [w for w in words if w not in ("percentage", "percent")] or words
+    if op.parts and by_period(grid) and all(names_a_period(p) for p in op.parts):
+        op = replace(op, parts=())  # "between Q3 and Q4 2020" over columns of quarters: the periods, with their years
     if op.parts:
         cells = _part_cells(op, grid, question)
         if cells or op.op in ("ratio", "proportion"):
@@ -177,6 +200,10 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     row = best_row(grid, words)
     if row is None and op.op in ("sum", "average") and not op.years:
         return op, _column_rows(grid, question)
+    if row is not None and by_period(grid):  # columns of quarters, halves or months (period_cells.py)
+        cells = period_cells(op, grid, row, words, question)
+        if cells or any(p.part and by_period(grid, p.part) for p in op.periods):
+            return op, cells
     return op, None if row is None else _year_cells(op, grid, row, words)
 
 

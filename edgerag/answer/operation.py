@@ -8,6 +8,12 @@ the things it names apart, the years it names, and the rounding asked.
     "What is the ratio of A to B in 2019?"                               → ratio, parts (A, B)
     "What is A as a percentage of B in 2019?"                            → proportion, parts (A, B)
     "What is the difference between A and B in 2019?"                    → difference, parts (A, B)
+    "What was the combined capital expenditure of A and B in 2019?"      → sum, parts (A, B)
+    "By how much does membership fee income change from Q3 to Q4?"       → change, periods Q3 Q4
+
+A quarter, half or month named is a period with its year (periods.py); a question naming none has
+its years as its periods. Two parts split at an "and" keep the words they were split from: a
+table's row labels may hold "and" ("Research and development"), and operands.py splits there.
 
 "total" names a sum only where the question names two or more things to add (two years, "A and
 B"): "What was the total revenue in 2019?" asks a row's cell (arithmetic.py decides so). A
@@ -18,6 +24,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from .periods import YEAR, Period, periods_asked, year_of
 
 OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years", "years_over")
 _NOT_A_NUMBER = re.compile(
@@ -49,7 +57,7 @@ _COUNT_SIGNED = re.compile(r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>
 _ARITHMETIC_WORDS = re.compile(r"\b(?:change|difference|percentage|percent|average|ratio|proportion|increase|decrease)\b", re.I)
 """A "which year" question that asks of a computed value ("the lowest percentage difference …"): not a row's cells compared."""
 _LOW = ("lowest", "smallest", "least", "lower", "smaller", "fewer", "less", "below", "under", "less than", "lower than")
-_YEAR = re.compile(r"(?<![\d.])(?:(?:19|20)\d{2}|(?:FY|F)\s?'?\d{2})(?!\d|,\d)", re.I)
+_YEAR = YEAR
 _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     (
         "percent_change",
@@ -116,7 +124,18 @@ _PARTS: list[re.Pattern[str]] = [
         r"\bdifference\s+(?:in|of)\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:of|in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
+    re.compile(  # "the combined capital expenditure of Northern Europe and Central Europe in 2019": A and B added
+        r"\bcombined\s+(?:[^?,]+?\s+)?(?:of|for|from)\s+(?:the\s+)?(?P<a>[^?,]+?)\s+and\s+(?:the\s+)?(?P<b>[^?,]+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(  # "What were Northern Europe and Central Europe combined in 2019?", "… of A and B combined"
+        r"(?:\b(?:of|for|from)\s+|^\s*(?:what|how\s+much)\s+(?:is|was|were|are|did)\s+)(?:the\s+)?(?P<a>[^?,]+?)\s+and\s+(?:the\s+)?(?P<b>[^?,]+?)\s+combined\b",
+        re.I,
+    ),
 ]
+_PERIOD_WORDS = re.compile(
+    r"\b(?:the|of|and|fiscal|financial|year|Q[1-4]|H[12]|first|second|third|fourth|1st|2nd|3rd|4th|quarters?|half|halves)\b", re.I
+)
 _ROUND = re.compile(
     r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
     re.I,
@@ -154,15 +173,12 @@ class Operation:
     label_says: str = ""
     """A word the bound row or column must say: "the change in the average prices … in 2019 from
     2018" reads a row of averages ("average"), never a change of averages computed over periods."""
-
-
-def year_of(text: str) -> int | None:
-    """The year ``text`` writes ("2019", "FY19", "F19"), else None."""
-    m = _YEAR.search(text)
-    if m is None:
-        return None
-    digits = re.sub(r"\D", "", m.group())
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+    periods: tuple[Period, ...] = ()
+    """The parts of years it names, with their years ("Q3 and Q4 2020": Q3 2020, Q4 2020;
+    periods.py), in its order; () where it names none: its years are its periods."""
+    joined: str = ""
+    """The words its two parts were split from at an "and" ("research and development and sales
+    and marketing expenses"): a table's row labels may split them elsewhere (operands.py)."""
 
 
 _SPLIT_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})\s?/\s?((?:19|20)?\d{2})(?!\d|,\d)")
@@ -215,15 +231,23 @@ def _decimals(question: str) -> int:
     return _WORD_N.get(m["n"].lower(), int(m["n"]) if m["n"].isdigit() else 2)
 
 
-def _parts(question: str) -> tuple[str, ...]:
+def names_a_period(text: str) -> bool:
+    """Whether ``text`` names only a part of a year ("Q3", "the fourth quarter of 2018"): a part a
+    table's rows may name ("First Quarter"), or its columns (operands.py)."""
+    return bool(periods_asked(text)) and not _YEAR.sub("", _PERIOD_WORDS.sub("", text)).strip(" ,")
+
+
+def _parts(question: str) -> tuple[tuple[str, ...], str]:
+    """The two things ``question`` names apart, and the words they were split from at an "and" ("" else)."""
     for pattern in _PARTS:
         m = pattern.search(question)
         if m:
             a, b = (" ".join(m[x].split()).strip(" '\"") for x in ("a", "b"))
             bare = [x for x in (a, b) if years_in(x) and not _YEAR.sub("", x).strip(" ,")]
             if a and b and not bare and "between" not in a.lower().split():
-                return (a, b)
-    return ()
+                joined = re.match(r"\s+and\s+(?:the\s+)?$", question[m.end("a") : m.start("b")], re.I)
+                return (a, b), " ".join(question[m.start("a") : m.end("b")].split()) if joined else ""
+    return (), ""
 
 
 def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
@@ -283,4 +307,7 @@ def operation(question: str) -> Operation | None:
         a, b = year_of(m["a"]), year_of(m["b"])
         if a is not None and b is not None and 1 < abs(b - a) <= 10:  # "the average … between 2017 and 2019": every year of it
             years = tuple(dict.fromkeys((*years, *range(min(a, b), max(a, b) + 1))))
-    return Operation(op, _parts(question), years, _decimals(question), cue, label_says="average" if composite else "")
+    parts, joined = _parts(question)
+    periods = periods_asked(question) or tuple(Period(y) for y in years)
+    label_says = "average" if composite else ""
+    return Operation(op, parts, years, _decimals(question), cue, label_says=label_says, periods=periods, joined=joined)
