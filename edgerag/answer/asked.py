@@ -25,6 +25,7 @@ from ..text.keywords import keywords
 from ..text.rows import parse_row
 from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
+from .cases import band
 from .derived import figures
 from .kinds import ROLE_WORDS, asks_how_long
 from .table_cells import _close, content, question_words
@@ -147,8 +148,9 @@ def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | N
 
 def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
     """Whether ``sentence`` is a table's row whose label, section and caption, the columns
-    holding ``short``'s figures, and its passage's ``heading`` (binding.py `heads`: a guidance
-    page's "Challenge a solicitor's bill" over its fee bands) share no word with ``question``
+    holding ``short``'s figures, and, for a row labelled by a band of money or dates (cases.py
+    `band`), its passage's ``heading`` (binding.py `heads`: a guidance page's "Challenge a
+    solicitor's bill" over its fee bands) share no word with ``question``
     (the module doc); False for prose, or a reply with no figure the row holds."""
     row = parse_row(sentence)
     asked = question_words(question)
@@ -159,5 +161,6 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
     columns = [h for h, cell in rest if said & figures(cell)]
     if not columns:
         return False
-    told = content(" ".join([label[1], row.caption, heading, *columns]))
+    case_row = band(label[1]) is not None  # "£100,000.01 or more": a band of the user's case, named by its page
+    told = content(" ".join([label[1], row.caption, heading if case_row else "", *columns]))
     return not any(_close(w, q) for w in told for q in asked)
