@@ -343,6 +343,10 @@ def test_a_qualifier_nothing_read_holds_is_not_answered_by_the_thing_it_qualifie
     assert unread_qualifier("What is the numerical aperture of the oil objectives?", said, [spec]) == "oil objectives"
     assert unread_qualifier("What is the numerical aperture of the dry objectives?", said, [spec]) is None
     assert check_answer("0.65 NA", "0.65 NA", "What is the NA of the microscope's oil objective?", [spec]).abstained
+    # two qualifiers in a row: "budgeted" is read (the page's "Budget"), "catering" is not, and is still found
+    budget = passage("b", "Budget", "Budget — Budget line: Total income; Q1: 259,200; Q2: 257,900")
+    said = split_sentences(budget.text)[0]
+    assert unread_qualifier("What is the budgeted catering income for Q1?", said, [budget]) == "catering income"
 
 
 def test_a_person_asked_by_a_role_stands_where_the_role_is_named():

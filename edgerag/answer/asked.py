@@ -126,7 +126,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     return bool(asked & said)
 
 
-_PAIR_WORDS = re.compile(r"(?<![\w'’-])([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-])")
+_PAIR_WORDS = re.compile(r"(?<![\w'’-])(?=([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-]))")
+"""Each two words in a row, overlapping ("budgeted catering income": both pairs)."""
 
 
 def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
