@@ -347,6 +347,9 @@ def test_a_qualifier_nothing_read_holds_is_not_answered_by_the_thing_it_qualifie
     budget = passage("b", "Budget", "Budget — Budget line: Total income; Q1: 259,200; Q2: 257,900")
     said = split_sentences(budget.text)[0]
     assert unread_qualifier("What is the budgeted catering income for Q1?", said, [budget]) == "catering income"
+    leave = passage("h", "Staff handbook", "After five years of continuous service this rises to 30 days.")
+    asked = "How many days of annual leave does a member of staff with seven years of service get?"
+    assert unread_qualifier(asked, leave.text, [leave]) is None  # "seven": the user's count, no qualifier
 
 
 def test_a_person_asked_by_a_role_stands_where_the_role_is_named():

@@ -27,7 +27,7 @@ from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
 from .cases import band
 from .derived import figures
-from .kinds import ROLE_WORDS, asks_how_long
+from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
 from .table_cells import _close, content, question_words
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
@@ -134,13 +134,14 @@ def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | N
     """The question's words "q n" where ``sentence`` speaks of the noun n and nothing read holds
     the word q before it: "the flow cytometer's *violet* laser" over "Lasers: 488 nm (blue, 50 mW)
     and 640 nm (red, 40 mW)" asks of a laser the documents do not name. A word of a name
-    (capitalised) is the ``about`` step's; a question or kind word is no qualifier."""
+    (capitalised) is the ``about`` step's; a question or kind word, or a number said in words
+    ("*seven* years of service": the user's count), is no qualifier."""
     stops = set(keywords(question))
     said = stems(keywords(sentence))
     read = " ".join(f"{u.title} {u.text}" for u in units).lower()
     for m in _PAIR_WORDS.finditer(question):
         q, n = m.group(1), m.group(2)
-        if q not in stops or q in GENERIC or q in QUESTION_WORDS or lemma(n) not in said:
+        if q not in stops or q in GENERIC or q in QUESTION_WORDS or q in NUMBER_WORDS or lemma(n) not in said:
             continue
         if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
             return f"{q} {n}"

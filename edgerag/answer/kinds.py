@@ -92,7 +92,8 @@ ROLE_WORDS = frozenset(
 """Words that mark a role ("Head of Finance", "the deputy director", "senior research fellow")."""
 
 _DIGIT = re.compile(r"\d")
-_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million".split())
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million".split())
+"""Numbers said in words ("seven years", "a dozen"): a count, no name."""
 _YEARISH = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b", re.I)
@@ -129,7 +130,7 @@ def is_role(text: str) -> bool:
 
 
 def _is_number(text: str) -> bool:
-    return bool(_DIGIT.search(text)) or any(w.lower() in _NUMBER_WORDS for w in text.split())
+    return bool(_DIGIT.search(text)) or any(w.lower() in NUMBER_WORDS for w in text.split())
 
 
 _WHEN_RULE = re.compile(
@@ -171,7 +172,7 @@ def fits(reply: str, kind: str) -> bool:
 def _names(reply: str) -> bool:
     """Whether ``reply`` may name something: not a bare number, nor a short date alone."""
     words = [w.strip(",;.()$€£%") for w in reply.split()]
-    bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in _NUMBER_WORDS for w in words)
+    bare_number = _is_number(reply) and not any(w[:1].isalpha() and w.lower() not in NUMBER_WORDS for w in words)
     return not bare_number and not (_is_date(reply) and len(reply.split()) <= 4 and not capitalised_runs(reply.replace(",", " ")))
 
 
