@@ -55,6 +55,8 @@ def sample_units() -> list[Unit]:
         ("Who must approve a trip costing 3,000 EUR?", "person"),
         ("What are the types of revenue in the table?", "thing"),  # names, not the revenue's amounts
         ("What are the sources of income in the budget?", "thing"),
+        ("What were the segments' revenues in 2019?", "other"),  # the segments' amounts
+        ("What were the total customers in 2019?", "other"),
         ("Which are the customers that bought over 10% of the instruments?", "thing"),
         ("What are the balances of inventories in 2019 and 2018?", "other"),
         ("Are both Leeds and York sites of the institute?", "yes-no"),
@@ -247,6 +249,7 @@ def test_one_relation_one_answer_and_a_lifespan_from_the_persons_own_passage(sam
         ("107.8", "How many types of non-cash changes are there?", False),  # an amount
         ("7", "How many types of non-cash changes are there?", True),
         ("1.2", "How many shares were granted in 2019?", True),  # the table's millions
+        ("1987", "How many stores did the company operate at the end of 2019?", True),  # a count, not a year
     ],
 )
 def test_how_long_asks_a_time_or_a_length(reply, question, ok):
@@ -284,3 +287,11 @@ def test_a_figure_off_a_row_of_another_thing_is_not_in_the_documents():
     assert got.abstained and got.step == "asked"  # no row or column of it names free cash flow
     kept = check_answer("1,204", "1,204", "What was interest and other income in fiscal 2019?", units)
     assert not kept.abstained and kept.short == "1,204"
+
+
+def test_a_row_named_by_the_reports_other_word_for_the_thing_stands():
+    from edgerag.answer.asked import unnamed_row
+
+    row = "Summary — Item: Sales; 2019: 5,000; 2018: 4,600"
+    assert not unnamed_row("What was turnover in 2019?", row, "5,000")  # sales, revenue, turnover: one thing
+    assert not unnamed_row("What was revenue in 2019?", row, "5,000")

@@ -193,3 +193,14 @@ def test_a_choice_by_size_the_model_made_is_no_answer_unless_a_sentence_says_it(
     assert unranked("Revenue", "What was the revenue in 2019?", UNITS) is None  # no choice by size
     guidance = [_unit("The higher rate of Attendance Allowance is paid if you need help day and night.")]
     assert unranked("The higher rate", "Who gets the highest rate of Attendance Allowance?", guidance) is None  # no table read
+
+
+def test_review_cases_of_the_cued_cell_and_the_sum_asked():
+    from edgerag.text.rows import grid_lines as lines
+
+    margin = [_unit("\n".join(lines([["", "2019", "2018", "Change"], ["Gross margin", "41.2%", "40.0%", "1.2%"]], "Margins")))]
+    assert underived("1.2%", "What was the change in gross margin from 2018 to 2019?", margin) is None  # a row of percentages
+    one = [_unit("\n".join(lines([["", "2019", "2018"], ["Trade and other receivables", "5,000", "4,000"]], "Assets")))]
+    assert underived("5,000", "What was the combined value of trade and other receivables in 2019?", one) is None  # one row
+    quarters = [_unit("\n".join(lines([["", "Q1", "Q2", "Full year"], ["Total income", "5,000", "6,000", "22,000"]], "Budget")))]
+    assert underived("5,000", "What is the total income for Q1 and Q2 combined?", quarters) is not None  # one quarter's cell

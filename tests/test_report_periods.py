@@ -155,3 +155,8 @@ def test_an_average_quarterly_in_the_year_named():
     ]
     assert _answer("What was the average quarterly revenue in 2020?", grid) == "65"  # never the full year's column
     assert _answer("What was the average quarterly revenue?", grid) is None  # which year's quarters: not said
+
+
+def test_two_columns_of_one_quarter_are_averaged_by_no_one():
+    text = "\n".join(grid_lines([["", "Q1 Budget", "Q1 Actual", "Q2 Budget", "Q2 Actual"], ["Revenue", "100", "120", "200", "260"]], "R"))
+    assert compute("What was the average quarterly revenue?", [("r", text)]) is None  # budget and actual mixed

@@ -224,6 +224,12 @@ def test_a_cell_that_can_go_either_way_or_a_deduction_keeps_its_sign():
     assert looked is not None and looked.answer == "-20.0 million"
     looked = look_up("What was the provision for doubtful receivables in 2018?", [("t", CASH)])
     assert looked is not None and looked.answer == "-16.1 million"
+    from edgerag.answer.outflow_rows import read_as_size
+    from edgerag.answer.table_cells import Amount, Cell
+
+    row = "Item: Restructuring costs; 2019: -120; 2018: -100; % change 2019: 20%"  # a positive change is no year's cell
+    cost = Cell("Restructuring costs", "2019", Amount(-120.0, False, "", "-120"), "t", row, "million")
+    assert read_as_size(cost)
     looked = look_up("What was the impairment of receivables in 2019?", [("t", CASH)])  # a reversal: 2018 is positive
     assert looked is not None and looked.answer == "-0.2 million"
 

@@ -55,3 +55,12 @@ def test_a_bracket_of_another_thing_or_year_decides_nothing():
     assert respective_value("How many people worked in Aerospace in 2018?", texts) is None  # the bracket is the Group's
     assert respective_value("What was depreciation in 2019?", texts) is None  # the sentence's own year is not named
     assert respective_value("What was the change in depreciation in 2018?", texts) is None
+
+
+def test_a_bracket_of_several_years_or_of_a_change_gives_each_its_own():
+    both = [("a", "Revenue was £45.2 million (2018: £41.5 million; 2017: £39.0 million).")]
+    assert respective_value("What was revenue in 2018?", both)[0] == "£41.5 million"  # not 2017's
+    two = [("b", "Impairment charges were £2.1m (2018: nil) and restructuring costs were £3.4m (2018: £1.2m).")]
+    assert respective_value("What were restructuring costs in 2018?", two)[0] == "£1.2m"
+    assert respective_value("What was revenue in 2018?", [("c", "Revenue growth was 5% (2018: 3%).")]) is None
+    assert respective_value("What was revenue in 2018?", [("d", "Revenue increased by £3.7 million (2018: £2.0 million).")]) is None

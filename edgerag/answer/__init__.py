@@ -52,7 +52,8 @@ One module per step of the path:
         cell_lookup.py the cell or cells a question names by row and year or column, read in
                      code ("… in 2019 and 2018, respectively": every cell, in order); left to
                      the model where a sentence beside the table says the question's words
-                     more fully than the cell's row and column (``said_closer``)
+                     more fully than the cell's row and column (``said_closer``); a total row
+                     only where the question says total or its row explains every word
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
                      31, 2019 and 2018, respectively" → 2018's) or in brackets after its own
@@ -106,13 +107,14 @@ One module per step of the path:
       clause.py      a question asking for a description ("What does X represent?", "What led
                      to …?"): the reply is not cut to a name, and runs on to the end of the
                      sentence that holds it word for word, as the documents say it, without the
-                     question said back (restated.py); a bare number ("39%") to it, or to
-                     "What was the reason for …?", is no answer
+                     question said back (restated.py); a bare number ("39%") or a row's cells
+                     read back to it, or to "What was the reason for …?", is no answer
       year_cell.py   a number the model read from a table's row in another year's column, moved
                      to the year asked ("10,269" of 2019 → the row's 2018 cell, "6,644"); a year
                      chosen by size, the one the row or sentence read says (the check's ``which year``)
       scaled.py      a bare number (or list of them) the model read from a table, said with the
-                     table's scale ("4,779" from a table in thousands → "4,779 thousand")
+                     table's scale ("4,779" from a table in thousands → "4,779 thousand"); no
+                     scale for a note number ("Which note …?", a "Notes" column)
       several.py     a question asking for several things, and the reply's items kept whole, each
                      held by a passage read ("What are the …", "… respectively"), named as their
                      rows are labelled, less the thing whose parts are asked; the parts of a sum
@@ -138,7 +140,8 @@ One module per step of the path:
                      year_amounts.py's pairs in turn or blocks, where the words between them are
                      the question's)
         asked.py     whether they say what was asked: the year (or range) asked, the event a
-                     date is asked of, the role a person is asked by, a figure's qualifier
+                     date is asked of, the role a person is asked by, a figure's qualifier, a
+                     figure's row that names what was asked (``unnamed_row``)
         sides.py     a "yes" kept only where each side the question names holds
         spelled.py   a name as a person writes it ("Coast Guard" for "HM Coastguard")
         polarity.py  a "yes" whose sentence says "not", "only" or "except" of it is a "no" (not

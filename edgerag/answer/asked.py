@@ -126,8 +126,8 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     return bool(asked & said)
 
 
-_PAIR_WORDS = re.compile(r"(?<![\w'’-])(?=([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-]))")
-"""Each two words in a row, overlapping ("budgeted catering income": both pairs)."""
+_PAIR_WORDS = re.compile(r"(?<![\w'’-])(?=([a-z][a-z-]+)\s+([a-z][a-z-]+)(?![\w'’-])\W*([a-z][a-z-]*)?)")
+"""Each two words in a row, overlapping ("budgeted catering income": both pairs), and the word after."""
 
 
 def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
@@ -140,12 +140,24 @@ def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | N
     said = stems(keywords(sentence))
     read = " ".join(f"{u.title} {u.text}" for u in units).lower()
     for m in _PAIR_WORDS.finditer(question):
-        q, n = m.group(1), m.group(2)
+        q, n, after = m.group(1), m.group(2), m.group(3)
+        if after in stops:
+            continue  # "consolidated net revenue": "net" qualifies the noun after it, not a noun itself
         if q not in stops or q in GENERIC or q in QUESTION_WORDS or q in NUMBER_WORDS or lemma(n) not in said:
             continue
         if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
             return f"{q} {n}"
     return None
+
+
+_SAME_THING = (
+    ("revenue", "revenues", "sales", "turnover"),
+    ("profit", "income", "earnings"),
+    ("cost", "costs", "expense", "expenses", "expenditure", "spending"),
+    ("debt", "borrowings", "loans"),
+    ("staff", "employees", "headcount", "people", "workforce"),
+)
+"""A report's words for one thing: a row of "Sales" is named by a question of revenue or turnover."""
 
 
 def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
@@ -165,4 +177,5 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
         return False
     case_row = band(label[1]) is not None  # "£100,000.01 or more": a band of the user's case, named by its page
     told = content(" ".join([label[1], row.caption, heading if case_row else "", *columns]))
+    told += [w for t in told for group in _SAME_THING if any(_close(t, g) for g in group) for w in group]
     return not any(_close(w, q) for w in told for q in asked)

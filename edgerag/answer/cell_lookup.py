@@ -80,7 +80,9 @@ def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
     held = sum(any(_close(w, t) for t in told) for w in words)
-    total_row = any(_TOTAL.search(grid.labels[i].rpartition(SECTION_MARK)[2]) for i in rows) and not _TOTAL.search(question)
+    total_row = any(re.search(r"\btotals?\b", grid.labels[i].rpartition(SECTION_MARK)[2], re.I) for i in rows) and not _TOTAL.search(
+        question
+    )
     return held / len(words) >= (1.0 if total_row else MIN_EXPLAINED)
 
 

@@ -38,6 +38,7 @@ from ..text.rows import SECTION_MARK, row_spans, rows_in
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import Operation, operation, years_in
+from .periods import column_period
 from .table_cells import _close, content, question_words
 from .text_operands import prose
 
@@ -151,12 +152,32 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
             said = set(years_in(header))
             if years and said - years:
                 continue
-            if op.op in ("sum", "average") and len(years) >= 2 and len(said) == 1:
+            if op.op in ("sum", "average") and max(len(years), len(op.periods)) >= 2 and len(said | _parts_named(header)) == 1:
                 continue
-            if "%" in cell and op.op in ("change", "difference", "sum", "average") and not asks_percent:
+            if "%" in cell and op.op in ("change", "difference", "sum", "average") and not asks_percent and not _of_percents(row, header):
                 continue
             return True
     return False
+
+
+def _one_row(op: Operation, units: Sequence[Unit]) -> bool:
+    """Whether the two parts a sum names are one row's label ("the combined value of trade and
+    other receivables" over "Trade and other receivables"): one thing, no sum."""
+    if not op.joined:
+        return False
+    words = set(content(op.joined))
+    return any(words <= set(content(next(iter(r.cells.values()), "").rpartition(SECTION_MARK)[2])) for u in units for r in rows_in(u.text))
+
+
+def _parts_named(header: str) -> set[str]:
+    """The quarters, halves or months a column's header names ("Q1", "First half")."""
+    period = column_period(header, None)
+    return {f"{period.part}{period.index}"} if period is not None and period.part else set()
+
+
+def _of_percents(row, header: str) -> bool:
+    """Whether the row's other cells are percentages ("Gross margin: 41.2%; 40.0%"): its change is one."""
+    return any("%" in v for h, v in list(row.cells.items())[1:] if h != header)
 
 
 def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
@@ -164,7 +185,7 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
     it may stand (the question asks nothing computed, the reply holds no number, or the
     documents state it)."""
     op = asks_computed(asked)
-    if op is None:
+    if op is None or _one_row(op, units):
         return None
     number = reply_number(short)
     if number is None:  # "What proportion of the shares … are the 2001 plan's?" → "Warrants": no number at all

@@ -69,11 +69,11 @@ _ORG = re.compile(
     re.I,
 )
 _THING = re.compile(
-    r"\b(?:what|which) (?:are|were) (?:the )?(?:\w+ )?(?:types|kinds|categories|classes|components|items|elements|factors|variables"
-    r"|segments|customers|suppliers|products|assumptions|activities|entities|subsidiaries|jurisdictions|instruments|sources|streams"
-    r"|drivers)\b"
+    r"\b(?:what|which) (?:are|were) (?:the )?(?:(?!total\b|net\b|gross\b|number\b|value\b|amount\b)\w+ )?(?:types|kinds|categories"
+    r"|classes|components|items|elements|factors|variables|segments|customers|suppliers|products|assumptions|activities|entities"
+    r"|subsidiaries|jurisdictions|instruments|sources|streams|drivers)\b(?!['’])"
     r"|^\s*(?:what|which) (?:types|kinds|categories|components|factors|variables|segments|customers|suppliers|products|assumptions"
-    r"|sources|streams)\b",
+    r"|sources|streams)\b(?!['’])",
     re.I,
 )
 """Things asked by name ("What are the types of revenue in the table?", "Which are the customers
@@ -190,7 +190,6 @@ def asks_how_long(question: str) -> bool:
     return bool(_HOW_LONG.match(question))
 
 
-_HOW_MANY = re.compile(r"^\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%|basis\s+points))", re.I)
 _BARE_YEAR = re.compile(r"^\s*(?:19|20)\d{2}\s*\.?\s*$")
 _BARE_FRACTION = re.compile(r"^\s*\d[\d,]*\.\d+\s*\.?\s*$")
 _KINDS_COUNTED = re.compile(
@@ -203,11 +202,11 @@ _KINDS_COUNTED = re.compile(
 def fits_measure(reply: str, question: str) -> bool:
     """Whether ``reply`` is said in what ``question`` measures: "How long …?" asks a time or a
     length ("2 working days", "215 miles", "until it expires"), never a count of other things ("5
-    countries" for how long a document is valid); "How many …?" asks a count, never a bare year,
-    and a count of kinds of things no bare fraction ("How many categories of liabilities are
-    there?" → "2018", "107.8": a header and an amount the 0.5B read off the table; "How many
-    shares …" may be "1.2", the table's millions). Any reply fits any other question."""
-    if (_HOW_MANY.match(question) and _BARE_YEAR.match(reply)) or (_KINDS_COUNTED.match(question) and _BARE_FRACTION.match(reply)):
+    countries" for how long a document is valid); a count of kinds of things is never a bare
+    year or fraction ("How many categories of liabilities are there?" → "2018", "107.8": a
+    header and an amount the 0.5B read off the table; "How many stores …" may be 1987, "How
+    many shares …" 1.2, the table's millions). Any reply fits any other question."""
+    if _KINDS_COUNTED.match(question) and (_BARE_YEAR.match(reply) or _BARE_FRACTION.match(reply)):
         return False
     return not _HOW_LONG.match(question) or bool(_TIME_OR_LENGTH.search(reply))
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ..text.rows import SECTION_MARK, parse_row
-from .table_cells import Cell, amount, header_year
+from .table_cells import _A_CHANGE, Cell, amount, header_year
 
 _OUTFLOW = re.compile(r"\b(?:costs?|expenses?|allowances?|disposals?|impairments?|charges)\b", re.I)
 _EITHER_WAY = re.compile(r"\((?:[^()]*\b(?:benefit|income|gain|credit|recover\w*)\b[^()]*)\)|^\s*less\b", re.I)
@@ -61,5 +61,9 @@ def _positive_beside(cell: Cell) -> bool:
     (an "Adjustments" column's 6 beside "(99); (93)" is no year's)."""
     row = parse_row(cell.row)
     cells = row.cells.items() if row else ()
-    values = [a.value for h, v in cells if h != cell.header and header_year(h) is not None and (a := amount(v)) is not None]
+    values = [
+        a.value
+        for h, v in cells
+        if h != cell.header and header_year(h) is not None and not _A_CHANGE.search(h) and (a := amount(v)) is not None and not a.percent
+    ]
     return any(v > 0 for v in values)

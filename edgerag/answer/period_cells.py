@@ -76,8 +76,8 @@ def _every_part(op: Operation, grid: Grid, row: int, columns: dict[str, Period],
     alone = any(header_year(h) is not None and h not in columns for h in grid.headers)
     kind = next(iter(said)) if len(said) == 1 else next(iter(kinds)) if len(kinds) == 1 and not alone and not op.years else None
     cols = sorted((p.order(), h) for h, p in columns.items() if p.part == kind and (not op.years or p.year == op.years[0]))
-    if len({h for _, h in cols}) < 2 or len({columns[h].year for _, h in cols}) > 1:
-        return None  # no kind named, or parts of several years: which are averaged is not said
+    if len({h for _, h in cols}) < 2 or len({columns[h].year for _, h in cols}) > 1 or len({o for o, _ in cols}) < len(cols):
+        return None  # no kind named, parts of several years, or two columns of one part ("Q1 Budget", "Q1 Actual")
     cells = [grid.value(row, h) for _, h in cols]
     if any(c is None for c in cells) or len({c.amount.percent for c in cells}) > 1:  # type: ignore[union-attr]
         return None

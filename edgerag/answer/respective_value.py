@@ -22,7 +22,9 @@ where all of these hold, else the model reads as before:
   words and its first amount (not "net income (loss) *includes restructuring charges*, net, of
   $0.5 million, …", whose amounts are another thing's); or gives the year asked in brackets after
   the amount of the sentence's own year (`bracketed`, "612 … (2018: 580)"), with at most
-  `FOREIGN` words of its own between the question's word nearest before that amount and it, or
+  `FOREIGN` words of its own between the question's word nearest before that amount and it (one
+  word of the question is enough here, "depreciation"; no change said between them, "increased
+  by …", "growth was …"; a percentage only where the question asks one), or
   the question's word right after it ("the division's *margin* improved to 14.2% (2018: 13.2%)",
   "612 *full-time equivalent employees* … (2018: 580)"), every word of the question before the
   bracket (not "The Group employed 4,310 people … (2018: 4,125), of whom 2,240 worked in
@@ -62,6 +64,9 @@ _NOT_A_VALUE = re.compile(
 _SENTENCE = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z(“\"])")
 """Sentences of prose: a stop before a capital ("… U.S. build-to-suit facility" is one)."""
 FOREIGN = 2
+_CHANGE = re.compile(r"\b(?:growth|grew|increase[sd]?|decrease[sd]?|rose|risen|fell|fallen|decline[sd]?|change[sd]?|up|down)\b", re.I)
+"""A change said between the subject and its amount: the bracket is the change's, not the year's."""
+_ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bshare\b|\byield\b|\bproportion\b", re.I)
 """The most words of a sentence's own, not the question's, between the subject and its amounts."""
 
 
@@ -93,32 +98,42 @@ def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> t
             said = respectively(sentence) if len(subject) >= 2 else None
             if said is not None and _foreign(sentence[: said[0].at], subject) > FOREIGN:
                 said = None
-            mine = [p for p in said or [] if p.year == years[0]] or _prior_year(sentence, subject, years[0])
+            mine = [p for p in said or [] if p.year == years[0]] or _prior_year(
+                sentence, subject, years[0], bool(_ASKS_PERCENT.search(question))
+            )
             if mine:
                 found.setdefault(mine[0].amount.value, (mine[0].written, key, sentence))
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _prior_year(sentence: str, subject: list[str], year: int) -> list[YearAmount]:
+def _prior_year(sentence: str, subject: list[str], year: int, asks_percent: bool) -> list[YearAmount]:
     """The amount ``sentence`` gives ``year`` in brackets after its own year's amount, where the
     question's words are all before the bracket, and the one nearest before that amount is at
     most `FOREIGN` words of the sentence's own from it, or one follows it ("612 full-time
-    equivalent employees"; the module doc); [] where none."""
+    equivalent employees"; the module doc); not a change's ("increased by …", "growth was …"),
+    nor a percentage for a question that asks none; [] where none."""
     out = []
     for b in bracketed(sentence):
-        written = re.search(rf"\(\s*(?:FY\s?)?{year}\s*:\s*([^()]*?)\s*\)", sentence)
-        if b.year != year or written is None:
+        opened = sentence.rfind("(", 0, b.at)
+        closed = min(i for i in (sentence.find(";", b.at), sentence.find(")", b.at), len(sentence)) if i >= 0)
+        if b.year != year or opened < 0:
             continue
-        clause = sentence[: written.start()]
+        written = sentence[sentence.find(":", opened) + 1 : closed].strip()  # "EUR 66.0 million", as written
+        clause = sentence[:opened]
         own = [(p, a) for p, a, _ in amounts_in(clause)]
         if not own or not all(any(_close(w, c) for c in content(clause)) for w in subject):
             continue  # "… (2018: 4,125), of whom 2,240 worked in Aerospace": Aerospace is not the bracket's
-        words = content(clause[: own[-1][0]])
+        if b.amount.percent and not asks_percent:
+            continue  # "Revenue growth was 5% (2018: 3%)" for revenue
+        before = clause[: own[-1][0]]
+        words = content(before)
         after = content(clause[own[-1][0] + len(own[-1][1].text) :])[:1]  # "612 full-time equivalent employees"
         near = max((i for i, w in enumerate(words) if any(_close(w, s) for s in subject)), default=None)
+        if near is not None and (_CHANGE.search(" ".join(words[near + 1 :])) or re.search(r"\bby\s*$", before)):
+            continue  # "Revenue increased by £3.7 million (2018: £2.0 million)": a change, not the year's amount
         close = near is not None and sum(not any(_close(w, s) for s in subject) for w in words[near + 1 :]) <= FOREIGN
         if close or any(_close(w, s) for w in after for s in subject):
-            out.append(replace(b, amount=replace(b.amount, text=written.group(1))))  # "EUR 66.0 million", as written
+            out.append(replace(b, amount=replace(b.amount, text=written)))
     return out
 
 

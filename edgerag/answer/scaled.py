@@ -26,9 +26,11 @@ from .several import SEPARATOR as _SEPARATOR
 from .table_cells import grids, note_column
 
 BARE = re.compile(r"^\(?-?[$€£¥]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
-_PLACES = r"(?:notes?|pages?|sections?|items?|lines?|paragraphs?|chapters?|schedules?|exhibits?|appendix|appendices)"
+_PLACES = r"(?:notes?|pages?|sections?|paragraphs?|chapters?|schedules?|exhibits?|appendix|appendices)"
+"""Where a report says a thing; not "line" or "item", which ask of amounts too ("Which line of
+business had revenue of $5 million?", "What items were included in …?")."""
 _REFERENCE = re.compile(
-    rf"\b(?:which|what)\s+(?:of\s+the\s+)?{_PLACES}\b|\b{_PLACES}\s+(?:number|no\b\.?)",
+    rf"\b(?:which|what)\s+(?:of\s+the\s+)?{_PLACES}\b|\b(?:{_PLACES}|items?|lines?)\s+(?:number|no\b\.?)",
     re.I,
 )
 """A question asking where something is said, not how much: "Which note …", "In which note …",
@@ -36,7 +38,7 @@ _REFERENCE = re.compile(
 
 
 def asks_reference(question: str) -> bool:
-    """Whether ``question`` asks for a note, page, section, item or line (`_REFERENCE`): its reply
+    """Whether ``question`` asks for a note, page, section or schedule, or an item's or line's number (`_REFERENCE`): its reply
     is a reference number, no amount."""
     return bool(_REFERENCE.search(question))
 

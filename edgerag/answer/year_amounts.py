@@ -43,7 +43,7 @@ _AMOUNT = re.compile(
     r"(?P<neg>-|\()?(?P<cur>US\$|A\$|C\$|HK\$|[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
 )
 _PAREN_YEAR = re.compile(
-    r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^)]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*\)"
+    r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^);]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*(?=[;)])"
 )
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 
