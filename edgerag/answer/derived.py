@@ -39,7 +39,7 @@ from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import Operation, operation, years_in
 from .periods import column_period
-from .table_cells import _close, content, question_words
+from .table_cells import _A_CHANGE, _close, content, header_year, question_words
 from .text_operands import prose
 
 _COMPUTED = ("change", "percent_change", "difference", "average", "ratio", "proportion", "sum")
@@ -176,8 +176,10 @@ def _parts_named(header: str) -> set[str]:
 
 
 def _of_percents(row, header: str) -> bool:
-    """Whether the row's other cells are percentages ("Gross margin: 41.2%; 40.0%"): its change is one."""
-    return any("%" in v for h, v in list(row.cells.items())[1:] if h != header)
+    """Whether the row's years are percentages ("Gross margin: 41.2%; 40.0%"): its change is one
+    (not a "% Change" cell beside amounts)."""
+    years = [v for h, v in list(row.cells.items())[1:] if h != header and header_year(h) is not None and not _A_CHANGE.search(h)]
+    return bool(years) and all("%" in v for v in years)
 
 
 def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
