@@ -60,6 +60,7 @@ def test_a_grid_that_is_no_table_of_data_is_refused():
     assert grid_lines([["only"], ["one column"]]) is None
     assert grid_lines([["Header", "Row"]]) is None  # no row under the header
     assert grid_lines([["A", "B"], ["x" * 500, "y"]]) is None  # prose in a cell: a layout table
+    assert grid_lines([]) is None and grid_lines([[""], ["", ""]]) is None  # an empty table: no rows, no error
     # a row spanning the table is written alone, and heads the rows below it as their section
     assert grid_lines([["Item", "Cost"], ["Hardware", "Hardware"], ["bolts", "3 EUR"]]) == [
         "Hardware",

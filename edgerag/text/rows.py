@@ -168,8 +168,8 @@ def grid_lines(
     ("Expenditure" in every cell: text/printed.py `section_row`), is written alone too, and its
     label carried before the labels of the rows below it ("Revenue › Services"), up to the next
     section or a row of totals."""
-    if any(len(_cell(c)) > WIDEST_CELL for r in grid for c in r):
-        return None
+    if not any(any(_cell(c) for c in r) for r in grid) or any(len(_cell(c)) > WIDEST_CELL for r in grid for c in r):
+        return None  # an empty table ("<table></table>", a row of empty cells) is no rows
     rows, header_rows, scale = plain([[_cell(c) for c in r] for r in grid], header_rows, before)
     width = max((len(r) for r in rows), default=0)
     if width < 2 or len(rows) <= header_rows:
