@@ -406,6 +406,9 @@ def test_what_two_have_in_common_in_every_phrasing(phrasing, fmt, cats):
         ("Who wrote Pride and Prejudice?", []),
         ("Who directed Alien or Aliens?", []),  # no comparison, no separator: not offered
         ("Which band recorded Rock and Roll, Led Zeppelin?", []),
+        ("Who was the largest customer in 2019, 2018 and 2017?", []),  # years are no choice for a name
+        ("Which company had the largest customer base, Nokia or Ericsson?", ["Nokia", "Ericsson"]),
+        ("Which year had the larger revenue, 2018 or 2019?", ["2018", "2019"]),
     ],
 )
 def test_the_options_a_question_offers(question, options):

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.linkkeys import capitalised_runs
+from .kinds import asked_kind, fits
 
 MAX_OPTION_CHARS = 80
 """An option longer than this is no name: the question is not split there."""
@@ -72,9 +73,23 @@ def _clean(option: str) -> str:
     return _LEADING_WORD.sub("", option.strip()).strip(" ,.?")
 
 
+NO_NUMBER_KINDS = ("person", "place", "org", "thing")
+"""The kinds of answer (kinds.py) that are never a number or a date: a pair of years or amounts
+is no choice for them ("Who was the largest customer in 2019, 2018 and 2017?" asks for a name,
+not between 2018 and 2017)."""
+
+
 def offer(question: str) -> Offer | None:
     """The two options a question names and its stem, in any phrasing of the module doc; None
-    when it names no two options."""
+    when it names no two options, or none of the kind of answer it asks for (`NO_NUMBER_KINDS`)."""
+    o = _offer(question)
+    if o is None:
+        return None
+    kind = asked_kind(question)
+    return None if kind in NO_NUMBER_KINDS and not all(fits(x, kind) for x in o.options) else o
+
+
+def _offer(question: str) -> Offer | None:
     q = " ".join(question.split()).rstrip("?").strip()
     lead = _LEAD.match(q)
     if lead and (parts := _split(lead.group("pair"), last=False)):
