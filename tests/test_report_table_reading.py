@@ -368,3 +368,27 @@ def test_a_total_row_answers_no_line_the_question_qualifies():
     assert look_up("What is the catering income for Q1?", [("b", budget)]) is None  # one line of income, not their total
     assert look_up("What is the total income for Q1?", [("b", budget)]).answer == "259,200"
     assert look_up("What is the income for Q1?", [("b", budget)]).answer == "259,200"  # every word explained
+
+
+def test_a_row_label_runs_on_into_its_sentence_not_into_its_cells(tmp_path):
+    """ "What constitutes Audit fee?" answered "Audit fees": the clause step ran the reply on to
+    the end of the first sentence holding it, and that was the fee table's row, so the short
+    answer was the row's numbers ("2018 · NT$: 52,794; …"). A row's cells are no clause: the
+    prose sentence that holds the words is."""
+    from edgerag.answer.clause import number_for_description, whole_clause
+    from edgerag.ingest import iter_documents
+    from edgerag.types import Document, Unit
+
+    page = tmp_path / "fees.html"
+    page.write_text(
+        "<html><body><table><tr><th></th><th>2019 NT$</th><th>2018 NT$</th></tr>"
+        "<tr><td>Audit fees</td><td>62,040</td><td>52,794</td></tr>"
+        "<tr><td>Tax fees</td><td>3,943</td><td>4,304</td></tr></table>"
+        "<p>Audit fees consist of fees associated with the annual audit and statutory audits.</p>"
+        "<p>Tax fees include fees billed for tax compliance services.</p></body></html>"
+    )
+    text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
+    units = [Unit("chunk", "1", text, 0, 0.0, "fees.html", "c1")]
+    said = whole_clause("Audit fees", units)
+    assert said == "Audit fees consist of fees associated with the annual audit and statutory audits"
+    assert not number_for_description(whole_clause("Tax fees", units), "What is included in Tax fees?")

@@ -7,7 +7,9 @@ copies the clause's start ("price concessions and stock rotation rights") and th
 made for names cut it further ("Internet" of "Increase in Internet revenue from …"). Here such
 a reply is neither narrowed nor re-chosen, and a reply a sentence read holds word for word runs
 on to that sentence's end, as the documents say it ("… rights that the Company offers to many
-of its distributors").
+of its distributors"). A table's row is no such sentence: "Audit fees" runs on in the prose
+("Audit fees consist of fees associated with …"), never into the row's cells ("· 2018 · NT$:
+52,794; …", the short answer of the 0.5B for two TAT-QA sample questions).
 
 A reply that opens by saying the question back keeps what it says after it (restated.py).
 """
@@ -48,9 +50,16 @@ def whole_clause(reply: str, units: Sequence[Unit]) -> str:
         for sentence in split_sentences(u.text):
             flat = _SPACE.sub(" ", sentence)
             at = flat.lower().find(said.lower())
-            if at >= 0:
+            if at >= 0 and not _cells(flat[at + len(said) :]):  # a row's label runs on into its numbers: no clause
                 return flat[at:].strip().rstrip(".").strip()
     return reply
+
+
+def _cells(text: str) -> bool:
+    """Whether ``text`` is a table row's cells as the reader prints them (" · 2018 · NT$: 52,794;
+    2019 · NT$: 62,040"), nothing else."""
+    parts = [p for p in text.strip(" ·").split(";") if p.strip()]
+    return bool(parts) and all(_CELL.match(p) for p in parts)
 
 
 _REASON = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:main\s+|primary\s+)?reasons?\b", re.I)

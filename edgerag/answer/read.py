@@ -290,8 +290,9 @@ def answer_question(
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
         if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
-            rule("scale", with_scale(short_text, units, question))
-            short_text = with_scale(short_text, units, question)
+            scaled = with_scale(short_text, units, question)
+            rule("scale", scaled)
+            short_text = scaled
         else:  # a long reply's short answer is what follows its restatement of the question (restated.py)
             kept, why = content(short_text, text, typed)
             rule(why, kept)
