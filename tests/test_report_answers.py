@@ -264,6 +264,10 @@ def test_the_years_a_table_covers_are_read_from_its_header():
     )  # the table of the row named
     assert table_years("Which years does the table show?", both) is None  # two tables, two answers
     assert table_years("What was accounts receivable in 2019?", one) is None  # not a question about the table's years
+    assert table_years("In which years was Inventories calculated?", one).answer == "2019; 2018; 2017"  # a row's years, whole
+    assert table_years("For which years are inventories provided in this note?", one).answer == "2019; 2018; 2017"
+    assert table_years("In which years were inventories above 65?", one) is None  # a condition: computed, not the header
+    assert table_years("In which year was Inventories calculated?", one) is None  # one year asked: not every year
 
 
 def test_a_change_computed_is_said_as_the_reports_prose_states_it():
