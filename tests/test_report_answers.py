@@ -288,3 +288,46 @@ def test_a_change_computed_is_said_as_the_reports_prose_states_it():
     assert computed("What was the change in CTS costs from 2018 to 2019?", [rose]).answer == "$9.9 million"
     fell = passage("f", "CTS results", "CTS sales decreased 27% in fiscal 2019.\n" + table)  # the other way: not the +26.7% computed
     assert computed("What is the percentage increase in CTS sales in 2019?", [fell]).answer == "26.7%"
+
+
+def test_the_rows_of_a_section_or_a_sum_asked_as_a_list_are_decided_in_code(tmp_path):
+    """ "What financial items does revenue consist of?" over a statement whose "Revenues:" heading
+    has two rows: those rows, in the table's words; "… components factored in when calculating net
+    cash inflow …": the rows above that row, where they add up to it."""
+    from edgerag.answer.table_parts import table_parts
+    from edgerag.ingest import iter_documents
+    from edgerag.types import Document, Unit
+
+    def row(*cells, tag="td"):
+        return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
+
+    page = tmp_path / "statement.html"
+    page.write_text(
+        "<html><body><table>"
+        + row("", "2019", "2018", tag="th")
+        + row("Revenues:", "", "")
+        + row("Subscription solutions", "642,241", "464,996")
+        + row("Merchant solutions", "935,932", "608,233")
+        + row("Total revenues", "1,578,173", "1,073,229")
+        + row("Operating expenses:", "", "")
+        + row("Sales and marketing", "(473,217)", "(350,069)")
+        + row("Research and development", "(355,015)", "(230,674)")
+        + row("Total operating expenses", "(828,232)", "(580,743)")
+        + "</table><table>"
+        + row("", "2019 £m", "2018 £m", tag="th")
+        + row("Cash flow from operations", "410.2", "388.0")
+        + row("Tax paid", "(61.5)", "(58.3)")
+        + row("Net cash inflow from operating activities", "348.7", "329.7")
+        + row("Interest received", "2.1", "1.9")
+        + row("Free cash flow", "350.8", "331.6")
+        + "</table></body></html>"
+    )
+    text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
+    units = [Unit("chunk", "1", text, 0, 0.0, "statement.html", "c1")]
+    assert table_parts("What financial items does revenue consist of?", units).answer == "Subscription solutions; Merchant solutions"
+    asked = "What are the components factored in when calculating the net cash inflow from operating activities?"
+    assert table_parts(asked, units).answer == "Cash flow from operations; Tax paid"
+    assert (
+        table_parts("What are the components factored in when calculating free cash flow?", units) is None
+    )  # its rows above add up to nothing
+    assert table_parts("What was the revenue in 2019?", units) is None  # one value asked

@@ -64,7 +64,9 @@ One module per step of the path:
                      text_operands.py, respective_value.py and list_value.py judge by their own
                      guards
         table_years.py the years a table's columns are headed by ("Which years does the table
-                     provide information for …?")
+                     provide information for …?", "In which years was X calculated?")
+        table_parts.py the rows a table's section or sum holds, asked as a list ("What items
+                     does revenue consist of?"; a sum's parts only where they add up to it)
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")
