@@ -101,6 +101,16 @@ def test_an_answer_stands_on_the_sentence_that_holds_it_written_either_way():
     assert stands_on("2016", [FOUNDED, HIRED]) == []
 
 
+def test_a_decimal_is_not_the_integer_its_digits_spell():
+    """The 0.5B answered "What dividend per share did the Group pay for 2019?" with "2.240" off
+    "… of whom 2,240 worked in Aerospace": normalized alike, the two are different numbers."""
+    staff = Unit("chunk", "s", "The Group employed 4,310 people, of whom 2,240 worked in Aerospace.", 0, 0.0, "r", "s")
+    assert stands_on("2.240", [staff]) == [] and stands_on("12.5%", [staff]) == []
+    assert len(stands_on("2,240", [staff])) == 1 and len(stands_on("2240", [staff])) == 1
+    checked = check_answer("2.240", "2.240", "What dividend per share did the Group pay for 2019?", [staff])
+    assert checked.abstained
+
+
 def test_question_names_leave_out_question_words_and_titles():
     assert question_names("When did Dr Ana Ruiz join the institute?") == ["Ana Ruiz"]
     assert question_names("Who was the father of Charles Mathew?") == ["Charles Mathew"]

@@ -2,7 +2,8 @@
 item 4: "In '40 at A, 25 at B', B's number is 25").
 
 * `stands_on`: the sentences of the passages read that hold the short answer (as written, or the
-  same number or year written otherwise: "12400" in "12,400 EUR", "1830" in "10 July 1830").
+  same number or year written otherwise: "12400" in "12,400 EUR", "1830" in "10 July 1830"; never
+  a decimal in an integer its digits spell: "2.240" is not in "2,240 worked in Aerospace").
 * `question_names`: what the question is about, as it names it: its capitalised runs and quoted
   titles, less the question's first word and titles of address ("Dr", "Ms").
 * `about`: whether a sentence is bound to the question's subject: it names one of the question's
@@ -61,12 +62,18 @@ def _digits(text: str) -> list[str]:
     return [re.sub(r"[,\s]", "", m.group()) for m in _NUM.finditer(text)]
 
 
+def _values(text: str) -> set[float]:
+    return {float(d) for d in _digits(text) if re.fullmatch(r"\d+(?:\.\d+)?", d)}
+
+
 def holds(text: str, answer: str) -> bool:
     key = normalize(answer)
     if not key:
         return False
     if f" {key} " in f" {normalize(text)} " or f" {key} " in f" {normalize(_OWNER.sub('', text))} ":
-        return True  # "Insolvency Service" in "the Insolvency Service’s Redundancy Payments Service"
+        # "Insolvency Service" in "the Insolvency Service’s Redundancy Payments Service"; a number's point is no comma
+        # ("2.240" is not the "2,240" people of a sentence, "12.5%" no "125"), though normalized alike
+        return _values(answer) <= _values(text)
     numbers = _digits(answer)
     if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
         present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
