@@ -325,6 +325,7 @@ def test_the_rows_of_a_section_or_a_sum_asked_as_a_list_are_decided_in_code(tmp_
     text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
     units = [Unit("chunk", "1", text, 0, 0.0, "statement.html", "c1")]
     assert table_parts("What financial items does revenue consist of?", units).answer == "Subscription solutions; Merchant solutions"
+    assert table_parts("What are the sources of revenues in the statement?", units).answer == "Subscription solutions; Merchant solutions"
     asked = "What are the components factored in when calculating the net cash inflow from operating activities?"
     assert table_parts(asked, units).answer == "Cash flow from operations; Tax paid"
     assert (
