@@ -332,3 +332,29 @@ def test_the_rows_of_a_section_or_a_sum_asked_as_a_list_are_decided_in_code(tmp_
         table_parts("What are the components factored in when calculating free cash flow?", units) is None
     )  # its rows above add up to nothing
     assert table_parts("What was the revenue in 2019?", units) is None  # one value asked
+
+
+def test_what_a_numbered_note_is_about_is_its_heading(tmp_path):
+    from edgerag.answer.note_title import note_title
+    from edgerag.ingest import iter_documents
+    from edgerag.types import Document, Unit
+
+    def units_of(html: str) -> list[Unit]:
+        page = tmp_path / "note.html"
+        page.write_text(f"<html><body>{html}</body></html>")
+        text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
+        return [Unit("chunk", "1", text, 0, 0.0, "note.html", "c1")]
+
+    one = units_of(
+        "<h2>5. PROPERTY AND EQUIPMENT, NET</h2><p>Property and equipment consisted of the following.</p>"
+        "<table><tr><th></th><th>2019</th></tr><tr><td>Land</td><td>1,200</td></tr></table>"
+    )
+    assert note_title("What is the content of Note 5?", one).answer == "PROPERTY AND EQUIPMENT, NET"
+    assert note_title("What is the topic of this note?", one).answer == "PROPERTY AND EQUIPMENT, NET"
+    assert note_title("What is the content of Note 6?", one) is None  # no heading numbers it
+    assert note_title("What was the land in 2019?", one) is None
+    continued = units_of("<h3>Note 12 Borrowings (continued)</h3><p>The loans are secured.</p>")
+    assert note_title("What is Note 12 about?", continued).answer == "Borrowings"
+    two = units_of("<h2>4. Prepaid expenses</h2><p>Rent.</p><h2>5. Accrued liabilities</h2><p>Wages.</p>")
+    assert note_title("What is the topic of this note?", two) is None  # two notes read: which one is not said
+    assert note_title("What is the content of Note 4 about?", two).answer == "Prepaid expenses"

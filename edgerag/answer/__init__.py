@@ -67,6 +67,8 @@ One module per step of the path:
                      provide information for …?", "In which years was X calculated?")
         table_parts.py the rows a table's section or sum holds, asked as a list ("What items
                      does revenue consist of?"; a sum's parts only where they add up to it)
+        note_title.py  what a report's numbered note is about, by its heading ("What is the
+                     content of Note 5?" → "PROPERTY AND EQUIPMENT, NET")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;
                      a birth or death date from the person's own passage
         listed.py    a number listed for the question's subject ("68 at Durham, 26 at Hexham")
