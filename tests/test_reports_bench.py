@@ -102,3 +102,49 @@ def test_abstention_and_unanswerable_verdicts():
     assert reports.score_row(row, _q("Rail in 2018"))["verdict"] == "abstained"
     answered = {**row, "short": "1,204 thousand", "text": "1,204", "abstained": ""}
     assert reports.score_row(answered, _q("free cash flow"))["verdict"] == "wrong"
+
+
+# ---- the held-out set (``--set heldout``) --------------------------------------------------------
+
+HELDOUT_SOURCES, HELDOUT_FILE = reports.SETS["heldout"]
+HELDOUT = reports.load_questions(HELDOUT_FILE)
+
+
+@pytest.fixture(scope="module")
+def heldout_docs(tmp_path_factory) -> dict[str, str]:
+    """Each held-out excerpt's file name → the text edgerag's readers make of it, its white space
+    made single spaces (a PDF's lines wrap inside a phrase)."""
+    written = reports.write_docs(tmp_path_factory.mktemp("heldout"), HELDOUT_SOURCES)
+    texts: dict[str, str] = {}
+    for item in iter_documents(list(written.values())):
+        assert not isinstance(item, Skipped), item
+        if isinstance(item, Document):
+            name = Path(item.path or item.source).name
+            texts[name] = texts.get(name, "") + " " + " ".join(item.text.split())
+    return texts
+
+
+def test_heldout_questions_parse_and_name_their_sources(heldout_docs):
+    """Every held-out question is well formed and names an excerpt that is written and read; the
+    two sets share no excerpt."""
+    assert len({q["id"] for q in HELDOUT}) == len(HELDOUT) >= 40
+    assert set(Counter(q["kind"] for q in HELDOUT)) == set(reports.KINDS)
+    assert not {q["doc"] for q in HELDOUT} & {q["doc"] for q in QUESTIONS}
+    assert {q["doc"] for q in HELDOUT} == set(heldout_docs)
+    for q in HELDOUT:
+        assert q["op"] in reports.OPS and q["scale"] in (*reports.SCALES, "percent") if "scale" in q else True, q
+        assert {"number": "value", "numbers": "values", "list": "items", "choice": "options"}.get(q["answer_type"], "answers") in q, q
+        if q["answer_type"] == "choice":
+            assert set(q["answers"]) <= set(q["options"]), q
+        assert reports.gold_text(q)
+
+
+def test_heldout_looked_up_values_are_in_their_excerpts(heldout_docs):
+    for q in HELDOUT:
+        if q["kind"] in ("table", "text") and q["answer_type"] == "number":
+            printed = f"{abs(q['value']):,.{q['decimals']}f}"
+            assert printed in heldout_docs[q["doc"]], (q["id"], printed)
+        for v in q.get("values", []):
+            assert f"{v:,.{q['decimals']}f}" in heldout_docs[q["doc"]], (q["id"], v)
+        if q["answer_type"] == "list":
+            assert all(i in heldout_docs[q["doc"]] for i in q["items"]), q["id"]
