@@ -26,6 +26,7 @@ from ..types import Unit
 from .compare import Decision
 from .operation import operation, years_in
 from .outflow_rows import read_as_size
+from .period_cells import year_periods
 from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
 
 _ASKS_VALUE = re.compile(
@@ -91,8 +92,11 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
     years = years_in(question)
     if years:
         out = []
+        periods = year_periods(grid, question)
         for y in years:
             cols = [h for h in year_columns(grid, y, words, rows[0]) if all(grid.value(i, h) is not None for i in rows)]
+            if y in periods:  # "Q1 2019 revenue and 2018 revenue": Q1 2019's column, and 2018's own (period_cells.py)
+                cols = [h for h in cols if h in periods[y]]
             if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, rows[0]) == column_rank(grid, cols[1], words, rows[0])):
                 return None
             out.append(cols[0])
