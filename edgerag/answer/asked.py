@@ -29,7 +29,7 @@ from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, h
 from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
-from .table_cells import _close, content, question_words
+from .table_cells import close, content, question_words
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -186,5 +186,5 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
         return False
     case_row = band(label[1]) is not None  # "£100,000.01 or more": a band of the user's case, named by its page
     told = content(" ".join([label[1], row.caption, heading if case_row else "", *columns]))
-    told += [w for t in told for group in _SAME_THING if any(_close(t, g) for g in group) for w in group]
-    return not any(_close(w, q) for w in told for q in asked)
+    told += [w for t in told for group in _SAME_THING if any(close(t, g) for g in group) for w in group]
+    return not any(close(w, q) for w in told for q in asked)
