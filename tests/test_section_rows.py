@@ -190,3 +190,17 @@ def test_a_section_row_is_still_a_section_beside_a_row_not_applicable():
         "Item: Revenue › Goods; 2019: n/a; 2018: n/a",
         "Item: Revenue › Other; 2019: 5; 2018: 6",
     ], lines
+
+
+def test_a_row_not_applicable_drops_the_signs_beside_its_dashes():
+    grid = [
+        ["", "2019", "", "2018", ""],
+        ["Revenue", "$", "1,204", "$", "1,100"],
+        ["Other", "$", "—", "$", "—"],
+        ["Costs", "$", "(12)", "$", "(9)"],
+    ]
+    assert grid_lines(grid) == [
+        "Item: Revenue; 2019: $1,204; 2018: $1,100",
+        "Item: Other; 2019: -; 2018: -",
+        "Item: Costs; 2019: -$12; 2018: -$9",
+    ]

@@ -185,8 +185,12 @@ def _not_applicable(row: Sequence[str]) -> bool:
 
 
 def _not_applicable_cells(row: Sequence[str]) -> list[str]:
-    """A row not applicable (`_not_applicable`) made plain: its "n/a" kept, a dash as "-"."""
-    return [("-" if c in _DASH_GLYPHS else c) if n and c in DASHES else clean_cell(c) for n, c in enumerate(row)]
+    """A row not applicable (`_not_applicable`) made plain: its "n/a" kept, a dash as "-", a sign
+    beside one ("$" | "—") dropped."""
+    return [
+        ("-" if c in _DASH_GLYPHS else c) if n and c in DASHES else "" if n and (_SIGN.match(c) or c in ("%", "(%)")) else clean_cell(c)
+        for n, c in enumerate(row)
+    ]
 
 
 def _header_like(row: Sequence[str]) -> bool:
