@@ -104,13 +104,13 @@ def _model(spec: str | None) -> dict:
 
 
 def _embedder(spec: str) -> dict:
-    from .embed.embedder import Embedder, _fingerprint, _pick_device, measure_backends, pick_backend, resolve_embedder_path
+    from .embed.embedder import Embedder, fingerprint, measure_backends, pick_backend, pick_device, resolve_embedder_path
     from .llm.cpu import cpu_class, cpu_flags
 
     path = resolve_embedder_path(spec)
     import torch
 
-    device = _pick_device("auto")
+    device = pick_device("auto")
     backend, why = pick_backend("auto", device, path)
     speeds = None
     if backend == "onnx":  # what int8 would gain here, measured (remembered per CPU)
@@ -118,7 +118,7 @@ def _embedder(spec: str) -> dict:
     return {
         "spec": spec,
         "path": str(path),
-        "fingerprint": _fingerprint(path),
+        "fingerprint": fingerprint(path),
         "backend": backend,
         "backend_reason": why,
         "texts_per_s": speeds,

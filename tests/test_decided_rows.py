@@ -455,3 +455,21 @@ def test_a_month_of_a_date_asked_names_no_item_of_a_list():
     )
     question = "How much was the amount capitalized related to the Company's U.K. build-to-suit facility as of March 31, 2018?"
     assert listed_value(question, [us]) is None
+
+
+def test_a_report_s_whole_entity_word_is_no_unread_qualifier():
+    """ "consolidated net revenue" over a row "Net revenue": a report's figures are the whole
+    entity's unless named otherwise, so "consolidated" asks of no other kind of revenue; a word
+    that picks some things out ("the three highest carrying value", "each listed period end") is
+    still a qualifier to be read."""
+    results = passage("r", "Results", "Results (in millions) — Item: Net revenue; 2019: 1,204; 2018: 1,100")
+    said = split_sentences(results.text)[0]
+    assert unread_qualifier("What was the consolidated net revenue in 2019?", said, [results]) is None
+    assert unread_qualifier("What was the overall net revenue in 2019?", said, [results]) is None
+    assert unread_qualifier("What was the wholesale net revenue in 2019?", said, [results]) == "wholesale net"
+    values = passage("v", "Investments", "Investments — Item: Carrying value; 2018: 41.2; 2017: 39.0")
+    said = split_sentences(values.text)[0]
+    assert unread_qualifier("What was the sum of the three highest carrying value in 2018?", said, [values]) == "highest carrying"
+    results_asked = "What was the consolidated net revenue in 2019?"
+    assert not check_answer("1,204", "1,204", results_asked, [results]).abstained  # the check's "asked" step reads it
+    assert check_answer("1,204", "1,204", "What was the wholesale net revenue in 2019?", [results]).abstained

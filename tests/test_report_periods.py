@@ -160,3 +160,31 @@ def test_an_average_quarterly_in_the_year_named():
 def test_two_columns_of_one_quarter_are_averaged_by_no_one():
     text = "\n".join(grid_lines([["", "Q1 Budget", "Q1 Actual", "Q2 Budget", "Q2 Actual"], ["Revenue", "100", "120", "200", "260"]], "R"))
     assert compute("What was the average quarterly revenue?", [("r", text)]) is None  # budget and actual mixed
+
+
+QUARTER_AND_YEARS = [["", "Q1 2019", "Q1 2018", "2019", "2018"], ["Revenue", "100", "90", "420", "380"], ["Costs", "10", "9", "42", "38"]]
+
+
+def test_a_year_said_apart_from_a_quarter_is_the_whole_year():
+    q = Period
+    assert periods_asked("What were Q1 2019 revenue and 2018 revenue?") == (q(2019, "quarter", 1), q(2018))
+    assert periods_asked("What were the revenue in 2019 and Q1 2018?") == (q(2018, "quarter", 1), q(2019))
+    assert periods_asked("What was revenue in Q4 2019, 2018 and 2017?") == (
+        q(2019, "quarter", 4),
+        q(2018, "quarter", 4),
+        q(2017, "quarter", 4),
+    )
+
+
+def test_a_year_said_apart_from_a_quarter_binds_its_own_column():
+    from edgerag.answer.cell_lookup import look_up
+
+    text = _text(QUARTER_AND_YEARS, "Results")
+    assert _answer("What was the sum of Q1 2019 revenue and 2018 revenue?", QUARTER_AND_YEARS) == "480"  # 100 + 380, not Q1 2018's 90
+    assert _answer("What is the change in revenue between the first quarter of 2018 and 2019?", QUARTER_AND_YEARS) == "10"  # Q1 of each
+    looked = look_up("What were Q1 2019 revenue and 2018 revenue?", [("t", text)])
+    assert looked is not None and looked.answer == "100; 380", looked
+    looked = look_up("What were the revenue in 2019 and Q1 2018?", [("t", text)])
+    assert looked is not None and looked.answer == "420; 90", looked
+    looked = look_up("What was the revenue in Q1 2019 and 2018?", [("t", text)])
+    assert looked is not None and looked.answer == "100; 90", looked  # a year listed with the quarter's: that quarter

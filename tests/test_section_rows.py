@@ -140,3 +140,67 @@ def test_a_docx_row_merged_across_the_table_is_a_section(tmp_path):
     text = "\n".join(x.text for x in iter_documents([f]) if isinstance(x, Document))
     assert "Budget line: Income › Membership fees; Q1: 182,400; Q2: 176,900" in text, text
     assert "Budget line: Expenditure › Staff costs; Q1: 148,000; Q2: 148,000" in text, text
+
+
+PERIOD_BODY = "<tr><td>Revenue</td><td>1,054</td><td>1,151</td></tr><tr><td>Costs</td><td>812</td><td>790</td></tr>"
+
+
+def test_a_period_row_under_the_year_row_is_the_header_s(tmp_path):
+    """A header of two rows, the years then the period with empty cells: the period names the
+    columns' span, no section of the rows below."""
+    table = "<tr><th></th><th>2019</th><th>2018</th></tr><tr><th>Year ended 31 December</th><th></th><th></th></tr>" + PERIOD_BODY
+    text = _text(tmp_path, "period.html", f"<table>{table}</table>")
+    assert "›" not in text, text
+    assert "Year ended 31 December: Revenue; 2019: 1,054; 2018: 1,151" in text, text
+
+
+def test_a_period_row_first_in_the_body_under_the_years_is_the_header_s(tmp_path):
+    table = "<thead><tr><th></th><th>2019</th><th>2018</th></tr></thead><tbody><tr><td>Years ended June 30,</td><td></td><td></td></tr>"
+    text = _text(tmp_path, "period.html", f"<table>{table}{PERIOD_BODY}</tbody></table>")
+    assert "›" not in text, text
+    assert "Years ended June 30,: Costs; 2019: 812; 2018: 790" in text, text
+
+
+def test_a_period_spanning_the_width_under_the_year_row_is_the_header_s():
+    grid = [["", "2019", "2018"], ["As at 31 March", "As at 31 March", "As at 31 March"], ["Revenue", "1", "2"], ["Costs", "3", "4"]]
+    lines = grid_lines(grid, header_rows=2)
+    assert lines is not None and not any("›" in line for line in lines), lines
+    assert any(line == "As at 31 March: Revenue; 2019 · As at 31 March: 1; 2018 · As at 31 March: 2" for line in lines), lines
+
+
+def test_a_row_of_values_not_applicable_is_no_section():
+    """ "n/a" (or a dash) in every value cell: a row whose values do not apply, not a section
+    heading the rows below it."""
+    for mark, written in (("n/a", "n/a"), ("—", "-"), ("-", "-")):
+        grid = [["Options", "2019", "2018"], ["Granted", "12", "9"], ["Exercised during the period", mark, mark], ["Forfeited", "3", "4"]]
+        lines = grid_lines(grid)
+        assert lines == [
+            "Options: Granted; 2019: 12; 2018: 9",
+            f"Options: Exercised during the period; 2019: {written}; 2018: {written}",
+            "Options: Forfeited; 2019: 3; 2018: 4",
+        ], (mark, lines)
+
+
+def test_a_section_row_is_still_a_section_beside_a_row_not_applicable():
+    grid = [["Item", "2019", "2018"], ["Revenue", "", ""], ["Services", "1", "n/a"], ["Goods", "n/a", "n/a"], ["Other", "5", "6"]]
+    lines = grid_lines(grid)
+    assert lines == [
+        "Revenue",
+        "Item: Revenue › Services; 2019: 1",
+        "Item: Revenue › Goods; 2019: n/a; 2018: n/a",
+        "Item: Revenue › Other; 2019: 5; 2018: 6",
+    ], lines
+
+
+def test_a_row_not_applicable_drops_the_signs_beside_its_dashes():
+    grid = [
+        ["", "2019", "", "2018", ""],
+        ["Revenue", "$", "1,204", "$", "1,100"],
+        ["Other", "$", "—", "$", "—"],
+        ["Costs", "$", "(12)", "$", "(9)"],
+    ]
+    assert grid_lines(grid) == [
+        "Item: Revenue; 2019: $1,204; 2018: $1,100",
+        "Item: Other; 2019: -; 2018: -",
+        "Item: Costs; 2019: -$12; 2018: -$9",
+    ]

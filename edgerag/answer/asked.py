@@ -14,7 +14,8 @@ says the thing asked.
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
   do not name (figures only: "a psychology professor at a university in what city?" is a
-  description the passage need not repeat).
+  description the passage need not repeat). A word that says the whole entity's figure
+  ("consolidated net revenue", `WHOLE_ENTITY`) is no such qualifier: a report's figures are.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, h
 from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
-from .table_cells import _close, content, question_words
+from .table_cells import close, content, question_words
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -133,18 +134,25 @@ out let two wrong TAT-QA answers through ("the three highest carrying value", "e
 period end") for a case measured nowhere."""
 
 
+WHOLE_ENTITY = frozenset("consolidated overall entire whole aggregate aggregated combined group-wide companywide company-wide".split())
+"""Words that say a figure is the whole entity's ("the consolidated net revenue"): a report's
+figures are, unless named otherwise, so such a word asks of no other kind of thing and is no
+qualifier to be read."""
+
+
 def unread_qualifier(question: str, sentence: str, units: list[Unit]) -> str | None:
     """The question's words "q n" where ``sentence`` speaks of the noun n and nothing read holds
     the word q before it: "the flow cytometer's *violet* laser" over "Lasers: 488 nm (blue, 50 mW)
     and 640 nm (red, 40 mW)" asks of a laser the documents do not name. A word of a name
     (capitalised) is the ``about`` step's; a question or kind word, or a number said in words
-    ("*seven* years of service": the user's count), is no qualifier."""
+    ("*seven* years of service": the user's count), or a word of the whole entity's figure
+    ("*consolidated* net revenue", `WHOLE_ENTITY`), is no qualifier."""
     stops = set(keywords(question))
     said = stems(keywords(sentence))
     read = " ".join(f"{u.title} {u.text}" for u in units).lower()
     for m in _PAIR_WORDS.finditer(question):
         q, n = m.group(1), m.group(2)
-        if q not in stops or q in GENERIC or q in QUESTION_WORDS or q in NUMBER_WORDS or lemma(n) not in said:
+        if q not in stops or q in GENERIC or q in QUESTION_WORDS or q in NUMBER_WORDS or q in WHOLE_ENTITY or lemma(n) not in said:
             continue
         if re.search(rf"(?<![a-z]){re.escape(lemma(q)[:5])}", read) is None:  # "violet", "violets": not once
             return f"{q} {n}"
@@ -178,5 +186,5 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
         return False
     case_row = band(label[1]) is not None  # "£100,000.01 or more": a band of the user's case, named by its page
     told = content(" ".join([label[1], row.caption, heading if case_row else "", *columns]))
-    told += [w for t in told for group in _SAME_THING if any(_close(t, g) for g in group) for w in group]
-    return not any(_close(w, q) for w in told for q in asked)
+    told += [w for t in told for group in _SAME_THING if any(close(t, g) for g in group) for w in group]
+    return not any(close(w, q) for w in told for q in asked)

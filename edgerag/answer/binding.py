@@ -39,7 +39,8 @@ QUESTION_WORDS = frozenset(
 _QUOTED = re.compile(r"[\"“”‘’']([^\"“”‘’']{3,80})[\"“”‘’']")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _OWNER = re.compile(r"(?<=\w)['’]s?\b")
-_NUM = re.compile(r"\d[\d,.]*\d|\d")
+NUM = re.compile(r"\d[\d,.]*\d|\d")
+"""A number as written ("1,204.5", "7")."""
 _MEASURE = re.compile(r"(?P<n>\d[\d,.]*)\s*-?\s*(?P<unit>[a-z]+)", re.I)
 """An answer that is a number and its unit ("3 hours", "14 characters")."""
 _ITEM_SPLIT = re.compile(r";|:|\s[—–]\s|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|\bbut\b")
@@ -58,12 +59,13 @@ class Standing:
     sentence: str
 
 
-def _digits(text: str) -> list[str]:
-    return [re.sub(r"[,\s]", "", m.group()) for m in _NUM.finditer(text)]
+def digits(text: str) -> list[str]:
+    """The numbers ``text`` writes, without their separators ("1,204" → "1204")."""
+    return [re.sub(r"[,\s]", "", m.group()) for m in NUM.finditer(text)]
 
 
 def _values(text: str) -> set[float]:
-    return {float(d) for d in _digits(text) if re.fullmatch(r"\d+(?:\.\d+)?", d)}
+    return {float(d) for d in digits(text) if re.fullmatch(r"\d+(?:\.\d+)?", d)}
 
 
 def holds(text: str, answer: str) -> bool:
@@ -74,9 +76,9 @@ def holds(text: str, answer: str) -> bool:
         # "Insolvency Service" in "the Insolvency Service’s Redundancy Payments Service"; a number's point is no comma
         # ("2.240" is not the "2,240" people of a sentence, "12.5%" no "125"), though normalized alike
         return _values(answer) <= _values(text)
-    numbers = _digits(answer)
+    numbers = digits(answer)
     if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\b(?:[A-Z]{3}|[a-z]{1,3})\b", "", answer)):
-        present = set(_digits(text))  # the same number written otherwise: "12400" and "12,400"
+        present = set(digits(text))  # the same number written otherwise: "12400" and "12,400"
         return all(n in present for n in numbers)
     measure = _MEASURE.fullmatch(answer.strip())
     if measure:  # "3 hours" in "a 3-hour induction", "7 days" in "7 calendar days"

@@ -21,16 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.rows import SECTION_MARK, row_spans
-from ..text.tables import _STOP
+from ..text.tables import STOP
 from ..types import Unit
 from .compare import Decision
 from .operation import operation, years_in
 from .outflow_rows import read_as_size
-from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
+from .period_cells import year_periods
+from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, named_columns, year_columns
 
-_ASKS_VALUE = re.compile(
+ASKS_VALUE = re.compile(
     r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do)\b))", re.I
 )
+"""A question that asks for a value ("What was …?", "How much …?"), not a cause or an action."""
 _NOT_A_VALUE = re.compile(
     r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|include|includes|method|policy|how\s+is|how\s+are|which"
     r"|relate[sd]?|accounts?|components?|items?|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
@@ -75,11 +77,11 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
     """Whether the rows' labels and the columns explain most of the question's own words; all
     of them for a total row the question does not call one (`_TOTAL`)."""
-    words = [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
+    words = [w for w in content(question) if w not in GENERIC and w not in STOP and not years_in(w)]
     if not words:
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
-    held = sum(any(_close(w, t) for t in told) for w in words)
+    held = sum(any(close(w, t) for t in told) for w in words)
     total_row = any(re.search(r"\btotals?\b", grid.labels[i].rpartition(SECTION_MARK)[2], re.I) for i in rows) and not _TOTAL.search(
         question
     )
@@ -91,8 +93,11 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
     years = years_in(question)
     if years:
         out = []
+        periods = year_periods(grid, question)
         for y in years:
             cols = [h for h in year_columns(grid, y, words, rows[0]) if all(grid.value(i, h) is not None for i in rows)]
+            if y in periods:  # "Q1 2019 revenue and 2018 revenue": Q1 2019's column, and 2018's own (period_cells.py)
+                cols = [h for h in cols if h in periods[y]]
             if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, rows[0]) == column_rank(grid, cols[1], words, rows[0])):
                 return None
             out.append(cols[0])
@@ -126,7 +131,7 @@ _KIND_WORDS = frozenset("expense expenses respective figure figures item items l
 
 
 def _own_words(question: str) -> list[str]:
-    return [w for w in content(question) if w not in _GENERIC and w not in _STOP and not years_in(w)]
+    return [w for w in content(question) if w not in GENERIC and w not in STOP and not years_in(w)]
 
 
 def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
@@ -139,8 +144,8 @@ def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tupl
     United States" cell of plans whose obligation exceeds their assets. The model reads it then."""
     words = _own_words(question)
     told = [w for c in cells for w in content(c.label) + content(c.header)]
-    by_cells = sum(any(_close(w, t) for t in told) for w in words)
-    if all(any(_close(w, t) for t in told) for w in words if w not in _KIND_WORDS):
+    by_cells = sum(any(close(w, t) for t in told) for w in words)
+    if all(any(close(w, t) for t in told) for w in words if w not in _KIND_WORDS):
         return False
     years = [str(y) for y in years_in(question)]
     for _, text in units_texts:
@@ -150,7 +155,7 @@ def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tupl
             if not _AMOUNT_SAID.search(sentence) or (years and not any(y in sentence for y in years)):
                 continue
             said = content(sentence)
-            if sum(any(_close(w, t) for t in said) for w in words) > by_cells:
+            if sum(any(close(w, t) for t in said) for w in words) > by_cells:
                 return True
     return False
 
@@ -160,12 +165,12 @@ def _part_unbound(parts: Sequence[str], grid: Grid, rows: Sequence[int]) -> bool
     ("unrecognized stock-based compensation expense" beside the row "Total stock-based
     compensation expense"; not "commitments" of the row "Other purchase obligations and commitments")."""
     told = [w for i in rows for w in content(grid.labels[i])]
-    return any(not all(any(_close(w, t) for t in told) for w in _own_words(p) if w not in _KIND_WORDS and w != "total") for p in parts)
+    return any(not all(any(close(w, t) for t in told) for w in _own_words(p) if w not in _KIND_WORDS and w != "total") for p in parts)
 
 
 def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | None:
     """The cells ``question`` asks for, read from the tables in ``units_texts`` (the module doc), or None."""
-    if not _ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
+    if not ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
         return None
     op = operation(question)
     if op is not None and op.op != "sum":

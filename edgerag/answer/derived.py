@@ -39,7 +39,7 @@ from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import Operation, operation, years_in
 from .periods import column_period
-from .table_cells import _A_CHANGE, _close, content, header_year, question_words
+from .table_cells import A_CHANGE, close, content, header_year, question_words
 from .text_operands import prose
 
 _COMPUTED = ("change", "percent_change", "difference", "average", "ratio", "proportion", "sum")
@@ -141,13 +141,13 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
     for row in rows_in(text):
         label = next(iter(row.cells.values()), "")
         own = label.rpartition(SECTION_MARK)[2]
-        named = any(_close(w, q) for w in content(own) for q in words)
+        named = any(close(w, q) for w in content(own) for q in words)
         for header, cell in row.cells.items():
             if value not in _values(cell):
                 continue
             if not (cue.search(header) or cue.search(label) or (op.op == "proportion" and "%" in cell)):
                 continue
-            if not (named or cue.search(own) or any(_close(w, q) for w in content(header) for q in words)):
+            if not (named or cue.search(own) or any(close(w, q) for w in content(header) for q in words)):
                 continue  # "% Revenues by Business › Hardware" for the EMEA and Americas regions' revenue
             said = set(years_in(header))
             if years and said - years:
@@ -178,7 +178,7 @@ def _parts_named(header: str) -> set[str]:
 def _of_percents(row, header: str) -> bool:
     """Whether the row's years are percentages ("Gross margin: 41.2%; 40.0%"): its change is one
     (not a "% Change" cell beside amounts)."""
-    years = [v for h, v in list(row.cells.items())[1:] if h != header and header_year(h) is not None and not _A_CHANGE.search(h)]
+    years = [v for h, v in list(row.cells.items())[1:] if h != header and header_year(h) is not None and not A_CHANGE.search(h)]
     return bool(years) and all("%" in v for v in years)
 
 

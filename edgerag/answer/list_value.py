@@ -16,12 +16,11 @@ import re
 
 from ..text.keywords import keywords
 from ..types import Unit
-from .binding import _NUM as NUMBER
-from .binding import _digits as digits
-from .binding import distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
+from .binding import NUM as NUMBER
+from .binding import digits, distinguishing, heads, in_file_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .listed import names_number
 from .operation import operation, years_in
-from .table_cells import _GENERIC, Amount, content
+from .table_cells import GENERIC, Amount, content
 from .year_amounts import A_YEAR, amounts_in, blocks, in_turn
 
 _PERIOD = re.compile(r"\s*-?\s*(?P<unit>(?:second|minute|hour|day|week|month|year)s?)\b", re.I)
@@ -90,7 +89,7 @@ def _foreign(text: str, question: str) -> bool:
     """Whether ``text`` names a thing ``question`` does not (a content word of its own, not a
     generic, linking or scale word, nor a year)."""
     asked = {lemma(w) for w in content(question)}
-    return any(lemma(w) not in asked for w in content(text) if w not in _GENERIC and w not in _LINKING and not A_YEAR.fullmatch(w))
+    return any(lemma(w) not in asked for w in content(text) if w not in GENERIC and w not in _LINKING and not A_YEAR.fullmatch(w))
 
 
 def _of_another(sentence: str, question: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ..text.rows import SECTION_MARK, parse_row
-from .table_cells import _A_CHANGE, Cell, amount, header_year
+from .table_cells import A_CHANGE, Cell, amount, header_year
 
 _OUTFLOW = re.compile(r"\b(?:costs?|expenses?|allowances?|disposals?|impairments?|charges)\b", re.I)
 _EITHER_WAY = re.compile(r"\((?:[^()]*\b(?:benefit|income|gain|credit|recover\w*)\b[^()]*)\)|^\s*less\b", re.I)
@@ -64,6 +64,6 @@ def _positive_beside(cell: Cell) -> bool:
     values = [
         a.value
         for h, v in cells
-        if h != cell.header and header_year(h) is not None and not _A_CHANGE.search(h) and (a := amount(v)) is not None and not a.percent
+        if h != cell.header and header_year(h) is not None and not A_CHANGE.search(h) and (a := amount(v)) is not None and not a.percent
     ]
     return any(v > 0 for v in values)

@@ -7,7 +7,8 @@ are quarters, halves or months ("Q1 … Q4, Full year", "Q3 2020", "First Quarte
 
 A period binds the one column of its part ("Q3") and its year ("Q3 2020"); a part said with no
 year binds where the table's columns of that part are one ("Q3" beside "Q3 2020" and "Q3 2019"
-binds nothing). An average that names no period is over every column of one kind, where no
+binds nothing); a year said whole beside a part ("Q1 2019 revenue and 2018 revenue") binds its
+own column ("2018"), never its part's ("Q1 2018"). An average that names no period is over every column of one kind, where no
 column is a year's alone and the question says that kind ("quarterly") or the table has no other.
 A table with no column of the kind asked is read by its years, as before (operands.py); the
 cells come back earliest first.
@@ -19,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from .operation import Operation
-from .periods import KIND_WORDS, Period, column_period
+from .periods import KIND_WORDS, Period, column_period, periods_asked
 from .table_cells import Cell, Grid, column_rank, header_year
 
 
@@ -38,6 +39,28 @@ def _binds(asked: Period, column: Period, dated: bool) -> bool:
     return not dated
 
 
+def period_columns(grid: Grid, period: Period, dated: bool | None = None) -> list[str]:
+    """The columns of ``period``: those of its part (`_binds`), or for a whole year ("Q1 2019
+    revenue and 2018 revenue": 2018) that year's own columns, never one of its parts ("Q1 2018")."""
+    columns = _columns(grid)
+    if dated is None:
+        dated = any(header_year(h) is not None for h in grid.headers)
+    if not period.part:
+        return [h for h in grid.headers if h not in columns and period.year is not None and header_year(h) == period.year]
+    return [h for h, p in columns.items() if _binds(period, p, dated)]
+
+
+def year_periods(grid: Grid, question: str) -> dict[int, list[str]]:
+    """Each year ``question`` names one period of (a part, or the whole year beside a part:
+    "Q1 2019 revenue and 2018 revenue"), with that period's columns in ``grid`` (`period_columns`);
+    {} where the grid has no columns of parts, or the question names no part or two of a year."""
+    asked = periods_asked(question)
+    years = [p.year for p in asked]
+    if not asked or None in years or len(set(years)) < len(years) or not by_period(grid):
+        return {}
+    return {p.year: period_columns(grid, p) for p in asked if p.year is not None}
+
+
 def by_period(grid: Grid, part: str = "") -> bool:
     """Whether ``grid`` has columns of parts of years (of ``part``, "quarter", where one is said)."""
     return any(not part or p.part == part for p in _columns(grid).values())
@@ -51,11 +74,11 @@ def period_cells(op: Operation, grid: Grid, row: int, words: Sequence[str], ques
     asked = [p for p in op.periods if p.part]
     if not asked:
         return _every_part(op, grid, row, columns, question)
-    if len(asked) < 2:
+    if len(op.periods) < 2:
         return None  # one quarter: from which other a change is, sequential or the year before's, is not said
     cells: list[Cell] = []
-    for period in sorted(asked, key=Period.order):
-        cols = [h for h, p in columns.items() if _binds(period, p, dated) and grid.value(row, h) is not None]
+    for period in sorted(op.periods, key=Period.order):
+        cols = [h for h in period_columns(grid, period, dated) if grid.value(row, h) is not None]
         cols.sort(key=lambda h: column_rank(grid, h, words, row))
         if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row)):
             return None  # no column of that period, or two the question does not choose between

@@ -8,7 +8,9 @@ quarter, a half or a month, with its year where one is said.
 
 A part's year is the one written beside it ("Q3 2020", "the fourth quarter of 2018", "fiscal 2019
 Q4"); a part said alone takes the question's one year ("between Q3 and Q4 2020"), and one part
-said alone beside several years is that part of each ("the fourth quarter of 2018 and 2019").
+said alone beside several years is that part of each ("the fourth quarter of 2018 and 2019"); a
+year listed after a part's own is that part too ("Q4 2019 and 2018"), a year said apart is the
+whole year ("Q1 2019 revenue and 2018 revenue": Q1 2019 and 2018).
 Parts and years the question does not pair so are no periods: it is read by its years, as before.
 A date ("December 31, 2019", "three months ended March 31") is no month: a column so headed is
 its year's. A period's order is its year's, then its first month's: a change is the later less
@@ -105,6 +107,27 @@ def _mentions(text: str) -> list[tuple[str, int, int | None, int, int]]:
     return sorted(out, key=lambda f: f[4])
 
 
+_LIST_GAP = re.compile(r"\s*(?:,|,?\s*(?:and|or|&|to|through|vs\.?|versus))\s*", re.I)
+"""What lies between two years listed together: "2018 and 2019", "2019, 2018"."""
+
+
+def _listed(question: str, spans: list[tuple[int, int, int]], used: set[int]) -> list[int]:
+    """The free years listed with a year a part is said with ("the fourth quarter of 2018 and
+    2019", "Q4 2019, 2018 and 2017"): each that part's; a year said apart ("Q1 2019 revenue and
+    2018 revenue") is the whole year's."""
+    out: list[int] = []
+    end = -1
+    for start, stop, y in spans:
+        if start in used:
+            end = stop
+        elif end >= 0 and _LIST_GAP.fullmatch(question[end:start]):
+            out.append(y)
+            end = stop
+        else:
+            end = -1
+    return out
+
+
 def periods_asked(question: str) -> tuple[Period, ...]:
     """The parts of years ``question`` names, with their years (the module doc), in its order;
     () where it names none, or they do not pair with its years."""
@@ -114,7 +137,8 @@ def periods_asked(question: str) -> tuple[Period, ...]:
         found = [f for f in found if f[0] != "month"]  # a month said beside quarters, or a lone month with no year: not a period asked
     if not found:
         return ()
-    years = [(m.start(), y) for m in YEAR.finditer(question) if (y := year_of(m.group())) is not None]
+    spans = [(m.start(), m.end(), y) for m in YEAR.finditer(question) if (y := year_of(m.group())) is not None]
+    years = [(at, y) for at, _, y in spans]
     used = {f[3] for f in found if f[3] >= 0}
     free = [y for at, y in years if at not in used]
     alone = [f for f in found if f[2] is None]
@@ -123,9 +147,11 @@ def periods_asked(question: str) -> tuple[Period, ...]:
         out = [Period(p.year or years[0][1], p.part, p.index) for p in out]  # "between Q3 and Q4 2020"
     elif len({(f[0], f[1]) for f in found}) == 1 and free:
         part, index = found[0][0], found[0][1]  # "the fourth quarter of 2018 and 2019": that quarter of each
-        out = list(dict.fromkeys([*(p for p in out if p.year is not None), *(Period(y, part, index) for y in free)]))
+        listed = free if alone else _listed(question, spans, used)
+        out = list(dict.fromkeys([*(p for p in out if p.year is not None), *(Period(y, part, index) for y in listed)]))
         if len(out) < 2 and alone:
             out = [Period(y, part, index) for y in free]
+        out += [Period(y) for y in free if y not in listed]  # "Q1 2019 revenue and 2018 revenue": the year 2018 whole
     elif alone and years:
         return ()  # parts and years not paired
     return tuple(dict.fromkeys(out))

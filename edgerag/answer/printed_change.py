@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .operation import Operation
-from .table_cells import Cell, Grid, _close, best_row, column_rank, content, header_year, named_columns, year_columns
+from .table_cells import Cell, Grid, best_row, close, column_rank, content, header_year, named_columns, year_columns
 
 _CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen", re.I)
 _PERCENT = re.compile(r"%|percent", re.I)
@@ -49,7 +49,7 @@ def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:
     words = content(question)
     row = best_row(grid, words)
     said = [x for x in content(grid.labels[row]) if _RESULT.match(x)] if row is not None else []
-    if not any(_close(w, x) for w in content(op.cue) for x in said):  # "Revenue growth", not the "Operating income" that grew
+    if not any(close(w, x) for w in content(op.cue) for x in said):  # "Revenue growth", not the "Operating income" that grew
         return None
     columns = [h for h in year_columns(grid, op.years[0], words, row) if grid.value(row, h) is not None]
     if not columns or (len(columns) > 1 and column_rank(grid, columns[0], words, row) == column_rank(grid, columns[1], words, row)):

@@ -41,11 +41,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..types import Unit
-from .cell_lookup import _ASKS_VALUE
+from .cell_lookup import ASKS_VALUE
 from .compare import Decision
 from .operation import operation, years_in
-from .table_cells import _close, content
-from .text_operands import _subject, prose
+from .table_cells import close, content
+from .text_operands import prose, subject_asked
 from .year_amounts import YearAmount, amounts_in, bracketed, respectively
 
 _HOW_MUCH = re.compile(r"^\s*how\s+(?:much|many)\b", re.I)
@@ -73,27 +73,27 @@ _ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bshare\b
 def _foreign(before: str, subject: list[str]) -> int:
     """How many words of ``before`` after the first of ``subject``'s are not the subject's."""
     words = content(before)
-    first = next((i for i, w in enumerate(words) if any(_close(w, s) for s in subject)), None)
-    return 0 if first is None else sum(not any(_close(w, s) for s in subject) for w in words[first:])
+    first = next((i for i, w in enumerate(words) if any(close(w, s) for s in subject)), None)
+    return 0 if first is None else sum(not any(close(w, s) for s in subject) for w in words[first:])
 
 
 def respective_value(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[str, str, str] | None:
     """(amount as written, key of its text, sentence) for the one year ``question`` asks (the module doc), or None."""
-    asks = _ASKS_VALUE.search(question) or _HOW_MUCH.search(question) or _NOUN_PHRASE.match(question)
+    asks = ASKS_VALUE.search(question) or _HOW_MUCH.search(question) or _NOUN_PHRASE.match(question)
     op = operation(question)
     if not asks or _NOT_A_VALUE.search(question) or (op is not None and (op.op not in ("average", "sum") or op.parts)):
         return None
     years = years_in(question)
     if len(years) != 1:
         return None
-    subject = [w for w in _subject(question, _NO_OP) if not re.fullmatch(r"\d+", w)]
+    subject = [w for w in subject_asked(question, _NO_OP) if not re.fullmatch(r"\d+", w)]
     if not subject:
         return None
     found: dict[float, tuple[str, str, str]] = {}
     for key, text in units_texts:
         for sentence in _SENTENCE.split(prose(text)):
             words = content(sentence)
-            if not all(any(_close(w, s) for s in words) for w in subject):
+            if not all(any(close(w, s) for s in words) for w in subject):
                 continue
             said = respectively(sentence) if len(subject) >= 2 else None
             if said is not None and _foreign(sentence[: said[0].at], subject) > FOREIGN:
@@ -121,18 +121,18 @@ def _prior_year(sentence: str, subject: list[str], year: int, asks_percent: bool
         written = sentence[sentence.find(":", opened) + 1 : closed].strip()  # "EUR 66.0 million", as written
         clause = sentence[:opened]
         own = [(p, a) for p, a, _ in amounts_in(clause)]
-        if not own or not all(any(_close(w, c) for c in content(clause)) for w in subject):
+        if not own or not all(any(close(w, c) for c in content(clause)) for w in subject):
             continue  # "… (2018: 4,125), of whom 2,240 worked in Aerospace": Aerospace is not the bracket's
         if b.amount.percent and not asks_percent:
             continue  # "Revenue growth was 5% (2018: 3%)" for revenue
         before = clause[: own[-1][0]]
         words = content(before)
         after = content(clause[own[-1][0] + len(own[-1][1].text) :])[:1]  # "612 full-time equivalent employees"
-        near = max((i for i, w in enumerate(words) if any(_close(w, s) for s in subject)), default=None)
+        near = max((i for i, w in enumerate(words) if any(close(w, s) for s in subject)), default=None)
         if near is not None and (_CHANGE.search(" ".join(words[near + 1 :])) or re.search(r"\bby\s*$", before)):
             continue  # "Revenue increased by £3.7 million (2018: £2.0 million)": a change, not the year's amount
-        close = near is not None and sum(not any(_close(w, s) for s in subject) for w in words[near + 1 :]) <= FOREIGN
-        if close or any(_close(w, s) for w in after for s in subject):
+        near_enough = near is not None and sum(not any(close(w, s) for s in subject) for w in words[near + 1 :]) <= FOREIGN
+        if near_enough or any(close(w, s) for w in after for s in subject):
             out.append(replace(b, amount=replace(b.amount, text=written)))
     return out
 

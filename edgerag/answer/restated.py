@@ -22,7 +22,7 @@ import re
 
 from ..text.keywords import keywords
 from ..text.sentences import split_sentences
-from ..text.tables import _stem
+from ..text.tables import stem
 from .binding import lemma
 from .citations import CITE
 from .question import Question
@@ -125,13 +125,13 @@ def past_restatement(reply: str, question: str) -> str:
     opening run of the question's own words (two at least), with linking words and adverbs
     between them, cut off with the linking words after it; ``reply`` itself when it opens with
     no such run or nothing of two words would be left."""
-    asked = {_stem(_bare(w)) for w in _TOKEN.findall(question)}
+    asked = {stem(_bare(w)) for w in _TOKEN.findall(question)}
     end, own, said = 0, 0, set()
     for m in _TOKEN.finditer(reply):
         w = _bare(m.group())
-        if _stem(w) in asked and w not in _LINKING and _stem(w) not in said:  # each once: "Tax fees include *fees* billed …"
+        if stem(w) in asked and w not in _LINKING and stem(w) not in said:  # each once: "Tax fees include *fees* billed …"
             end, own = m.end(), own + 1
-            said.add(_stem(w))
+            said.add(stem(w))
         elif w not in _LINKING and not w.endswith("ly"):
             break
         if reply[m.end() : m.end() + 1] in (",", ";", ":", "."):

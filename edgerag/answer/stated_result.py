@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .table_cells import _close, content
+from .table_cells import close, content
 from .text_operands import prose
 
 MIN_SUBJECT = 0.75
@@ -54,7 +54,7 @@ def stated_result(value: float, percent: bool, scale: str, question: str, units:
             up, fell = bool(_UP.search(sentence)), bool(_DOWN.search(sentence))
             if (down and not fell) or (not down and not up):
                 continue  # no change said, or one the other way
-            if sum(any(_close(w, x) for x in words) for w in subject) < MIN_SUBJECT * len(subject):
+            if sum(any(close(w, x) for x in words) for w in subject) < MIN_SUBJECT * len(subject):
                 continue
             for m in _STATED.finditer(sentence):
                 if bool(m["pct"]) != percent or (not percent and not (m["cur"] or m["scale"])) or re.fullmatch(r"(?:19|20)\d{2}", m["num"]):

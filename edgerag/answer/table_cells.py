@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 from ..text.printed import scale_word
 from ..text.rows import SECTION_MARK, row_spans
-from ..text.tables import _STOP, _stem, _tables, _words
+from ..text.tables import STOP, stem, tables_in, words_in
 from .operation import splits_a_year, years_in
 from .table_topic import lead_in
 
 MIN_LABEL = 0.75
 """The share of a label's words a question must hold to name its row."""
-_GENERIC = frozenset(
+GENERIC = frozenset(
     "change changes percentage percent increase decrease difference average mean sum ratio proportion value values "
     "amount amounts year years fiscal fy between from during period respectively compared what how much many there "
     "as share growth rate ended ending".split()
@@ -187,7 +187,7 @@ def note_column(header: str) -> bool:
 def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
     """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values."""
     out = []
-    for t in _tables(units_texts):
+    for t in tables_in(units_texts):
         first = t.headers[0]
         headers = [h for h in t.headers[1:] if not note_column(h)]
         labels = [r.cells.get(first, "") for r in t.rows]
@@ -247,14 +247,15 @@ def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     return next(iter(said)) if len(said) == 1 else ""
 
 
-def _close(a: str, b: str) -> bool:
-    sa, sb = _stem(a), _stem(b)
+def close(a: str, b: str) -> bool:
+    """Whether two words are one: the same stem, or stems of four letters or more that share their first five."""
+    sa, sb = stem(a), stem(b)
     return sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5])
 
 
 def content(text: str) -> list[str]:
     """The words of ``text`` that can name a row or a column: no stop word, no number."""
-    return [w for w in _words(text) if w not in _STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
+    return [w for w in words_in(text) if w not in STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
 
 
 def label_score(label: str, words: Sequence[str]) -> float:
@@ -286,16 +287,16 @@ def _score(section: str, own: str, words: Sequence[str]) -> float:
     mine = [w for w in content(own) if w != "total"] or content(own)
     if not mine:
         return 0.0
-    held = sum(any(_close(w, q) for q in words) for w in mine)
+    held = sum(any(close(w, q) for q in words) for w in mine)
     share = held / len(mine)
     if share < MIN_LABEL:
         return 0.0
-    from_section = {q for q in words if any(_close(w, q) for w in content(section))}
-    from_label = {q for q in words if q != "total" and any(_close(w, q) for w in content(own))}  # "total": its own weight below
+    from_section = {q for q in words if any(close(w, q) for w in content(section))}
+    from_label = {q for q in words if q != "total" and any(close(w, q) for w in content(own))}  # "total": its own weight below
     total = 0.5 if "total" in content(own) and len(content(own)) > 1 and "total" in words else 0.0
     missing_total = -1.1 if "total" in content(own) and "total" not in words else 0.0
     unmatched = len(mine) - held  # "Diluted EPS shares" for "Basic EPS shares": a word that tells them apart, not asked
-    exact = 1e-4 * sum(any(_stem(w) == _stem(q) for q in words) for w in mine)  # a tie-break only: "audit-related" over "Audit"
+    exact = 1e-4 * sum(any(stem(w) == stem(q) for q in words) for w in mine)  # a tie-break only: "audit-related" over "Audit"
     return len(from_label | from_section) + share + total + missing_total - 0.6 * unmatched + exact
 
 
@@ -318,8 +319,8 @@ def _telling(grid: Grid, i: int, words: Sequence[str]) -> int:
     """How many of the question's words name row ``i`` by its own label and are not the table's
     topic's (table_topic.py): the words that tell it from its siblings ("total" among them)."""
     own = grid.labels[i].rpartition(SECTION_MARK)[2]
-    said = {q for q in words if any(_close(w, q) for w in content(own))}
-    return sum(not any(_close(t, q) for t in grid.topic) for q in said)
+    said = {q for q in words if any(close(w, q) for w in content(own))}
+    return sum(not any(close(t, q) for t in grid.topic) for q in said)
 
 
 def _by_topic(grid: Grid, scored: list[tuple[float, int]], words: Sequence[str]) -> list[tuple[float, int]]:
@@ -336,13 +337,14 @@ def _by_topic(grid: Grid, scored: list[tuple[float, int]], words: Sequence[str])
 
 def header_year(header: str) -> int | None:
     """The one year a column is of; None for none, several, or a change across a split year ("2018/2019 change")."""
-    if splits_a_year(header) and _A_CHANGE.search(header):
+    if splits_a_year(header) and A_CHANGE.search(header):
         return None
     ys = years_in(header)
     return ys[0] if len(ys) == 1 else None
 
 
-_A_CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen|%", re.I)
+A_CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen|%", re.I)
+"""A header or label of a change ("% Change", "Increase/(decrease)"), not a year's amount."""
 
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
@@ -365,7 +367,7 @@ def year_columns(grid: Grid, year: int, words: Sequence[str], row: int | None = 
 
 def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
     """How a year's column is chosen, smallest first: a value in the row, the header words the question uses, not of percentages."""
-    named = sum(any(_close(w, q) for q in words) for w in content(header) if not years_in(w))
+    named = sum(any(close(w, q) for q in words) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
 
@@ -374,10 +376,10 @@ def named_columns(grid: Grid, words: Sequence[str]) -> list[str]:
     """Columns whose header's own words (years aside) the question holds, best first."""
     scored = []
     for n, h in enumerate(grid.headers):
-        mine = [w for w in content(h) if w not in _GENERIC]
+        mine = [w for w in content(h) if w not in GENERIC]
         if not mine:
             continue
-        held = sum(any(_close(w, q) for q in words) for w in mine)
+        held = sum(any(close(w, q) for q in words) for w in mine)
         if held / len(mine) >= MIN_LABEL:
             scored.append((held, -n, h))
     return [h for *_, h in sorted(scored, reverse=True)]
@@ -385,4 +387,4 @@ def named_columns(grid: Grid, words: Sequence[str]) -> list[str]:
 
 def question_words(text: str) -> list[str]:
     """The words of a question or part that can name a row or column."""
-    return [w for w in content(text) if w not in _GENERIC]
+    return [w for w in content(text) if w not in GENERIC]

@@ -23,17 +23,18 @@ from collections.abc import Sequence
 
 from ..text.rows import row_spans
 from ..text.sentences import split_sentences
-from ..text.tables import _STOP
+from ..text.tables import STOP
 from .operation import Operation, years_in
-from .table_cells import _GENERIC, Cell, _close, content
+from .table_cells import GENERIC, Cell, close, content
 from .year_amounts import YearAmount, bracketed, own_year, respectively
 
 MIN_SUBJECT = 0.75
 
 
-def _subject(question: str, op: Operation) -> list[str]:
+def subject_asked(question: str, op: Operation) -> list[str]:
+    """The words of ``question`` that name what is asked: no asking word, stop word, year, nor ``op``'s cue."""
     cue = set(content(op.cue))
-    return [w for w in content(question) if w not in _GENERIC and w not in _STOP and w not in cue and not years_in(w)]
+    return [w for w in content(question) if w not in GENERIC and w not in STOP and w not in cue and not years_in(w)]
 
 
 def prose(text: str) -> str:
@@ -45,14 +46,14 @@ def prose(text: str) -> str:
 def text_cells(op: Operation, question: str, units_texts: Sequence[tuple[str, str]]) -> list[Cell] | None:
     """One value a year for the years ``op`` names, read from the texts' sentences (the module doc), or None."""
     years = sorted(op.years)
-    subject = _subject(question, op)
+    subject = subject_asked(question, op)
     if len(years) < 2 or len(subject) < 2:
         return None
     found: dict[int, list[Cell]] = {y: [] for y in years}
     for key, text in units_texts:
         for sentence in split_sentences(prose(text)):
             words = content(sentence)
-            held = sum(any(_close(w, s) for s in words) for w in subject)
+            held = sum(any(close(w, s) for s in words) for w in subject)
             if held / len(subject) < MIN_SUBJECT:
                 continue
             for p in _in_sentence(sentence, years, subject):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from ..text.printed import scale_word
 from .operation import years_in
-from .table_cells import Amount, _close, content
+from .table_cells import Amount, close, content
 
 NEAR = 6
 """The most words between the subject's words and the amount a sentence gives its own year."""
@@ -115,7 +115,7 @@ def own_year(sentence: str, subject: list[str], years: Collection[int], near: in
     if len(own) != 1:
         return None
     tokens = sentence.split()
-    at = [i for i, t in enumerate(tokens) if any(_close(w, s) for w in content(t) for s in subject)]
+    at = [i for i, t in enumerate(tokens) if any(close(w, s) for w in content(t) for s in subject)]
     if not at:
         return None
     spans = [(m.start(), m.end()) for m in _PAREN_YEAR.finditer(sentence)]

@@ -74,7 +74,7 @@ def resolve_embedder_path(spec: str = "default") -> Path:
 
 
 @lru_cache(maxsize=8)
-def _fingerprint(path: Path) -> str:
+def fingerprint(path: Path) -> str:
     """Short sha256 over the model's weight files: names the model, wherever it lies."""
     h = hashlib.sha256()
     weights = sorted(p for p in path.rglob("*") if p.suffix in (".safetensors", ".bin") and p.is_file())
@@ -85,7 +85,7 @@ def _fingerprint(path: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _pick_device(device: str) -> str:
+def pick_device(device: str) -> str:
     """``auto``: CUDA when torch sees it. On Linux without an NVIDIA driver it cannot, and torch
     is not imported at all (a query process saves 1.4 s and 145 MB; ROCm users pass ``cuda``)."""
     if device != "auto":
@@ -205,7 +205,7 @@ class Embedder:
         process-wide by the caller."""
         self.threads = threads
         self.path = resolve_embedder_path(spec)
-        self.device = _pick_device(device)
+        self.device = pick_device(device)
         self.backend, self.backend_reason = pick_backend(backend, self.device, self.path)
         self.batch_size = batch_size
         self.texts_embedded = 0
@@ -219,7 +219,7 @@ class Embedder:
     def weights_id(self) -> str:
         """``<folder name>@<weights sha256 prefix>``: the model, whatever runs it."""
         name = self.path.name if self.path.name != "model" else self.path.parent.name
-        return f"{name}@{_fingerprint(self.path)}"
+        return f"{name}@{fingerprint(self.path)}"
 
     @cached_property
     def model_id(self) -> str:

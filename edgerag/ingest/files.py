@@ -28,14 +28,16 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 5
+READER_VERSION = 6
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,
 "(U.S. $ in thousands)", alone on a header row; 3: a currency code's scale ("USDm",
 "RMB'Million") in a header; 4: an upper header's labels given to their groups where the page
 lost its column spans; 5: a row spanning the table (`<th colspan>` "Income") is a section, not
-a header, and Markdown cells lose their bold marks; a record without one is 0."""
+a header, and Markdown cells lose their bold marks; 6: a period's row under the years ("Year
+ended 31 December", empty cells) is the header's, and a row of "n/a" or dashes keeps them, no
+section; a record without one is 0."""
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .cells import date, number
-from .tables import _CUES, _PEOPLE, _PLACES, _STOP, _VERB_STEMS, TableDecision, _cue, _named, _stem, _Table, _tables, _words
+from .tables import CUES, PEOPLE, PLACES, STOP, VERB_STEMS, Table, TableDecision, cue_in, rows_named, stem, tables_in, words_in
 
 _PAREN = re.compile(r"\s*\([^()]*\)")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
@@ -64,7 +64,7 @@ _RELATIVE = frozenset("whose that which who whom where".split())
 
 def _content(text: str) -> list[str]:
     """The words of ``text`` that say something: no stop word, no bare number."""
-    return [w for w in _words(text) if w not in _STOP and w not in _ASKING and not w.replace(",", "").replace(".", "").isdigit()]
+    return [w for w in words_in(text) if w not in STOP and w not in _ASKING and not w.replace(",", "").replace(".", "").isdigit()]
 
 
 def _wants(qwords: list[str]) -> str:
@@ -90,7 +90,7 @@ def _fits(cell: str, want: str) -> bool:
 
 def _close(a: str, b: str) -> bool:
     """Two words alike: the same stem, or sharing their first four letters when both are that long ("funds", "funder")."""
-    sa, sb = sorted((_stem(a), _stem(b)), key=len)
+    sa, sb = sorted((stem(a), stem(b)), key=len)
     if sa == sb:
         return True
     return (len(sa) >= 4 and (sb.startswith(sa) or sa[:5] == sb[:5])) or (len(sa) == 3 and sb.startswith(sa) and len(sb) <= 5)
@@ -100,7 +100,7 @@ def _holds_words(words: list[str], question: list[str]) -> int:
     return sum(any(_close(w, q) for q in question) for w in words)
 
 
-def _named_rows(table: _Table, qwords: list[str], several: bool = False) -> tuple[list[int], str]:
+def _named_rows(table: Table, qwords: list[str], several: bool = False) -> tuple[list[int], str]:
     """The row the question names by a cell's words (item 1), and that cell's header; ([], "")
     when none or tied. With ``several``, every row named so, by one column."""
     scored: dict[int, tuple[float, str]] = {}
@@ -148,7 +148,7 @@ def _in_range(cell: str, value: float) -> bool | None:
     return not (hi is not None and (value > hi or (value == hi and under)))
 
 
-def _range_row(table: _Table, question: str) -> tuple[list[int], str]:
+def _range_row(table: Table, question: str) -> tuple[list[int], str]:
     """The row whose range cell holds the amount the question names (item 1), and the range's header."""
     m = _ASKED_AMOUNT.search(question)
     value = _amount(m.group()) if m else None
@@ -162,7 +162,7 @@ def _range_row(table: _Table, question: str) -> tuple[list[int], str]:
     return [], ""
 
 
-def _column(table: _Table, qwords: list[str], row: int, skip: set[str]) -> str:
+def _column(table: Table, qwords: list[str], row: int, skip: set[str]) -> str:
     """The header whose value answers the question (item 2): the question's words, the kind it
     asks breaking a tie; "" when none or tied."""
     naming = [_content(table.rows[row].cells.get(h, "")) for h in skip]
@@ -176,10 +176,10 @@ def _column(table: _Table, qwords: list[str], row: int, skip: set[str]) -> str:
         cell = table.rows[row].cells.get(h, "")
         in_cell = _holds_words(_content(_PAREN.sub("", cell)), sorted(asked)) if number(cell) is None else 0
         kind = 0
-        hw = {_stem(w) for w in _words(h)}
-        if {"who", "whom"} & set(qwords) and hw & {_stem(x) for x in _PEOPLE.split()}:
+        hw = {stem(w) for w in words_in(h)}
+        if {"who", "whom"} & set(qwords) and hw & {stem(x) for x in PEOPLE.split()}:
             kind = 1
-        elif "where" in qwords and hw & {_stem(x) for x in _PLACES.split()}:
+        elif "where" in qwords and hw & {stem(x) for x in PLACES.split()}:
             kind = 1
         if header or in_cell >= 2 or (in_cell and kind):  # a cell's words alone: two of them ("three *written quotations*")
             scores.append((2 * header + in_cell + kind, -n, h))
@@ -192,7 +192,7 @@ def _column(table: _Table, qwords: list[str], row: int, skip: set[str]) -> str:
     return scores[0][2]
 
 
-def _named_column(table: _Table, qwords: list[str], by: str) -> str:
+def _named_column(table: Table, qwords: list[str], by: str) -> str:
     """The row's name (its first column) for "Which <thing> …?" asked by another column ("Which
     field station opened in 2011?" → the Site); "" otherwise."""
     first = table.headers[0]
@@ -204,7 +204,7 @@ def _is_amount(cell: str) -> bool:
     return number(cell) is not None and not re.fullmatch(r"\s*(?:(?:19|20)\d{2}[-–—to\s]*+)+", cell)  # possessive: linear
 
 
-def _other_year(table: _Table, question: str, passage: str) -> bool:
+def _other_year(table: Table, question: str, passage: str) -> bool:
     """Whether the question names a year the table's caption does not, where the caption names
     one, or that its passage never names (an undated org chart for "at the end of 2024"; item 3)."""
     asked = set(_YEAR.findall(question))
@@ -225,24 +225,24 @@ def speaks_of(question: str, table_text: str, passage: str) -> bool:
     internal *project*"), names its passage holds ("Priya Raman's grant" of her CV's table), and
     light words (`_LIGHT`), but not "the new *boathouse* at Hexham" of
     the sites table, nor a time other than the table's ("head *before* X")."""
-    asked = [w for w in _content(question) if w not in _CUES]
+    asked = [w for w in _content(question) if w not in CUES]
     if _ANOTHER_TIME & set(asked):
         return False
-    in_table = set(_words(table_text))
-    in_passage = set(_words(passage))
+    in_table = set(words_in(table_text))
+    in_passage = set(words_in(passage))
 
     def said(w: str, held: set[str]) -> bool:
-        return any(_close(w, h) for h in held) or bool(_VERB_STEMS.get(_stem(w), set()) & {_stem(h) for h in held})
+        return any(_close(w, h) for h in held) or bool(VERB_STEMS.get(stem(w), set()) & {stem(h) for h in held})
 
     beyond = [w for w in asked if not said(w, in_table) and w not in _LIGHT]
-    named = {w for w in _words(" ".join(re.findall(r"\b[A-Z][\w'’-]*", question[1:])))}  # the question's names
+    named = {w for w in words_in(" ".join(re.findall(r"\b[A-Z][\w'’-]*", question[1:])))}  # the question's names
     beyond = [w for w in beyond if not (w in named and said(w, in_passage))]  # "Priya Raman's grant": her CV's table
     return not beyond or (len(beyond) == 1 and said(beyond[0], in_passage))
 
 
-def _yes_no(question: str, qwords: list[str], table: _Table) -> TableDecision | None:
+def _yes_no(question: str, qwords: list[str], table: Table) -> TableDecision | None:
     """A yes/no question over the rows it names (the module doc)."""
-    names = _named(table, question, set())
+    names = rows_named(table, question, set())
     first = table.headers[0]
     rows, by = sorted(names.get(first, set())), first
     if len(rows) < 2:  # the rows named by most of a cell's words ("RIVERSENSE" for "RIVERSENSE: low-cost …")
@@ -284,21 +284,21 @@ def _yes_no(question: str, qwords: list[str], table: _Table) -> TableDecision | 
     return None
 
 
-def _decision(answer: str, table: _Table, rows: list[int], header: str, why: str) -> TableDecision:
+def _decision(answer: str, table: Table, rows: list[int], header: str, why: str) -> TableDecision:
     return TableDecision(answer, tuple(table.rows[i].text for i in rows), tuple(table.keys[i] for i in rows), header, header, why)
 
 
 def row_lookup(question: str, units_texts: Sequence[tuple[str, str]]) -> TableDecision | None:
     """A question naming a row of a table in ``units_texts`` (``(key, text)`` pairs), decided in
     code (the module doc); None when no table answers it surely."""
-    qwords = _words(question)
-    if not qwords or (_cue(qwords) is not None and qwords[0] not in _YES_NO):
+    qwords = words_in(question)
+    if not qwords or (cue_in(qwords) is not None and qwords[0] not in _YES_NO):
         return None  # a superlative or comparison: text/tables.py
     asking = next((i for i, w in enumerate(qwords) if w in _RELATIVE or w in ("what", "how", "when")), 0)
     through = bool(_RELATIVE & set(qwords[asking + 1 :]))  # asked through another thing: only a range names its row
     texts = dict(units_texts)
     found, by_range = [], []
-    for table in _tables(units_texts):
+    for table in tables_in(units_texts):
         if _other_year(table, question, " ".join(texts.get(k, "") for k in set(table.keys))):
             continue
         rows, by = _range_row(table, question)

@@ -19,6 +19,13 @@
   (text/rows.py), not the columns. A scale (``(in millions)``) or a year so spanning stays a
   header row, as does a spanning row above a header row of years or units
   (``Year ended 31 March`` over ``2019`` | ``2018``).
+* **Period rows**: a row that names the columns' period (``Year ended 31 December``, ``As at
+  30 June``, ``Three months ended``), its label alone or spanning the width, under the header's
+  row of years (a second header row, or the body's first row) is the header's too, never a
+  section of the rows below (`period_row`).
+* **Rows not applicable**: a row whose every value cell is ``n/a`` or a dash (``—``, ``-``)
+  keeps them (``n/a``, a dash as ``-``): its values do not apply, and with its cells left empty
+  it would read as a section heading the rows below.
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
   holds only it, or the first column's header, or the text just before the table; it is taken
@@ -51,6 +58,16 @@ SCALE = re.compile(
     r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
 )
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_PERIOD = re.compile(
+    r"^(?:for\s+the\s+)?(?:(?:fiscal|financial)\s+)?"
+    r"(?:years?|quarters?|half[- ]years?|periods?|(?:three|six|nine|twelve|\d{1,2})[- ]months?|\d{2}[- ]weeks?)\s+(?:ended|ending|to)\b"
+    rf"|^(?:as\s+)?(?:at|of)\s+(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}"
+    r"|^(?:fiscal|financial)\s+years?$",
+    re.I,
+)
+"""A period's label: "Year ended 31 December", "Years ended June 30,", "As at 31 March"."""
+_DASH_GLYPHS = frozenset({"-", "–", "—", "−", "--"})
 _NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -152,6 +169,30 @@ def section_row(row: Sequence[str]) -> bool:
     return not (SCALE.fullmatch(label) or _UNIT.match(label) or yearish(label) or _is_number(label))
 
 
+def period_row(row: Sequence[str]) -> bool:
+    """A row that names the columns' period ("Year ended 31 December", "As at 30 June"), its
+    label in the first cell and every other cell empty, or spanning the width: a header's row."""
+    filled = [c for c in row if c]
+    if not row or not row[0] or not (len(filled) == 1 or (len(filled) == len(row) and len(set(filled)) == 1)):
+        return False
+    return bool(_PERIOD.match(row[0].strip()))
+
+
+def _not_applicable(row: Sequence[str]) -> bool:
+    """A body row as printed whose value cells all say "n/a" or a dash (a "$" beside one aside)."""
+    rest = [c for c in row[1:] if c]
+    return bool(row[0]) and any(c in DASHES for c in rest) and all(c in DASHES or _SIGN.match(c) or c in ("%", "(%)") for c in rest)
+
+
+def _not_applicable_cells(row: Sequence[str]) -> list[str]:
+    """A row not applicable (`_not_applicable`) made plain: its "n/a" kept, a dash as "-", a sign
+    beside one ("$" | "—") dropped."""
+    return [
+        ("-" if c in _DASH_GLYPHS else c) if n and c in DASHES else "" if n and (_SIGN.match(c) or c in ("%", "(%)")) else clean_cell(c)
+        for n, c in enumerate(row)
+    ]
+
+
 def _header_like(row: Sequence[str]) -> bool:
     """A row of column names: two cells or more past the first, each a year, a unit or words."""
     rest = [c for c in row[1:] if c]
@@ -162,7 +203,7 @@ def _before_sections(rows: Sequence[Sequence[str]], header_rows: int) -> int:
     """The header rows left when the first section row among them (`section_row`), after a real
     header row and above no more header rows, opens the body instead."""
     for k in range(1, header_rows):
-        if not section_row(rows[k]):
+        if not section_row(rows[k]) or period_row(rows[k]):
             continue
         named = any(len({c for c in r if c}) >= 2 for r in rows[:k])
         if named and not any(_header_like(r) for r in rows[k + 1 : header_rows]):
@@ -177,12 +218,14 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
     rows = [r for r in rows if any(r)]
     header_rows = min(max(header_rows, 1), len(rows))
     header_rows = _before_sections(rows, header_rows)
-    while header_rows < len(rows) - 1 and _heads_more(rows[header_rows]):
-        header_rows += 1
+    while header_rows < len(rows) - 1 and (
+        _heads_more(rows[header_rows]) or (period_row(rows[header_rows]) and any(yearish(c) for c in rows[header_rows - 1][1:]))
+    ):
+        header_rows += 1  # one more header row in the body: years or units, or the period under the years
     scale = ""
     body = [_merge_signs(r) if n >= header_rows else r for n, r in enumerate(rows)]
     body = [
-        [clean_cell(c) for c in r]
+        (_not_applicable_cells(r) if _not_applicable(r) else [clean_cell(c) for c in r])
         if n >= header_rows
         else [(_VALUE_FOOTNOTE if c[:1].isdigit() else _FOOTNOTE).sub("", c).strip() for c in r]
         for n, r in enumerate(body)

@@ -49,17 +49,17 @@ _MOST = "largest larger biggest bigger highest higher greatest greater most more
 _LEAST = "smallest smaller lowest lower least less fewest fewer minimum min shortest shorter lightest lighter cheapest cheaper slowest slower narrowest narrower shallowest shallower"
 _EARLY = "earliest earlier first soonest sooner"
 _LATE = "latest later last newest newer"
-_CUES: dict[str, tuple[str, str]] = {w: ("max", "number") for w in _MOST.split()}
-_CUES |= {w: ("min", "number") for w in _LEAST.split()}
-_CUES |= {w: ("min", "date") for w in _EARLY.split()} | {w: ("max", "date") for w in _LATE.split()}
-_CUES |= {"oldest": ("min", "age"), "older": ("min", "age"), "youngest": ("max", "age"), "younger": ("max", "age")}
-_CUES |= {"newest": ("max", "age"), "newer": ("max", "age")}
+CUES: dict[str, tuple[str, str]] = {w: ("max", "number") for w in _MOST.split()}
+CUES |= {w: ("min", "number") for w in _LEAST.split()}
+CUES |= {w: ("min", "date") for w in _EARLY.split()} | {w: ("max", "date") for w in _LATE.split()}
+CUES |= {"oldest": ("min", "age"), "older": ("min", "age"), "youngest": ("max", "age"), "younger": ("max", "age")}
+CUES |= {"newest": ("max", "age"), "newer": ("max", "age")}
 _PHRASES = {
     "most expensive": ("max", "number", "expensive"), "more expensive": ("max", "number", "expensive"),
     "least expensive": ("min", "number", "expensive"), "less expensive": ("min", "number", "expensive"),
     "most recent": ("max", "date", ""), "more recent": ("max", "date", ""), "most recently": ("max", "date", ""),
 }  # fmt: skip
-_COMPARATIVE = {w for w in _CUES if w.endswith("er") or w in ("more", "less", "fewer")}
+_COMPARATIVE = {w for w in CUES if w.endswith("er") or w in ("more", "less", "fewer")}
 _IMPLIED = {
     "expensive": "price cost costs fee fees charge amount rate total value budget",
     "cheap": "price cost costs fee fees charge amount rate total value",
@@ -88,13 +88,13 @@ _VERBS = {
     "found": "founded established", "build": "built", "built": "built", "install": "installed", "join": "joined hired since",
     "hire": "hired joined", "cost": "price cost costs fee", "pay": "price cost fee salary pay", "earn": "salary pay income earnings",
 }  # fmt: skip
-_PEOPLE = "lead leader leads owner manager head responsible contact person pi chair coordinator supervisor author director by assignee who"
-_PLACES = "room location site place city building office address country lab where venue floor"
-_STOP = {"the", "a", "an", "of", "in", "on", "at", "to", "is", "was", "are", "were", "which", "what", "who", "whom", "whose", "has", "have", "had",
+PEOPLE = "lead leader leads owner manager head responsible contact person pi chair coordinator supervisor author director by assignee who"
+PLACES = "room location site place city building office address country lab where venue floor"
+STOP = {"the", "a", "an", "of", "in", "on", "at", "to", "is", "was", "are", "were", "which", "what", "who", "whom", "whose", "has", "have", "had",
          "does", "do", "did", "with", "and", "or", "for", "by", "than", "that", "this", "it", "its", "be", "been", "one", "how", "much", "many", "when", "where"}  # fmt: skip
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A crude stem, enough to match a header: "ends" / "ending" → "end", "prices" → "pric"."""
     w = word.lower().strip("'")
     for end, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
@@ -104,11 +104,12 @@ def _stem(word: str) -> str:
     return w[:-1] if w.endswith("e") and len(w) > 3 else w
 
 
-def _words(text: str) -> list[str]:
+def words_in(text: str) -> list[str]:
+    """``text``'s words, lower-cased, in order."""
     return _WORD.findall(text.lower())
 
 
-_VERB_STEMS = {_stem(k): {_stem(x) for x in v.split()} for k, v in _VERBS.items()}
+VERB_STEMS = {stem(k): {stem(x) for x in v.split()} for k, v in _VERBS.items()}
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,9 @@ class TableDecision:
 
 
 @dataclass
-class _Table:
+class Table:
+    """One table read back from row lines: its rows and the units they came from."""
+
     rows: list[Row]
     keys: list[str]
 
@@ -138,15 +141,17 @@ class _Table:
         return list(dict.fromkeys(h for r in self.rows for h in r.headers))
 
 
-def _tables(units_texts: Sequence[tuple[str, str]]) -> list[_Table]:
-    tables: dict[tuple[str, str], _Table] = {}
+def tables_in(units_texts: Sequence[tuple[str, str]]) -> list[Table]:
+    """The tables the row lines in ``units_texts`` make (a table per caption and first header,
+    each row once), those of two rows or more."""
+    tables: dict[tuple[str, str], Table] = {}
     seen: set[str] = set()
     for key, text in units_texts:
         for row in rows_in(text):
             if row.text in seen:
                 continue
             seen.add(row.text)
-            t = tables.setdefault((row.caption, row.headers[0]), _Table([], []))
+            t = tables.setdefault((row.caption, row.headers[0]), Table([], []))
             t.rows.append(row)
             t.keys.append(key)
     return [t for t in tables.values() if len(t.rows) >= 2]
@@ -161,15 +166,15 @@ class _Cue:
     comparative: bool
 
 
-def _cue(words: list[str]) -> _Cue | None:
+def cue_in(words: list[str]) -> _Cue | None:
     """The question's first superlative or comparative."""
     for i in range(len(words) - 1):
         hit = _PHRASES.get(f"{words[i]} {words[i + 1]}")
         if hit:
             return _Cue(hit[0], hit[1], i + 1, hit[2] or words[i + 1], words[i] in ("more", "less"))
     for i, w in enumerate(words):
-        if w in _CUES:
-            d, k = _CUES[w]
+        if w in CUES:
+            d, k = CUES[w]
             return _Cue(d, k, i, w, w in _COMPARATIVE)
     return None
 
@@ -178,17 +183,17 @@ def _header_score(header: str, words: list[str], cue: _Cue) -> float:
     """How surely the question names ``header`` as the column compared: a header word just
     after the cue ("largest *budget*") 4, just before it 3, elsewhere 2; a column the cue or
     a verb near it implies ("cheaper" → price, "*ends* first" → end, until) 3 more."""
-    hw = {_stem(w) for w in _words(header)}
+    hw = {stem(w) for w in words_in(header)}
     score = 0.0
     for i, w in enumerate(words):
-        if w in _STOP or _stem(w) not in hw:
+        if w in STOP or stem(w) not in hw:
             continue
         score = max(score, 4.0 if cue.at < i <= cue.at + 3 else 3.0 if cue.at - 3 <= i < cue.at else 2.0)
-    implied = {_stem(x) for x in _IMPLIED.get(cue.word, "").split()}
+    implied = {stem(x) for x in _IMPLIED.get(cue.word, "").split()}
     if implied & hw:
         score += 3.0
     for i in range(max(0, cue.at - 4), min(len(words), cue.at + 4)):
-        verb = _VERB_STEMS.get(_stem(words[i]))
+        verb = VERB_STEMS.get(stem(words[i]))
         if verb and verb & hw:
             score += 3.0
             break
@@ -202,7 +207,7 @@ class _Column:
     values: dict[int, Number | When]  # row index → value (rows whose cell reads)
 
 
-def _read_column(table: _Table, header: str, kind: str, dayfirst: bool) -> _Column | None:
+def _read_column(table: Table, header: str, kind: str, dayfirst: bool) -> _Column | None:
     cells = {i: r.cells[header] for i, r in enumerate(table.rows) if header in r.cells}
     if len(cells) < 2:
         return None
@@ -223,36 +228,36 @@ def _kinds(cue: _Cue, header: str) -> tuple[str, str]:
     largest age in a column headed Age."""
     if cue.kind != "age":
         return cue.kind, cue.direction
-    if _stem("age") in {_stem(w) for w in _words(header)}:
+    if stem("age") in {stem(w) for w in words_in(header)}:
         return "number", "max" if cue.direction == "min" else "min"
     return "date", cue.direction
 
 
-def _named(table: _Table, question: str, skip: set[str]) -> dict[str, set[int]]:
+def rows_named(table: Table, question: str, skip: set[str]) -> dict[str, set[int]]:
     """Header → the rows whose cell in that column the question names."""
     q = question.lower()
     found: dict[str, set[int]] = {}
     for i, row in enumerate(table.rows):
         for h, v in row.cells.items():
             value = v.lower().strip()
-            if h in skip or len(value) < 3 or number(v) is not None or not set(_words(value)) - _STOP:
+            if h in skip or len(value) < 3 or number(v) is not None or not set(words_in(value)) - STOP:
                 continue
             if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", q):
                 found.setdefault(h, set()).add(i)
     return found
 
 
-def _returned(words: list[str], table: _Table, column: str) -> str:
+def _returned(words: list[str], table: Table, column: str) -> str:
     """The header whose value answers the question ("" when a "when" question has no date)."""
     headers = table.headers
     first = headers[0]
-    qstems = {_stem(w) for w in words if w not in _STOP}
+    qstems = {stem(w) for w in words if w not in STOP}
 
     def best(pool: str, candidates: list[str]) -> str | None:
-        want = {_stem(x) for x in pool.split()}
+        want = {stem(x) for x in pool.split()}
         scored = []
         for n, h in enumerate(candidates):
-            hw = {_stem(w) for w in _words(h)}
+            hw = {stem(w) for w in words_in(h)}
             s = 3 * bool(hw & want) + len(hw & qstems)
             if s:
                 scored.append((s, -n, h))
@@ -260,25 +265,25 @@ def _returned(words: list[str], table: _Table, column: str) -> str:
 
     others = [h for h in headers if h != column]
     if {"who", "whom", "whose"} & set(words):
-        return best(_PEOPLE, others) or first
+        return best(PEOPLE, others) or first
     if "when" in words:
         dated = [h for h in others if _read_column(table, h, "date", True) is not None]
         if column_is_date := _read_column(table, column, "date", True) is not None:
             dated.append(column)
         return best("date", dated) or (dated[0] if len(dated) == 1 else column if column_is_date else "")
     if "where" in words:
-        return best(_PLACES, others) or first
+        return best(PLACES, others) or first
     if words[:1] == ["how"]:
         return column
     for i, w in enumerate(words[:-1]):
         if w not in ("which", "what"):
             continue
-        rest = [x for x in words[i + 1 : i + 8] if x not in _STOP and x not in ("most", "least", "more", "less")]
-        if rest and rest[0] not in _CUES:  # "which *room* has …": the column headed so
-            return next((h for h in headers if _stem(rest[0]) in {_stem(x) for x in _words(h)}), first)
+        rest = [x for x in words[i + 1 : i + 8] if x not in STOP and x not in ("most", "least", "more", "less")]
+        if rest and rest[0] not in CUES:  # "which *room* has …": the column headed so
+            return next((h for h in headers if stem(rest[0]) in {stem(x) for x in words_in(h)}), first)
         after = rest[1:2] if rest else []  # "what is the largest *budget*": the value compared
-        column_words = {_stem(x) for x in _words(column)}
-        if w == "what" and after and _stem(after[0]) in column_words:
+        column_words = {stem(x) for x in words_in(column)}
+        if w == "what" and after and stem(after[0]) in column_words:
             return column
         break
     return first
@@ -313,19 +318,19 @@ def table_answer(question: str, units_texts: Sequence[tuple[str, str]]) -> Table
     """Decide a superlative or comparison over a column of the tables in ``units_texts``
     (``(key, text)`` pairs: a unit's id or label and its text); None when the question names
     no column of them, or the values decide nothing (see the module's docstring)."""
-    words = _words(question)
-    cue = _cue(words)
+    words = words_in(question)
+    cue = cue_in(words)
     if cue is None:
         return None
     options = []
-    stems = {_stem(w) for w in words if w not in _STOP}
-    for t, table in enumerate(_tables(units_texts)):
+    stems = {stem(w) for w in words if w not in STOP}
+    for t, table in enumerate(tables_in(units_texts)):
         for n, header in enumerate(table.headers):
             score = _header_score(header, words, cue)
             if score < 2:
                 continue
             # the table whose other headers the question also uses ("which *instrument*")
-            score += 0.5 * sum(1 for h in table.headers if h != header and stems & {_stem(w) for w in _words(h)})
+            score += 0.5 * sum(1 for h in table.headers if h != header and stems & {stem(w) for w in words_in(h)})
             options.append((score, -t, -n, table, header, *_kinds(cue, header)))
     for _, _, _, table, header, kind, direction in sorted(options, key=lambda o: o[:3], reverse=True):
         decided = _decide(question, words, cue, table, header, kind, direction)
@@ -334,11 +339,11 @@ def table_answer(question: str, units_texts: Sequence[tuple[str, str]]) -> Table
     return None
 
 
-def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: str, kind: str, direction: str) -> TableDecision | None:
+def _decide(question: str, words: list[str], cue: _Cue, table: Table, header: str, kind: str, direction: str) -> TableDecision | None:
     returned = _returned(words, table, header)
     if not returned or (returned == header and "which" in words):
         return None  # "which *room* is largest?": the rooms' numbers are no size
-    named = _named(table, question, {header})
+    named = rows_named(table, question, {header})
     first = table.headers[0]
     rows = list(range(len(table.rows)))
     by_name = named.get(first, set())
@@ -388,7 +393,7 @@ def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: s
     return TableDecision(answer, tuple(table.rows[i].text for i in order), tuple(table.keys[i] for i in order), header, returned, why)
 
 
-def _day_first(table: _Table, header: str) -> list[bool]:
+def _day_first(table: Table, header: str) -> list[bool]:
     """How the column's numeric dates ("03/04/2026") are read: day first when a first number
     is above 12, month first when a second is, else both ways (they must agree)."""
     pairs = [p for r in table.rows for p in numeric_dates(r.cells.get(header, ""))]
