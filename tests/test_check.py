@@ -305,3 +305,23 @@ def test_a_row_named_by_the_reports_other_word_for_the_thing_stands():
     row = "Summary — Item: Sales; 2019: 5,000; 2018: 4,600"
     assert not unnamed_row("What was turnover in 2019?", row, "5,000")  # sales, revenue, turnover: one thing
     assert not unnamed_row("What was revenue in 2019?", row, "5,000")
+
+
+def test_a_figure_beside_a_prior_years_bracket_is_the_reports_own_year():
+    """ "The order book at year end amounted to EUR 412 million (2018: EUR 367 million)": the
+    sentence names only 2018, in the bracket; its own figure is the next year's, so it answers
+    "… at the end of 2019?", and the bracket's figure does not."""
+    review = Unit(
+        "chunk",
+        "r",
+        "Order book. The order book at year end amounted to EUR 412 million (2018: EUR 367 million), of which "
+        "EUR 265 million is expected to be executed in 2020.",
+        0,
+        0.0,
+        "review",
+        "r",
+    )
+    asked = "What was the order book at the end of 2019?"
+    assert not check_answer("EUR 412 million", "EUR 412 million", asked, [review]).abstained
+    assert check_answer("EUR 367 million", "EUR 367 million", asked, [review]).abstained
+    assert check_answer("EUR 412 million", "EUR 412 million", "What was the order book at the end of 2017?", [review]).abstained

@@ -4,7 +4,8 @@ answer stands and whether that is about the question's subject; this module asks
 says the thing asked.
 
 * `says_what_was_asked`: a year the question names (or its range, "the 2026-27 price list") is
-  read, and a year that dates the fact asked is the sentence's or its passage's; a date answers
+  read, and a year that dates the fact asked is the sentence's or its passage's (a figure beside a
+  prior year's bracket, "(2018: EUR 367 million)", is the next year's, `own_year`); a date answers
   only where the sentence says the event asked, a life in parentheses, or a thing's year.
 * `role_bound`: a person asked by a role ("Who is the Director of X?") stands where the role is
   named, in the answer's own item of a list of people ("A (Chair), B, C (Director)": C).
@@ -30,6 +31,7 @@ from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
 from .table_cells import close, content, question_words
+from .year_amounts import amounts_in
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -86,7 +88,22 @@ def _verb_stem(word: str) -> str:
     return lemma(word)[:4]
 
 
-def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit]) -> bool:
+_PRIOR_BRACKET = re.compile(r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:[^()]*\)")
+"""A prior year's figure in brackets, "(2018: EUR 367 million)"."""
+
+
+def own_year(sentence: str, short: str) -> str | None:
+    """The year a report's sentence gives ``short`` by its prior-year brackets: "The order book at
+    year end amounted to EUR 412 million (2018: EUR 367 million)" says 412 of the year after the
+    bracket's, the report's own; None where the sentence has no such bracket or ``short``'s
+    number is only inside one."""
+    years = [int(m["y"]) for m in _PRIOR_BRACKET.finditer(sentence)]
+    wanted = {abs(a.value) for _, a, _ in amounts_in(short)}
+    outside = {abs(a.value) for _, a, _ in amounts_in(_PRIOR_BRACKET.sub(" ", sentence))}
+    return str(max(years) + 1) if years and wanted and wanted <= outside else None
+
+
+def says_what_was_asked(standing: Standing, question: str, kind: str, units: list[Unit], short: str = "") -> bool:
     """Whether the sentence says the thing asked, not only something of the same subject: a
     year (or a year's range, "2026-27") the question names is in what was read, and a year that dates the fact asked ("in
     2022") is the sentence's, or, where the sentence names none, its passage's ("How many staff
@@ -98,13 +115,13 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     application's "13 weeks" on the same planning page)."""
     unit, sentence = standing.unit, standing.sentence
     read = " ".join(f"{u.title} {u.text}" for u in units)
-    said_years = set(_YEAR.findall(sentence))
+    said_years = set(_YEAR.findall(sentence)) | ({y} if short and (y := own_year(sentence, short)) else set())
     around = f"{heads(unit)} {unit.text}"
     plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
     if any(not _says_range(first, last, read) for first, last in _YEAR_RANGE.findall(plain)):
         return False  # "the 2026-27 price list" where only 2025-26's was read
     for year in _YEAR.findall(plain):
-        if year not in read:
+        if year not in read and year not in said_years:
             return False
         if not _WHEN_OF_FACT.search(plain.replace(year, "YEAR", 1)):
             continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")

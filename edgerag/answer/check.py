@@ -303,7 +303,7 @@ def check_answer(
         said = [
             s
             for s in bound
-            if says_what_was_asked(s, core, kind, units)
+            if says_what_was_asked(s, core, kind, units, short)
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
             and not (figure and unnamed_row(core, s.sentence, short, heads(s.unit)))  # another thing's row: "Interest and other income"
