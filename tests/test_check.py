@@ -325,3 +325,25 @@ def test_a_figure_beside_a_prior_years_bracket_is_the_reports_own_year():
     assert not check_answer("EUR 412 million", "EUR 412 million", asked, [review]).abstained
     assert check_answer("EUR 367 million", "EUR 367 million", asked, [review]).abstained
     assert check_answer("EUR 412 million", "EUR 412 million", "What was the order book at the end of 2017?", [review]).abstained
+
+
+def test_a_columns_date_names_no_row(tmp_path):
+    """ "What was the inventory balance at June 30, 2021?" over a 10-Q's statement of operations
+    (no balance sheet): "156,872" off "Cost of sales" under "Six Months Ended June 30, · 2021"
+    passed, the column's "June" naming the question's date. A month dates a figure; the row
+    must name the thing."""
+    from edgerag.ingest import iter_documents
+    from edgerag.types import Document
+
+    page = tmp_path / "10q.html"
+    page.write_text(
+        "<html><body><p>Condensed Statements of Operations (in thousands)</p><table>"
+        "<tr><td></td><td colspan='2'>Six Months Ended June 30,</td></tr>"
+        "<tr><td></td><td>2021</td><td>2020</td></tr>"
+        "<tr><td>Net sales</td><td>261,907</td><td>187,455</td></tr>"
+        "<tr><td>Cost of sales</td><td>156,872</td><td>117,690</td></tr></table></body></html>"
+    )
+    text = "\n".join(d.text for d in iter_documents([page]) if isinstance(d, Document))
+    units = [Unit("chunk", "1", text, 0, 0.0, "10q.html", "c1")]
+    assert check_answer("156,872", "156,872", "What was the inventory balance at June 30, 2021?", units).abstained
+    assert not check_answer("156,872", "156,872", "What was the cost of sales for the six months ended June 30, 2021?", units).abstained

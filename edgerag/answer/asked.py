@@ -186,6 +186,12 @@ _SAME_THING = (
 """A report's words for one thing: a row of "Sales" is named by a question of revenue or turnover."""
 
 
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+
+
 def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
     """Whether ``sentence`` is a table's row whose label, section and caption, the columns
     holding ``short``'s figures, and, for a row labelled by a band of money or dates (cases.py
@@ -193,7 +199,7 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
     solicitor's bill" over its fee bands) share no word with ``question``
     (the module doc); False for prose, or a reply with no figure the row holds."""
     row = parse_row(sentence)
-    asked = question_words(question)
+    asked = [w for w in question_words(question) if w not in _MONTHS]  # "at June 30, 2021" dates the figure, names no row
     said = figures(short)
     if row is None or not asked or not said:
         return False
