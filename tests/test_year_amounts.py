@@ -47,6 +47,10 @@ def test_the_sentences_own_year_takes_the_amount_next_to_the_subject():
     assert own_year(far, ["revenue"], [2019], near=20).written == "$5.0 million"
     bracket = "Group revenue rose to £45.2 million (2018: £41.5 million) in 2019."
     assert own_year(bracket, ["revenue"], [2018, 2019]).written == "£45.2 million"  # 2018 is the bracket's, its amount no candidate
+    only = "Net profit after tax was NZ$6.2 million (2017: NZ$5.1 million)."
+    found = own_year(only, ["net", "profit", "tax"], [2017, 2018])
+    assert (found.year, found.written) == (2018, "NZ$6.2 million")  # only a prior year's bracket: the figure is the next year's
+    assert own_year(only, ["net", "profit", "tax"], [2016, 2017]) is None  # the year after the bracket not asked
 
 
 def test_pairs_in_turn_end_where_the_words_between_do_not_join_them():

@@ -8,7 +8,8 @@ take, whether the words around the amounts are the question's).
   million (respective_value.py, text_operands.py);
 * "bracketed" (`bracketed`): a prior year's amount in parentheses after the year, "Revenue rose
   to £45.2 million (2018: £41.5 million)." → 2018: £41.5 million (text_operands.py);
-* "own year" (`own_year`): a sentence naming one year, the amount nearest the subject's words
+* "own year" (`own_year`): a sentence naming one year (or only a prior year's bracket: then the
+  year after it, the report's own), the amount nearest the subject's words
   (at most `NEAR` words away, and nearer than any other), "Altium had US$6.9 million in long-term
   deferred revenue as at June 2019 which resulted in an adjustment of US$0.2 million." → 2019:
   US$6.9 million for "long-term deferred revenue" (text_operands.py);
@@ -40,7 +41,7 @@ NEAR = 6
 A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?!\d|,\d)")
 """A year as "in turn" and "blocks" read it ("2019", not "2,019" or "12019")."""
 _AMOUNT = re.compile(
-    r"(?P<neg>-|\()?(?P<cur>US\$|A\$|C\$|HK\$|[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
+    r"(?P<neg>-|\()?(?P<cur>[A-Z]{1,3}\$|[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
 )
 _PAREN_YEAR = re.compile(
     r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^);]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*(?=[;)])"
@@ -112,6 +113,8 @@ def own_year(sentence: str, subject: list[str], years: Collection[int], near: in
     gives an amount (`bracketed`); None where there is not one such year or amount."""
     given = {b.year for b in bracketed(sentence)}
     own = [y for y in years_in(sentence) if y in years and y not in given]
+    if not own and given and set(years_in(sentence)) <= given and max(given) + 1 in years:
+        own = [max(given) + 1]  # "… was NZ$6.2 million (2017: NZ$5.1 million)": the figure outside the bracket is the next year's
     if len(own) != 1:
         return None
     tokens = sentence.split()
