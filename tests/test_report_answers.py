@@ -332,6 +332,8 @@ def test_the_rows_of_a_section_or_a_sum_asked_as_a_list_are_decided_in_code(tmp_
         table_parts("What are the components factored in when calculating free cash flow?", units) is None
     )  # its rows above add up to nothing
     assert table_parts("What was the revenue in 2019?", units) is None  # one value asked
+    assert table_parts("What were the operating expenses made up of?", units).answer == "Sales and marketing; Research and development"
+    assert table_parts("How many items does revenue consist of?", units) is None  # a count asked
 
 
 def test_what_a_numbered_note_is_about_is_its_heading(tmp_path):

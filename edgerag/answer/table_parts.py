@@ -40,7 +40,10 @@ _ASKING = frozenset(
 )
 """Words of asking for a list, not of the thing whose items are asked."""
 _ASKING_ROOTS = frozenset(lemma(w) for w in _ASKING)
-_PARTS = re.compile(r"\b(?:components?|factored\s+in|making\s+up|make\s+up|comprising|parts?|items?|consists?\s+of)\b", re.I)
+_PARTS = re.compile(
+    r"\b(?:components?|factored\s+in|making\s+up|make\s+up|made\s+up\s+of|comprising|comprised\s+of|parts?|items?|consists?\s+of)\b", re.I
+)
+_HOW = re.compile(r"^\s*how\s+(?:many|much)\b", re.I)
 _RESULT = re.compile(r"^\s*(?:total|subtotal|net|gross)\b", re.I)
 """A row that sums or results from the rows above it, no item of them."""
 ROUNDING = 1.01
@@ -97,8 +100,8 @@ def _sum_items(grid: Grid, want: frozenset[str]) -> list[tuple[str, ...]]:
 
 def table_parts(question: str, units: list[Unit]) -> Decision | None:
     """The rows of the section or sum ``question`` asks the items of (the module doc), or None."""
-    if not asks_several(question):
-        return None
+    if _HOW.match(question) or not (asks_several(question) or _PARTS.search(question)):  # "… made up of?" asks parts
+        return None  # "How many components does X consist of?" asks a count
     want = _words(question)
     if not want:
         return None
