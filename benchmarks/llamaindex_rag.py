@@ -1,5 +1,5 @@
 """Plain RAG as LlamaIndex builds it by default, over the same GGUF and the same embedder as
-edgerag, on the same questions as tatqa.py and conditionalqa.py: the baseline beside them.
+edgerag, on the same questions as tatqa.py, conditionalqa.py and reports.py: the baseline beside them.
 
 Runs in its own venv (never needed by `make test`):
 
@@ -8,11 +8,15 @@ Runs in its own venv (never needed by `make test`):
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set tatqa            # the fixed sample, the 0.5B
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set conditionalqa --model 1.5b
     .venv/bin/python benchmarks/tatqa.py --answers-from benchmarks/results/tatqa_llamaindex_0_5b.json   # scored beside edgerag
+    .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set reports          # or --set heldout (reports.py's two sets)
+    .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json
 
 What "by default" is here (LlamaIndex's own defaults, read from the installed package and kept
 in the JSON): `SimpleDirectoryReader` reads the same files edgerag indexes (one TAT-QA page per
-index, the 35 ConditionalQA pages in one; an .html file as its text, markup and all, since
-LlamaIndex has no default HTML reader), `VectorStoreIndex.from_documents` splits them with
+index, the 35 ConditionalQA pages in one, one report excerpt per index as reports.py builds
+them; an .html or .md file as its text, markup and all, since LlamaIndex has no default reader
+for either; a .pdf with its default `PDFReader` (pypdf, a document per page) and a .docx with its
+`DocxReader` (docx2txt), both from llama-index-readers-file), `VectorStoreIndex.from_documents` splits them with
 the default `SentenceSplitter` (1,024-token chunks, 200 overlap), `as_query_engine()` retrieves
 the default top-k chunks and answers in the default "compact" mode with the default QA prompt.
 The model is `LlamaCPP` (llama-index-llms-llama-cpp) at its defaults (temperature 0.1, 256 new
@@ -26,6 +30,10 @@ Both paths are found by asking edgerag's own venv (``--edgerag-python``, default
 given with ``--gguf`` / ``--embedder``. The answers are written as the same answer records as
 edgerag's (open_sets.py), unscored; tatqa.py / conditionalqa.py ``--answers-from`` score them with
 the same functions. An index is kept per page set under ``--work`` and reused.
+
+The report excerpts' DOCX and PDF files are written at run time, as reports.py writes them
+(its `write_docs`, run in edgerag's venv, which has the writers) into ``<work>/<set>/docs``, so
+LlamaIndex reads the same files edgerag reads.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from pathlib import Path
 
 import conditionalqa
 import open_sets as sets
+import reports
 import tatqa
 
 RESOLVE = """
@@ -51,6 +60,18 @@ from edgerag.embed.embedder import resolve_embedder_path
 spec = {"0.5b": DEFAULT_MODEL, "1.5b": ANSWER_MODEL}.get(sys.argv[1].lower(), sys.argv[1])
 print(resolve_model(spec)); print(resolve_embedder_path())
 """
+
+
+WRITE_DOCS = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, "benchmarks")
+import reports
+docs = reports.write_docs(Path(sys.argv[2]), reports.SETS[sys.argv[1]][0])
+print(json.dumps({name: str(path) for name, path in docs.items()}))
+"""
+OUT_NAMES = {"reports": "reports", "heldout": "reports_heldout"}
+"""The result name of each set whose name differs (reports.py's)."""
 
 
 def resolve(args) -> tuple[Path, Path]:
@@ -63,6 +84,18 @@ def resolve(args) -> tuple[Path, Path]:
         raise SystemExit(f"cannot ask edgerag's venv ({args.edgerag_python}) for the model paths:\n{done.stderr}")
     gguf, embedder = done.stdout.split()[-2:]
     return Path(args.gguf or gguf), Path(args.embedder or embedder)
+
+
+def write_docs(args, folder: Path) -> dict[str, Path]:
+    """The set's report excerpts written into ``folder`` by reports.py `write_docs`, in edgerag's
+    venv (python-docx and pypdfium2 write the DOCX and PDF), by name."""
+    env = {**os.environ, "PYTHONPATH": str(sets.REPO)}
+    done = subprocess.run(
+        [args.edgerag_python, "-c", WRITE_DOCS, args.set, str(folder.resolve())], capture_output=True, text=True, env=env, cwd=sets.REPO
+    )
+    if done.returncode:
+        raise SystemExit(f"cannot write the excerpts with edgerag's venv ({args.edgerag_python}):\n{done.stderr}")
+    return {name: Path(path) for name, path in json.loads(done.stdout.splitlines()[-1]).items()}
 
 
 def threads() -> int:
@@ -94,6 +127,11 @@ def chat_template(gguf: Path):
 
 def questions_and_pages(args) -> list[tuple[str, list[Path], list[dict]]]:
     """(index name, files, questions) per index, the questions in the set's order."""
+    if args.set in reports.SETS:
+        chosen = reports.load_questions(reports.SETS[args.set][1])[args.skip :][: args.limit]
+        docs = write_docs(args, Path(args.work) / args.set / "docs")
+        by_doc = dict.fromkeys(q["doc"] for q in chosen)
+        return [(Path(d).stem, [docs[d]], [q for q in chosen if q["doc"] == d]) for d in by_doc]
     if args.set == "tatqa":
         chosen = tatqa.select(tatqa.load_questions(), args.all)[args.skip :][: args.limit]
         contexts = dict.fromkeys(q["context"] for q in chosen)
@@ -136,7 +174,7 @@ def ask(engine, q: dict, text: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", required=True, choices=("tatqa", "conditionalqa"))
+    ap.add_argument("--set", required=True, choices=("tatqa", "conditionalqa", *reports.SETS))
     ap.add_argument("--model", default="0.5b", help="as edgerag's --model: 0.5b, 1.5b, or a GGUF path")
     ap.add_argument("--limit", type=int, help="ask at most this many questions (after --skip)")
     ap.add_argument("--skip", type=int, default=0, help="leave out the first N questions")
@@ -163,7 +201,7 @@ def main() -> int:
     Settings.llm = LlamaCPP(model_path=str(gguf), model_kwargs={"n_threads": threads()}, verbose=False, **formats)
     Settings.embed_model = HuggingFaceEmbedding(model_name=str(embedder), device="cpu")
     splitter = SentenceSplitter()
-    out = Path(args.out) if args.out else sets.RESULTS / f"{args.set}_llamaindex_{sets.model_tag(args.model)}.json"
+    out = Path(args.out) if args.out else sets.RESULTS / f"{OUT_NAMES.get(args.set, args.set)}_llamaindex_{sets.model_tag(args.model)}.json"
     previous = sets.load(out)
     kept = {r["id"]: r for r in previous.get("rows", [])} if previous.get("model") == gguf.name else {}
     for name, files, questions in questions_and_pages(args):
@@ -172,9 +210,13 @@ def main() -> int:
             row = ask(engine, q, q["text"] if args.set == "conditionalqa" else q["question"])
             kept[q["id"]] = row
             print(f"[{name} {n}/{len(questions)}] {q['question'][:60]!r} → {row['short'][:70]!r} ({row['seconds']:.1f}s)", flush=True)
-    every = tatqa.load_questions() if args.set == "tatqa" else conditionalqa.load_questions(True)
+    every = {
+        "tatqa": tatqa.load_questions,
+        "conditionalqa": lambda: conditionalqa.load_questions(True),
+        **{name: lambda name=name: reports.load_questions(reports.SETS[name][1]) for name in reports.SETS},
+    }[args.set]()
     result = {
-        "benchmark": args.set,
+        "benchmark": OUT_NAMES.get(args.set, args.set),
         "system": "llamaindex",
         "model": gguf.name,
         "answer_model": args.model,
@@ -182,6 +224,7 @@ def main() -> int:
         "versions": {
             p: version(p)
             for p in ("llama-index-core", "llama-index-llms-llama-cpp", "llama-index-embeddings-huggingface", "llama-cpp-python")
+            + (("llama-index-readers-file", "pypdf", "docx2txt") if args.set in reports.SETS else ())
         },
         "defaults": {
             "chunk_size": splitter.chunk_size,

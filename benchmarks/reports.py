@@ -8,6 +8,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --skip 20 --limit 20 # a slice, merged into --out
     .venv/bin/python benchmarks/reports.py --rescore            # score --out's rows again; ask nothing
     .venv/bin/python benchmarks/reports.py --set heldout        # the held-out set (below), apart
+    .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
 six more excerpts, written by an outside tester after the rounds tuned on the first five, of other
@@ -18,6 +19,11 @@ whose scale is only in the prose, a New Zealand review with its amounts in the p
 risks, a US 10-Q with three- and six-month column groups); 55 questions of the same kinds, scored
 the same way. Its indexes are built under ``<work>/heldout`` and its default out file is
 benchmarks/results/reports_heldout_<model>.json; the first set's defaults are unchanged.
+
+``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
+``--set reports`` or ``--set heldout``: plain RAG at LlamaIndex's defaults, one index per excerpt
+over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
+and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
 The excerpts (benchmarks/reports/sources/, text only; DOCX and PDF written at run time by
 benchmarks/office/make_docs.py into ``<work>/docs``):
@@ -226,7 +232,7 @@ def main() -> int:
     out = Path(args.out) if args.out else sets.default_out(name, args.model)
     previous = sets.load(out)
     if args.answers_from:
-        raise SystemExit("--answers-from is not supported here")
+        return compare(Path(args.answers_from), previous, by_id, questions)
     if args.rescore:
         rows = [score_row(r, by_id[r["id"]]) for r in previous.get("rows", []) if r["id"] in by_id]
         return report(out, {k: v for k, v in previous.items() if k not in ("rows", "summary")}, rows, by_id)
@@ -267,6 +273,30 @@ def report(out: Path, meta: dict, rows: list[dict], by_id: dict[str, dict]) -> i
     if missed:
         print("\nWrong, and abstained on an answerable question:\n" + missed)
     write_result(out, {**{k: v for k, v in meta.items() if k not in ("machine", "when")}, "summary": s, "rows": rows})
+    return 0
+
+
+def side_by_side(mine: list[dict], theirs: list[dict]) -> str:
+    """Two systems' scored rows by kind on the questions both answered: right / abstained / wrong."""
+    both = {r["id"] for r in mine} & {r["id"] for r in theirs}
+    a, b = (summarise([r for r in rows if r["id"] in both]) for rows in (mine, theirs))
+    groups = lambda s: {**s["kinds"], "answerable": s["answerable"], "all": s["all"]}  # noqa: E731
+    return sets.side_by_side(groups(a), groups(b))
+
+
+def compare(path: Path, ours: dict, by_id: dict[str, dict], questions: list[dict]) -> int:
+    """Another system's answer records scored as ours are, written beside them
+    (``<file stem>_scored.json``) and printed by kind with ours on the questions both answered."""
+    theirs = sets.load(path)
+    rows = sets.ordered([score_row(r, by_id[r["id"]]) for r in theirs.get("rows", []) if r["id"] in by_id], questions)
+    meta = {k: v for k, v in theirs.items() if k not in ("rows", "summary", "machine", "when")}
+    report(path.with_name(path.stem + "_scored.json"), meta, rows, by_id)
+    mine = [score_row(r, by_id[r["id"]]) for r in ours.get("rows", []) if r["id"] in {x["id"] for x in rows}]
+    if mine:
+        print(
+            f"\nSide by side on the {len(mine)} questions both answered (edgerag {ours.get('model')}, plain RAG {theirs.get('model')}):\n"
+        )
+        print(side_by_side(mine, rows))
     return 0
 
 

@@ -5,6 +5,7 @@ a reply is scored at the gold's rounding, scale and sign as the script's doc say
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -148,3 +149,32 @@ def test_heldout_looked_up_values_are_in_their_excerpts(heldout_docs):
             assert f"{v:,.{q['decimals']}f}" in heldout_docs[q["doc"]], (q["id"], v)
         if q["answer_type"] == "list":
             assert all(i in heldout_docs[q["doc"]] for i in q["items"]), q["id"]
+
+
+# ---- another system's answers beside edgerag's (``--answers-from``) ------------------------------
+
+
+def _record(q: dict, short: str, abstained: str = "") -> dict:
+    return {"id": q["id"], "question": q["question"], "short": short, "text": short, "abstained": abstained, "seconds": 1.0}
+
+
+def test_answers_from_scores_both_systems_side_by_side(tmp_path, capsys):
+    """Two hand-written records of each system, scored by reports.py's own rules and tallied by
+    kind: edgerag right on a table value and abstaining on an unanswerable question, the other
+    system reading the other year's column and answering the unanswerable with a number."""
+    rail, cash = _q("Rail in 2018"), _q("free cash flow")
+    ours = {"model": "edgerag.gguf", "rows": [_record(rail, "£131.4m"), _record(cash, "", "flag")]}
+    theirs = tmp_path / "plain.json"
+    theirs.write_text(json.dumps({"model": "plain.gguf", "rows": [_record(rail, "£389.1m"), _record(cash, "1,204 thousand")]}))
+    by_id = {q["id"]: q for q in QUESTIONS}
+    assert reports.compare(theirs, ours, by_id, QUESTIONS) == 0
+    lines = {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("| ") and line.count("|") == 5
+    }
+    assert lines["table"] == ["1", "1 / 0 / 0", "0 / 0 / 1"]
+    assert lines["unanswerable"] == ["1", "1 / 0 / 0", "0 / 0 / 1"]
+    assert lines["all"] == ["2", "2 / 0 / 0", "0 / 0 / 2"]
+    scored = json.loads((tmp_path / "plain_scored.json").read_text())
+    assert [r["verdict"] for r in scored["rows"]] == ["wrong", "wrong"] and scored["model"] == "plain.gguf"
