@@ -44,7 +44,8 @@ default as ``edgerag query --answer`` asks it (open_sets.py `ask`: retrieve, pla
 Scoring (questions.jsonl ``answer_type``): **abstained** when the answer says the documents do not
 say (office.py `abstained`); otherwise **right** when
 
-* ``number``: the reply's first number (a year only where the gold is one) equals ``value`` at
+* ``number``: the reply's first number (a year only where the gold is one; a quarter or half
+  label, "Q4", is none; after a worked "… = x", x) equals ``value`` at
   ``decimals``, read in the gold's ``scale``: with the reply's own scale word ("£14.6m",
   "6.04 %"), or none (counted apart as ``bare`` where the gold has a scale: the table's unit is taken as read, or the number
   as printed, "$215,000"); a number rounded coarser than the gold but within 0.1 % of it and
@@ -125,8 +126,18 @@ def number_match(number: str, scale: str, reply: str, q: dict, value: float) -> 
     return ""
 
 
+PERIOD_LABEL = re.compile(r"\b(?:Q[1-4]|H[12])\b", re.I)
+"""A quarter or half named by its number ("Q4", "H1"): a label, never an amount."""
+
+
 def reply_numbers(reply: str, gold: list[float]) -> list[tuple[str, str]]:
+    """The reply's numbers in order, period labels left out; where one number is asked and the
+    reply works it out ("214.0 / 120.2 = 1.78"), what follows its last "=" first."""
     is_year = all(float(g).is_integer() and 1900 <= g <= 2099 for g in gold)
+    reply = PERIOD_LABEL.sub(" ", reply)
+    if len(gold) == 1 and "=" in reply:
+        worked, _, result = reply.rpartition("=")
+        return numbers_in(result, years=is_year) + numbers_in(worked, years=is_year)
     return numbers_in(reply, years=is_year)
 
 

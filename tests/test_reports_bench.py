@@ -91,6 +91,10 @@ def _q(words: str) -> dict:
         ("underlying operating profit larger", "2018 (55.1 against 41.5 in 2019)", True),
         ("underlying operating profit larger", "2019", False),
         ("pay award", "It takes effect on 1 October 2020.", True),
+        ("room hire income for Q4", "The budgeted room hire income for Q4 is £14,600.", True),  # "Q4" is no amount
+        ("room hire income for Q4", "Q4: 4", False),
+        ("ratio of capital expenditure", "In 2019 it was 103.2 / 69.3 = 1.49.", True),  # a worked answer: its result
+        ("ratio of capital expenditure", "1.49 / 1.0 = 1.49 - 0.49 = 1.0", False),
     ],
 )
 def test_scoring(words, reply, right):
