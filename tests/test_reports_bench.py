@@ -182,3 +182,21 @@ def test_answers_from_scores_both_systems_side_by_side(tmp_path, capsys):
     assert lines["all"] == ["2", "2 / 0 / 0", "0 / 0 / 2"]
     scored = json.loads((tmp_path / "plain_scored.json").read_text())
     assert [r["verdict"] for r in scored["rows"]] == ["wrong", "wrong"] and scored["model"] == "plain.gguf"
+
+
+def test_plain_rag_asks_each_excerpt_of_its_own_index_over_the_written_files(tmp_path, monkeypatch):
+    """llamaindex_rag.py ``--set heldout``: one index per excerpt, over the files reports.py
+    writes (the DOCX and PDF too), each holding exactly its excerpt's questions. (The script
+    runs `write_docs` in edgerag's venv; here it is called in this process.)"""
+    import argparse
+
+    import llamaindex_rag
+
+    monkeypatch.setattr(llamaindex_rag, "write_docs", lambda args, folder: reports.write_docs(folder, HELDOUT_SOURCES))
+    args = argparse.Namespace(set="heldout", work=str(tmp_path), skip=0, limit=None)
+    plan = llamaindex_rag.questions_and_pages(args)
+    assert [files[0].name for _, files, _ in plan] == list(dict.fromkeys(q["doc"] for q in HELDOUT))
+    assert all(len(files) == 1 and files[0].stat().st_size > 1000 for _, files, _ in plan)
+    assert {f.suffix for _, files, _ in plan for f in files} >= {".docx", ".pdf"}
+    assert all(q["doc"] == files[0].name for _, files, qs in plan for q in qs)
+    assert sorted(q["id"] for _, _, qs in plan for q in qs) == sorted(q["id"] for q in HELDOUT)
