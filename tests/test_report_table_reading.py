@@ -368,3 +368,64 @@ def test_a_total_row_answers_no_line_the_question_qualifies():
     assert look_up("What is the catering income for Q1?", [("b", budget)]) is None  # one line of income, not their total
     assert look_up("What is the total income for Q1?", [("b", budget)]).answer == "259,200"
     assert look_up("What is the income for Q1?", [("b", budget)]).answer == "259,200"  # every word explained
+
+
+def test_a_year_does_not_span_into_a_column_headed_on_its_own():
+    """ "For the Year Ended" over "2018 | 2017", beside "Change Amount": the empty cell under
+    "Change Amount" is no "2017", so 2017's cell is one column, not two alike."""
+    grid = [
+        ["", "For the Year Ended December 31,", "", "Change Amount"],
+        ["", "2018", "2017", ""],
+        ["", "(dollars in thousands)", "", ""],
+        ["Goodwill impairment", "9,174", "8,418", "756"],
+        ["Restructuring charges", "—", "752", "(752)"],
+    ]
+    text = "\n".join(grid_lines(grid, header_rows=3))
+    assert "Change Amount: 756" in text and "2017: 756" not in text
+    done = look_up("What was the goodwill impairment in 2017 and 2018, respectively?", [("g", text)])
+    assert done is not None and done.answer == "8,418 thousand; 9,174 thousand"
+
+
+BALANCE = "\n".join(
+    grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Land", "$773,068", "$773,068"],
+            ["Accounts receivable", "204", "213"],
+            ["Software-as-a-service related", "72,831", "65,646"],
+            ["Gross margin", "5,215", "4,900"],
+        ],
+        "Balances",
+    )
+)
+
+
+def test_a_row_named_accounts_receivable_or_related_is_a_cells_question():
+    """ "accounts" and "related" name rows here, not a question of what accounts for or relates to
+    something; "the company's respective" asks no row's word."""
+    units = [("b", BALANCE)]
+    assert look_up("What is the accounts receivable for 2019 and 2018 respectively?", units).answer == "204; 213"
+    assert look_up("What are the respective software-as-a-service related revenue in 2018 and 2019?", units).answer == "65,646; 72,831"
+    assert look_up("What are the company's respective land value in 2018 and 2019?", units).answer == "$773,068; $773,068"
+    assert look_up("What does the land relate to?", units) is None
+
+
+def test_a_margin_asked_is_no_amount_unless_the_row_names_it_whole():
+    units = [("b", BALANCE)]
+    assert look_up("What is the gross profit margin in 2019?", units) is None  # a margin, not "Gross margin"'s amount
+    assert look_up("What is the gross margin in 2019?", units).answer == "5,215"
+
+
+def test_two_columns_the_question_names_alike_are_no_one_cell():
+    bonds = "\n".join(
+        grid_lines(
+            [
+                ["", "Amortized Cost", "Unrealized Gains", "Unrealized Losses", "Fair Value"],
+                ["Municipal bonds", "44,802", "13", "(110)", "44,705"],
+                ["Corporate bonds", "48,499", "23", "(226)", "48,296"],
+            ],
+            "Securities",
+        )
+    )
+    assert look_up("What is the net value of the unrealized gains and losses of municipal bonds?", [("s", bonds)]) is None
+    assert look_up("What is the fair value of the municipal bonds?", [("s", bonds)]).answer == "44,705"

@@ -6,9 +6,12 @@
   marks (``Gross profit(4)``, ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped.
 * **A currency or percent sign in a cell of its own** (``$`` | ``1,204``, ``12.5`` | ``%``)
   joins its number; a column left empty by that is dropped.
-* **Spans lost**: an upper header row's labels printed over any column of their group, where a
-  header row below repeats a run of labels ("Fiscal 2019" over "Low" of "High", "Low", "High",
-  "Low"), head their whole group.
+* **Spans lost**: an upper header cell spans the empty cells after it ("2019" over "$" and
+  "%"), never into a column a row above heads on its own ("For the Year Ended" over "2018 |
+  2017", beside "Change Amount": the empty cell under "Change Amount" is no "2017"); an upper
+  header row's labels printed over any column of their group, where a header row below repeats
+  a run of labels ("Fiscal 2019" over "Low" of "High", "Low", "High", "Low"), head their whole
+  group.
 * **Header rows found in the body**: leading rows with an empty first cell whose other cells
   are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
   and PDF know one header row only).
@@ -195,11 +198,11 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
     if len(keep) < width and len(keep) >= 2:
         body = [[r[k] for k in keep] for r in body]
     _grouped(body[:header_rows])  # "Fiscal 2019" printed over its group's second column ("High", "Low", "High", "Low")
-    for r in body[: header_rows - 1]:  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
+    for n, r in enumerate(body[: header_rows - 1]):  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
         if sum(1 for c in r[1:] if c) >= 2:
             for k in range(2, len(r)):
-                if not r[k] and r[k - 1]:
-                    r[k] = r[k - 1]
+                if not r[k] and r[k - 1] and all(not u[k] or u[k] == u[k - 1] for u in body[:n]):
+                    r[k] = r[k - 1]  # not under a header of the column's own ("2017" never spans into "Change Amount")
     for r in body[:header_rows]:  # "20181" beside "2017" and "2019": a year with its footnote's digit run on
         if sum(1 for c in r if re.fullmatch(r"(?:19|20)\d{2}", c)) >= 2:
             r[:] = [c[:4] if re.fullmatch(r"(?:19|20)\d{3}", c) else c for c in r]
