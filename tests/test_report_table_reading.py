@@ -429,3 +429,22 @@ def test_two_columns_the_question_names_alike_are_no_one_cell():
     )
     assert look_up("What is the net value of the unrealized gains and losses of municipal bonds?", [("s", bonds)]) is None
     assert look_up("What is the fair value of the municipal bonds?", [("s", bonds)]).answer == "44,705"
+
+
+def test_the_side_of_an_either_way_row_asked_by_its_own_word_is_said_as_its_size():
+    """ "the income tax benefit" of "Income tax (benefit) expense: (20.6)" is 20.6; a question
+    that says the label both ways keeps the sign."""
+    table = "\n".join(
+        grid_lines(
+            [
+                ["", "2019", "2018"],
+                ["Income tax (benefit) expense", "$ (20.6)", "$ 2.4"],
+                ["Net income (loss)", "(6,557)", "1,523"],
+            ],
+            "Taxes",
+        )
+    )
+    units = [("t", table)]
+    assert look_up("What was the income tax benefit in 2019?", units).answer == "$20.6"
+    assert look_up("What was the net income (loss) in 2019?", units).answer == "-6,557"
+    assert look_up("What was the income tax expense in 2018?", units).answer == "$2.4"

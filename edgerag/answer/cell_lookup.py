@@ -34,7 +34,7 @@ from ..text.tables import _STOP
 from ..types import Unit
 from .compare import Decision
 from .operation import operation, years_in
-from .outflow_rows import read_as_size
+from .outflow_rows import read_as_size, side_asked
 from .table_cells import _GENERIC, Cell, Grid, _close, best_row, column_rank, content, grids, named_columns, year_columns
 
 _ASKS_VALUE = re.compile(
@@ -226,7 +226,9 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             continue  # "X expressed as a percentage to Y", "the percentage constituent of A to B": a share, no amount
         if _ASKS_PERCENT.search(question) and not any(c.amount.percent for c in cells) and not _in_cells(question, cells):
             continue  # "the gross profit margin" asked, a "Gross margin" amount bound: a margin no cell prints
-        answer = "; ".join(shown(c).replace("-", "", 1) if read_as_size(c) else shown(c) for c in cells)  # "Tax paid: (5.6)" → 5.6
+        answer = "; ".join(
+            shown(c).replace("-", "", 1) if read_as_size(c) or side_asked(c, question) else shown(c) for c in cells
+        )  # "Tax paid: (5.6)" → 5.6; "the net loss" of "Net income (loss): (6,557)" → 6,557
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
         found.append(Looked(answer, cells, f"read in code: {why}"))
     if len({f.answer for f in found}) != 1 or said_closer(question, found[0].cells, units_texts):
