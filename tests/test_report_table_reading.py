@@ -448,3 +448,21 @@ def test_the_side_of_an_either_way_row_asked_by_its_own_word_is_said_as_its_size
     assert look_up("What was the income tax benefit in 2019?", units).answer == "$20.6"
     assert look_up("What was the net income (loss) in 2019?", units).answer == "-6,557"
     assert look_up("What was the income tax expense in 2018?", units).answer == "$2.4"
+
+
+def test_a_rows_value_in_every_year_shown_is_each_years_cell_earliest_first():
+    table = "\n".join(
+        grid_lines(
+            [
+                ["", "2019", "2018", "2017", "2019 vs 2018 % Change"],
+                ["General and administrative", "$ 178,934", "$ 107,444", "$ 67,719", "66.5 %"],
+                ["Research and development", "$ 90,100", "$ 80,200", "$ 70,300", "12.3 %"],
+            ],
+            "Expenses",
+        )
+    )
+    units = [("e", table)]
+    asked = "How much is the general and administrative expenses for the 3 financial years shown in the table (in chronological order)?"
+    assert look_up(asked, units).answer == "$67,719; $107,444; $178,934"
+    assert look_up("What is the research and development for each financial year listed?", units).answer == "$70,300; $80,200; $90,100"
+    assert look_up("What is the research and development?", units) is None  # no year, no column named

@@ -364,6 +364,10 @@ def _decide(question: str, words: list[str], cue: _Cue, table: _Table, header: s
         if win is None:
             return None
         results.append((win, usable))
+    from .top_rows import how_many, top  # here: top_rows.py reads this module's types
+
+    if (many := how_many(words)) > 1:  # "the top 2 …": those rows (top_rows.py)
+        return top(question, table, header, returned, _read_column(table, header, kind, readings[0]), usable, direction, many)
     if len({w for w, _ in results}) > 1:
         return None  # day-first and month-first readings disagree
     win, usable = results[0]
