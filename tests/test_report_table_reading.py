@@ -466,3 +466,24 @@ def test_a_rows_value_in_every_year_shown_is_each_years_cell_earliest_first():
     assert look_up(asked, units).answer == "$67,719; $107,444; $178,934"
     assert look_up("What is the research and development for each financial year listed?", units).answer == "$70,300; $80,200; $90,100"
     assert look_up("What is the research and development?", units) is None  # no year, no column named
+
+
+def test_a_bare_m_over_the_labels_scales_the_table():
+    grid = [["m", "2019", "2018"], ["Operating activities", "11.1", "102.6"], ["Financing activities", "(122.4)", "(90.8)"]]
+    text = "\n".join(grid_lines(grid, "Cash flow"))
+    assert "\nm: " not in f"\n{text}" and "(in millions) — Item: Operating activities" in text
+    assert look_up("What were the financing activities in 2019?", [("c", text)]).answer == "-122.4 million"
+
+
+def test_a_body_row_of_the_scale_over_years_and_column_names_is_a_header_row():
+    """An HTML table whose second header row sits in the body, its scale in the first cell:
+    "(In thousands) | 2019 | 2018 | Change from 2018" heads the columns, it is no row."""
+    grid = [
+        ["", "Year Ended December 31,", "", "2019 %"],
+        ["(In thousands)", "2019", "2018", "Change from 2018"],
+        ["Loss from discontinued operations", "$ 0", "$(72,836)", "(100.0%)"],
+        ["Gain on sale", "$ 0", "500,471", "(100.0%)"],
+    ]
+    text = "\n".join(grid_lines(grid, "Discontinued operations"))
+    assert "Item: (In thousands)" not in text and "Column 3" not in text
+    assert look_up("What was the gain on sale in 2018?", [("d", text)]).answer == "500,471 thousand"

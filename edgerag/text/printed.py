@@ -24,7 +24,8 @@
   (``Year ended 31 March`` over ``2019`` | ``2018``).
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
-  holds only it, or the first column's header, or the text just before the table; it is taken
+  holds only it, or the first column's header (a bare "m" there too: the labels' column holds
+  no amounts), or the text just before the table; it is taken
   out of the header and said once, after the caption.
 
 `plain` returns the grid, its number of header rows and the scale phrase ("" when none).
@@ -54,6 +55,9 @@ SCALE = re.compile(
     r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
 )
+_BARE_SCALE = re.compile(r"\(?\s*(?P<unit>m|mn|bn|['’]000s?)\s*\)?", re.I)
+_BARE_WORDS = {"m": "millions", "mn": "millions", "bn": "billions", "000": "thousands", "000s": "thousands"}
+"""A scale printed bare over the labels' column ("m" | "2019" | "2018"): no currency beside it."""
 _NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -139,8 +143,12 @@ def yearish(cell: str) -> bool:
 
 
 def _heads_more(row: Sequence[str]) -> bool:
-    """A body row that is one more header row: an empty first cell, the rest years or units."""
+    """A body row that is one more header row: an empty first cell, the rest years or units; or
+    the table's scale in the first cell over two years or more and column names ("(In
+    thousands) | 2019 | 2018 | Change from 2018")."""
     rest = [c for c in row[1:] if c]
+    if row and SCALE.fullmatch(row[0].strip()) and sum(1 for c in rest if yearish(c)) >= 2:
+        return _header_like(row)
     return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
 
 
@@ -213,6 +221,11 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
             scale = filled[0]  # "(In millions)" alone on a header row (or spanning it): the table's scale
             continue
         heads.append(r)
+    corner = " ".join(r[0] for r in heads).strip()
+    if heads and not scale and (bare := _BARE_SCALE.fullmatch(corner)):  # "m" heading the labels: "(in millions)"
+        scale = f"(in {_BARE_WORDS[bare['unit'].lower().strip(chr(39) + '’')]})"
+        for r in heads:
+            r[0] = ""
     if heads and heads[0] and (m := SCALE.search(" ".join(r[0] for r in heads))) and not scale:
         scale = m.group().strip()
         for r in heads:
