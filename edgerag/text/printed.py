@@ -14,7 +14,10 @@
   group.
 * **Header rows found in the body**: leading rows with an empty first cell whose other cells
   are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
-  and PDF know one header row only).
+  and PDF know one header row only), and so does one whose first cell is the table's scale over
+  two years or more and column names (``(In thousands)`` | ``2019`` | ``2018`` | ``Change from
+  2018``: an HTML page's second header row in its body). TAT-QA's test pages: with the bare
+  "m" heading a table's labels (below), two pages read anew, six answers made right in code.
 * **Section rows found in the header**: a row after a real header row (one with two labels or
   more) that names a section, its label in the first cell and every other cell empty or one
   cell spanning the whole width (``<th colspan="6">Income</th>``, a row of ``<th>`` an HTML
