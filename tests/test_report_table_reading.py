@@ -487,3 +487,24 @@ def test_a_body_row_of_the_scale_over_years_and_column_names_is_a_header_row():
     text = "\n".join(grid_lines(grid, "Discontinued operations"))
     assert "Item: (In thousands)" not in text and "Column 3" not in text
     assert look_up("What was the gain on sale in 2018?", [("d", text)]).answer == "500,471 thousand"
+
+
+def test_a_percentage_change_the_table_prints_is_read_as_rounded_there():
+    """A "Change" column of percentages beside the two years: the report's own rounding of the
+    same change ("+3.6%" for 3.64%), never a printed value of another sign or size."""
+    table = "\n".join(
+        grid_lines(
+            [
+                ["(millions)", "2019", "2018", "Change"],
+                ["Wireless", "9.96", "9.61", "+3.6%"],
+                ["Impairment", "—", "(149.4)", "100%"],
+                ["Capital spending", "697", "664", "(5.0%)"],
+            ],
+            "Subscribers",
+        )
+    )
+    units = [("s", table)]
+    assert compute("What is the percentage change in subscribers for Wireless?", units).answer == "+3.6%"
+    assert compute("What was the percentage change in Wireless in 2019 compared to the previous year?", units).answer == "+3.6%"
+    assert compute("What is the percentage change in Capital spending from 2018 to 2019?", units).answer == "4.97%"  # (5.0%): another sign
+    assert compute("What was the percentage change in impairment?", units) is None  # 100% printed, no change computed
