@@ -167,6 +167,21 @@ def test_a_list_item_that_is_a_piece_of_one_rows_label_is_named_by_the_whole_lab
     assert labelled(["staffing", "Shareholder distributions"], [pay]) == ["staffing", "Shareholder distributions"]
 
 
+def test_a_reply_that_names_its_section_then_the_rows_lists_the_rows():
+    from edgerag.answer.several import items_read
+
+    taxes = passage(
+        "p5",
+        "Deferred income tax",
+        "Deferred income tax liabilities in relation to:\n"
+        "Item: Deferred income tax liabilities in relation to: › Intangible assets; 2019: 6.1; 2018: 5.9\n"
+        "Item: Deferred income tax liabilities in relation to: › Deferred selling cost; 2019: 8.5; 2018: 8.5",
+    )
+    reply = "Deferred income tax liabilities in relation to: Intangible assets; Deferred selling cost"
+    assert items_read(reply, [taxes]) == ["Intangible assets", "Deferred selling cost"]
+    assert items_read("2019: 6.1; 2018: 5.9", [taxes]) == []  # a row's cells copied: no list
+
+
 def test_a_list_leaves_out_the_thing_whose_parts_are_asked():
     from edgerag.answer.several import not_the_asked
 

