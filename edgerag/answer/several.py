@@ -17,10 +17,10 @@ headers are such a list too ("1 year, 5 years, more than 5 years" → "Less than
 years; More than 5 years"). Items are joined by
 "; " (numbers and dates keep their commas).
 A reply the passages hold as written is one phrase ("property, plant and equipment"), and a
-reply that copies a table row ("2019: 166.0") is no list; one that names the section the
-passages head before its rows ("Deferred income tax liabilities in relation to: Intangible
-assets; Deferred selling cost") lists the rows (TAT-QA's test set: 1 wrong made right): both are read as before. A table's total
-row ("Total share-based payment charge") is no item beside the rows it sums. An item that is a
+reply that copies a table row ("2019: 166.0") is no list: both are read as before. A reply that
+names the section the passages head before its rows ("Deferred income tax liabilities in
+relation to: Intangible assets; Deferred selling cost") lists the rows (TAT-QA's test set: 1
+wrong made right). A table's total row ("Total share-based payment charge") is no item beside the rows it sums. An item that is a
 piece of one row's label, where two items or more are rows, is named by the whole label
 (`labelled`: "Shareholder distributions" → "Shareholder distributions – dividends", "current" →
 "Trade accounts receivable, net, current"), without the label's lead ("Less:"), footnote number
