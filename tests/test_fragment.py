@@ -135,6 +135,53 @@ def test_a_list_item_is_named_as_its_row_is_labelled():
     assert got == ["Share Incentive Plan (‘SIP’)", "Sharesave scheme (‘SAYE’)", "Performance Share Plan", "Deferred Annual Bonus", "Other"]
 
 
+def test_a_list_item_that_is_a_piece_of_one_rows_label_is_named_by_the_whole_label():
+    from edgerag.answer.several import labelled
+
+    pay = passage(
+        "p4",
+        "Relative importance of spend on pay",
+        "Item: Shareholder distributions – dividends1; 2019 · £m: 60.0; 2018 · £m: 57.9\n"
+        "Item: Total employee expenditure; 2019 · £m: 350.1; 2018 · £m: 340.2\n"
+        "Item: Social security expenses, expenses for post-employment benefits and related employee benefits; 2019: 5; 2018: 4\n"
+        "Item: Trade accounts receivable, net, current; 2019: 10; 2018: 9\n"
+        "Item: Trade accounts receivable, net, noncurrent; 2019: 3; 2018: 2\n"
+        "Item: Less: bitcoin costs; 2019: 1; 2018: 0\n"
+        "Item: Data centre rent (included in Facility costs); 2019: 1; 2018: 0",
+    )
+    # the label's footnote number left off; two pieces of one label are that label once
+    assert labelled(["Shareholder distributions", "Total employee expenditure"], [pay]) == [
+        "Shareholder distributions – dividends",
+        "Total employee expenditure",
+    ]
+    assert labelled(["Total employee expenditure", "Social security expenses", "post-employment benefits"], [pay]) == [
+        "Total employee expenditure",
+        "Social security expenses, expenses for post-employment benefits and related employee benefits",
+    ]
+    assert labelled(["current", "noncurrent"], [pay]) == [
+        "Trade accounts receivable, net, current",
+        "Trade accounts receivable, net, noncurrent",
+    ]
+    # a lead ("Less:") or a closing note is no part of a row's name; items from prose stay as read
+    assert labelled(["bitcoin costs", "Data centre rent"], [pay]) == ["bitcoin costs", "Data centre rent"]
+    assert labelled(["staffing", "Shareholder distributions"], [pay]) == ["staffing", "Shareholder distributions"]
+
+
+def test_a_reply_that_names_its_section_then_the_rows_lists_the_rows():
+    from edgerag.answer.several import items_read
+
+    taxes = passage(
+        "p5",
+        "Deferred income tax",
+        "Deferred income tax liabilities in relation to:\n"
+        "Item: Deferred income tax liabilities in relation to: › Intangible assets; 2019: 6.1; 2018: 5.9\n"
+        "Item: Deferred income tax liabilities in relation to: › Deferred selling cost; 2019: 8.5; 2018: 8.5",
+    )
+    reply = "Deferred income tax liabilities in relation to: Intangible assets; Deferred selling cost"
+    assert items_read(reply, [taxes]) == ["Intangible assets", "Deferred selling cost"]
+    assert items_read("2019: 6.1; 2018: 5.9", [taxes]) == []  # a row's cells copied: no list
+
+
 def test_a_list_leaves_out_the_thing_whose_parts_are_asked():
     from edgerag.answer.several import not_the_asked
 

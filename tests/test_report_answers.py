@@ -197,8 +197,12 @@ def test_a_change_the_table_prints_in_its_own_column_is_read_as_printed():
     asked = "What was the variance in percent for Net revenues from fiscal 2017 to fiscal 2018?"
     assert compute(asked, text).answer == "8%"  # the report's own column, as it rounds it
     assert compute("What was the variance in percent for Operating income from fiscal 2017 to fiscal 2018?", text).answer == "153%"
-    # not named by the column's own word: computed, from the row the question names (not "Percentage of …")
-    assert compute("What was the percentage change in Net revenues from fiscal 2017 to fiscal 2018?", text).answer == "8.45%"
+    # not named by the column's own word: the column's percentage still, where the row's cells give it so rounded
+    # (8.45% → "8%"; printed_change.py `printed_percent`), from the row the question names (not "Percentage of …")
+    assert compute("What was the percentage change in Net revenues from fiscal 2017 to fiscal 2018?", text).answer == "8%"
+    assert (
+        compute("What was the change in Net revenues from fiscal 2017 to fiscal 2018?", text).answer == "199 million"
+    )  # amounts: computed
     assert (
         compute("What was the variance in percent for Net revenues from fiscal 2016 to fiscal 2018?", text) is None
     )  # years not the table's

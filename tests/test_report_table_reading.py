@@ -392,3 +392,143 @@ def test_a_row_label_runs_on_into_its_sentence_not_into_its_cells(tmp_path):
     said = whole_clause("Audit fees", units)
     assert said == "Audit fees consist of fees associated with the annual audit and statutory audits"
     assert not number_for_description(whole_clause("Tax fees", units), "What is included in Tax fees?")
+
+
+def test_a_year_does_not_span_into_a_column_headed_on_its_own():
+    """ "For the Year Ended" over "2018 | 2017", beside "Change Amount": the empty cell under
+    "Change Amount" is no "2017", so 2017's cell is one column, not two alike."""
+    grid = [
+        ["", "For the Year Ended December 31,", "", "Change Amount"],
+        ["", "2018", "2017", ""],
+        ["", "(dollars in thousands)", "", ""],
+        ["Goodwill impairment", "9,174", "8,418", "756"],
+        ["Restructuring charges", "—", "752", "(752)"],
+    ]
+    text = "\n".join(grid_lines(grid, header_rows=3))
+    assert "Change Amount: 756" in text and "2017: 756" not in text
+    done = look_up("What was the goodwill impairment in 2017 and 2018, respectively?", [("g", text)])
+    assert done is not None and done.answer == "8,418 thousand; 9,174 thousand"
+
+
+BALANCE = "\n".join(
+    grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Land", "$773,068", "$773,068"],
+            ["Accounts receivable", "204", "213"],
+            ["Software-as-a-service related", "72,831", "65,646"],
+            ["Gross margin", "5,215", "4,900"],
+        ],
+        "Balances",
+    )
+)
+
+
+def test_a_row_named_accounts_receivable_or_related_is_a_cells_question():
+    """ "accounts" and "related" name rows here, not a question of what accounts for or relates to
+    something; "the company's respective" asks no row's word."""
+    units = [("b", BALANCE)]
+    assert look_up("What is the accounts receivable for 2019 and 2018 respectively?", units).answer == "204; 213"
+    assert look_up("What are the respective software-as-a-service related revenue in 2018 and 2019?", units).answer == "65,646; 72,831"
+    assert look_up("What are the company's respective land value in 2018 and 2019?", units).answer == "$773,068; $773,068"
+    assert look_up("What does the land relate to?", units) is None
+
+
+def test_a_margin_asked_is_no_amount_unless_the_row_names_it_whole():
+    units = [("b", BALANCE)]
+    assert look_up("What is the gross profit margin in 2019?", units) is None  # a margin, not "Gross margin"'s amount
+    assert look_up("What is the gross margin in 2019?", units).answer == "5,215"
+
+
+def test_two_columns_the_question_names_alike_are_no_one_cell():
+    bonds = "\n".join(
+        grid_lines(
+            [
+                ["", "Amortized Cost", "Unrealized Gains", "Unrealized Losses", "Fair Value"],
+                ["Municipal bonds", "44,802", "13", "(110)", "44,705"],
+                ["Corporate bonds", "48,499", "23", "(226)", "48,296"],
+            ],
+            "Securities",
+        )
+    )
+    assert look_up("What is the net value of the unrealized gains and losses of municipal bonds?", [("s", bonds)]) is None
+    assert look_up("What is the fair value of the municipal bonds?", [("s", bonds)]).answer == "44,705"
+
+
+def test_the_side_of_an_either_way_row_asked_by_its_own_word_is_said_as_its_size():
+    """ "the income tax benefit" of "Income tax (benefit) expense: (20.6)" is 20.6; a question
+    that says the label both ways keeps the sign."""
+    table = "\n".join(
+        grid_lines(
+            [
+                ["", "2019", "2018"],
+                ["Income tax (benefit) expense", "$ (20.6)", "$ 2.4"],
+                ["Net income (loss)", "(6,557)", "1,523"],
+            ],
+            "Taxes",
+        )
+    )
+    units = [("t", table)]
+    assert look_up("What was the income tax benefit in 2019?", units).answer == "$20.6"
+    assert look_up("What was the net income (loss) in 2019?", units).answer == "-6,557"
+    assert look_up("What was the income tax expense in 2018?", units).answer == "$2.4"
+
+
+def test_a_rows_value_in_every_year_shown_is_each_years_cell_earliest_first():
+    table = "\n".join(
+        grid_lines(
+            [
+                ["", "2019", "2018", "2017", "2019 vs 2018 % Change"],
+                ["General and administrative", "$ 178,934", "$ 107,444", "$ 67,719", "66.5 %"],
+                ["Research and development", "$ 90,100", "$ 80,200", "$ 70,300", "12.3 %"],
+            ],
+            "Expenses",
+        )
+    )
+    units = [("e", table)]
+    asked = "How much is the general and administrative expenses for the 3 financial years shown in the table (in chronological order)?"
+    assert look_up(asked, units).answer == "$67,719; $107,444; $178,934"
+    assert look_up("What is the research and development for each financial year listed?", units).answer == "$70,300; $80,200; $90,100"
+    assert look_up("What is the research and development?", units) is None  # no year, no column named
+
+
+def test_a_bare_m_over_the_labels_scales_the_table():
+    grid = [["m", "2019", "2018"], ["Operating activities", "11.1", "102.6"], ["Financing activities", "(122.4)", "(90.8)"]]
+    text = "\n".join(grid_lines(grid, "Cash flow"))
+    assert "\nm: " not in f"\n{text}" and "(in millions) — Item: Operating activities" in text
+    assert look_up("What were the financing activities in 2019?", [("c", text)]).answer == "-122.4 million"
+
+
+def test_a_body_row_of_the_scale_over_years_and_column_names_is_a_header_row():
+    """An HTML table whose second header row sits in the body, its scale in the first cell:
+    "(In thousands) | 2019 | 2018 | Change from 2018" heads the columns, it is no row."""
+    grid = [
+        ["", "Year Ended December 31,", "", "2019 %"],
+        ["(In thousands)", "2019", "2018", "Change from 2018"],
+        ["Loss from discontinued operations", "$ 0", "$(72,836)", "(100.0%)"],
+        ["Gain on sale", "$ 0", "500,471", "(100.0%)"],
+    ]
+    text = "\n".join(grid_lines(grid, "Discontinued operations"))
+    assert "Item: (In thousands)" not in text and "Column 3" not in text
+    assert look_up("What was the gain on sale in 2018?", [("d", text)]).answer == "500,471 thousand"
+
+
+def test_a_percentage_change_the_table_prints_is_read_as_rounded_there():
+    """A "Change" column of percentages beside the two years: the report's own rounding of the
+    same change ("+3.6%" for 3.64%), never a printed value of another sign or size."""
+    table = "\n".join(
+        grid_lines(
+            [
+                ["(millions)", "2019", "2018", "Change"],
+                ["Wireless", "9.96", "9.61", "+3.6%"],
+                ["Impairment", "—", "(149.4)", "100%"],
+                ["Capital spending", "697", "664", "(5.0%)"],
+            ],
+            "Subscribers",
+        )
+    )
+    units = [("s", table)]
+    assert compute("What is the percentage change in subscribers for Wireless?", units).answer == "+3.6%"
+    assert compute("What was the percentage change in Wireless in 2019 compared to the previous year?", units).answer == "+3.6%"
+    assert compute("What is the percentage change in Capital spending from 2018 to 2019?", units).answer == "4.97%"  # (5.0%): another sign
+    assert compute("What was the percentage change in impairment?", units) is None  # 100% printed, no change computed

@@ -398,3 +398,22 @@ def test_a_pdf_row_sentence_keeps_its_page(tmp_path):
     rag.insert([f])
     rec = next(r for r in rag.index.get_many("sentences", rag.index.ids("sentences")) if r["text"] == FREEZER)
     assert rec["loc"] == {"pages": [2, 2]}
+
+
+def test_the_top_n_rows_of_a_column_are_named_in_rank_order():
+    lines = grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Prepaid services", "$221", "$180"],
+            ["Prepaid bonds for German statutory costs", "188", "190"],
+            ["Prepaid insurance", "62", "70"],
+            ["Other prepaid expenses", "17", "70"],
+        ],
+        "Prepaid expenses",
+    )
+    units = [("p", "\n".join(lines))]
+    top = table_answer("Which are the top 2 prepaid expenses for 2019?", units)
+    assert top is not None and top.answer == "Prepaid services; Prepaid bonds for German statutory costs"
+    assert table_answer("Which are the two smallest prepaid expenses in 2019?", units).answer == "Other prepaid expenses; Prepaid insurance"
+    assert table_answer("What is the total sum of the top 3 prepaid expenses in 2019?", units) is None  # a sum: arithmetic's
+    assert table_answer("Which are the top 3 prepaid expenses for 2018?", units) is None  # 70 and 70 tie at the third place

@@ -39,7 +39,8 @@ One module per step of the path:
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart
           printed_change.py  a change the table prints in a column the question names ("the
-                     variance in percent"), read as printed
+                     variance in percent"), read as printed; a percentage in a change column
+                     of no year, where the row's cells give it so rounded ("+3.6%" for 3.64%)
           stated_result.py  a change computed from the cells said as the report's prose
                      states it ("27%" for 26.7%), signed as computed, the computation beside
           outflow_rows.py  a row of outflows printed negative ("Early debt extinguishment
@@ -53,7 +54,9 @@ One module per step of the path:
                      code ("… in 2019 and 2018, respectively": every cell, in order); left to
                      the model where a sentence beside the table says the question's words
                      more fully than the cell's row and column (``said_closer``); a total row
-                     only where the question says total or its row explains every word
+                     only where the question says total or its row explains every word; a row
+                     in every year shown, earliest first; "the net loss" of a "Net income
+                     (loss)" row said as its size (outflow_rows.py `side_asked`)
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
                      31, 2019 and 2018, respectively" → 2018's) or in brackets after its own
@@ -121,7 +124,8 @@ One module per step of the path:
                      scale for a note number ("Which note …?", a "Notes" column)
       several.py     a question asking for several things, and the reply's items kept whole, each
                      held by a passage read ("What are the …", "… respectively"), named as their
-                     rows are labelled, less the thing whose parts are asked; the parts of a sum
+                     rows are labelled (a piece of one row's label by the whole label), less the
+                     thing whose parts are asked; the parts of a sum
                      the rows above it; one row's label widened to the rows beside it
       check.py       `check_answer`, the check (``answer_check``): a short answer kept only where a
                      sentence read holds it for what was asked, else read again among answers of

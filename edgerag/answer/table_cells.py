@@ -34,7 +34,7 @@ GENERIC = frozenset(
     "as share growth rate ended ending".split()
 )
 _AMOUNT = re.compile(
-    r"^(?P<neg>-)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
+    r"^(?:(?P<neg>-)|\+)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
     re.I,
 )
 

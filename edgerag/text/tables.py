@@ -59,7 +59,8 @@ _PHRASES = {
     "least expensive": ("min", "number", "expensive"), "less expensive": ("min", "number", "expensive"),
     "most recent": ("max", "date", ""), "more recent": ("max", "date", ""), "most recently": ("max", "date", ""),
 }  # fmt: skip
-_COMPARATIVE = {w for w in CUES if w.endswith("er") or w in ("more", "less", "fewer")}
+COMPARATIVE = {w for w in CUES if w.endswith("er") or w in ("more", "less", "fewer")}
+"""The cue words that compare two ("larger", "more"), not rank all ("largest")."""
 _IMPLIED = {
     "expensive": "price cost costs fee fees charge amount rate total value budget",
     "cheap": "price cost costs fee fees charge amount rate total value",
@@ -175,7 +176,7 @@ def cue_in(words: list[str]) -> _Cue | None:
     for i, w in enumerate(words):
         if w in CUES:
             d, k = CUES[w]
-            return _Cue(d, k, i, w, w in _COMPARATIVE)
+            return _Cue(d, k, i, w, w in COMPARATIVE)
     return None
 
 
@@ -201,13 +202,15 @@ def _header_score(header: str, words: list[str], cue: _Cue) -> float:
 
 
 @dataclass
-class _Column:
+class Column:
+    """A table's column read as values of one kind."""
+
     header: str
     kind: str  # "number" or "date"
     values: dict[int, Number | When]  # row index → value (rows whose cell reads)
 
 
-def _read_column(table: Table, header: str, kind: str, dayfirst: bool) -> _Column | None:
+def _read_column(table: Table, header: str, kind: str, dayfirst: bool) -> Column | None:
     cells = {i: r.cells[header] for i, r in enumerate(table.rows) if header in r.cells}
     if len(cells) < 2:
         return None
@@ -220,7 +223,7 @@ def _read_column(table: Table, header: str, kind: str, dayfirst: bool) -> _Colum
             return None  # EUR against USD, kilograms against metres
     if len(values) < 2 or len(values) < len(cells) / 2:
         return None
-    return _Column(header, kind, values)
+    return Column(header, kind, values)
 
 
 def _kinds(cue: _Cue, header: str) -> tuple[str, str]:
@@ -289,7 +292,7 @@ def _returned(words: list[str], table: Table, column: str) -> str:
     return first
 
 
-def _winner(column: _Column, rows: list[int], direction: str) -> int | None:
+def _winner(column: Column, rows: list[int], direction: str) -> int | None:
     """The row whose value is strictly the largest (``max``) or smallest; None on a tie."""
     best = rows[0]
     for i in rows[1:]:
@@ -369,6 +372,10 @@ def _decide(question: str, words: list[str], cue: _Cue, table: Table, header: st
         if win is None:
             return None
         results.append((win, usable))
+    from .top_rows import how_many, top  # here: top_rows.py reads this module's types
+
+    if (many := how_many(words)) > 1:  # "the top 2 …": those rows (top_rows.py)
+        return top(question, table, header, returned, _read_column(table, header, kind, readings[0]), usable, direction, many)
     if len({w for w, _ in results}) > 1:
         return None  # day-first and month-first readings disagree
     win, usable = results[0]
