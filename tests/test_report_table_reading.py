@@ -532,3 +532,22 @@ def test_a_percentage_change_the_table_prints_is_read_as_rounded_there():
     assert compute("What was the percentage change in Wireless in 2019 compared to the previous year?", units).answer == "+3.6%"
     assert compute("What is the percentage change in Capital spending from 2018 to 2019?", units).answer == "4.97%"  # (5.0%): another sign
     assert compute("What was the percentage change in impairment?", units) is None  # 100% printed, no change computed
+
+
+def test_how_many_of_a_rows_thing_is_the_rows_cell():
+    """ "How many employees (FTE) were there at the end of 2019 and 2018 respectively?" over a
+    five-year summary's row "Employees at year end (FTE)": the row's cells, read in code (the 0.5B
+    had answered "310; 96", the new hires and apprentices of the prose). A count of the table's
+    own rows or years stays a count."""
+    lines = grid_lines(
+        [
+            ["", "2019", "2018", "2017"],
+            ["Revenue", "612.4", "571.0", "540.2"],
+            ["Employees at year end (FTE)", "2,412", "2,288", "2,195"],
+        ],
+        "Five-year summary",
+    )
+    text = "\n".join(lines)
+    asked = "How many employees (FTE) were there at the end of 2019 and 2018 respectively?"
+    assert look_up(asked, [("p", text)]).answer == "2,412; 2,288"
+    assert look_up("How many years had revenue above 550?", [("p", text)]) is None

@@ -42,9 +42,13 @@ from .period_cells import year_periods
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
 
 ASKS_VALUE = re.compile(
-    r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do)\b))", re.I
+    r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b"
+    r"|how\s+many\b(?!\s+(?:years?|times|of\b|components?|items?|types?|kinds?|categories|rows?|segments?)\b)"
+    r"|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do)\b))",
+    re.I,
 )
-"""A question that asks for a value ("What was …?", "How much …?"), not a cause or an action."""
+"""A question that asks for a value ("What was …?", "How much …?", "How many employees were there
+in 2019?": a row's count), not a cause, an action, nor a count of the table's own rows or years."""
 _NOT_A_VALUE = re.compile(
     r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|include|includes|method|policy|how\s+is|how\s+are|which"
     r"|relates?|relate[sd]\s+to|accounts?(?!\s+(?:receivable|payable))|components?|items?|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
