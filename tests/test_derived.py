@@ -75,6 +75,7 @@ CUED_UNITS = [_unit("\n".join(CUED))]
         ("What is the total change in facilities expenses from 2017 to 2019?", "-4,775"),  # a column of 2018 and 2017
         ("What is the total expenses in 2018 and 2019?", "1,712"),  # one year's total for two years' sum
         ("What was the percentage increase in revenue from the EMEA region in 2019?", "10%"),  # another row's percentage
+        ("What is the percentage of restructuring expenses out of the total expenses in 2019?", "-22%"),  # a change, no share
     ],
 )
 def test_a_cued_cell_holds_only_the_result_of_what_was_asked(question, reply):

@@ -284,3 +284,44 @@ def test_a_change_computed_is_said_as_the_reports_prose_states_it():
     assert computed("What was the change in CTS costs from 2018 to 2019?", [rose]).answer == "$9.9 million"
     fell = passage("f", "CTS results", "CTS sales decreased 27% in fiscal 2019.\n" + table)  # the other way: not the +26.7% computed
     assert computed("What is the percentage increase in CTS sales in 2019?", [fell]).answer == "26.7%"
+
+
+def test_a_change_between_two_years_named_is_the_cells_difference_not_the_prose_rounding():
+    """ "What was the change in X between 2018 and 2019?" asks the table's difference (69,916
+    thousand), not the prose's "$69.9 million"; asked in the prose's words, or where the statement
+    is the difference itself, the statement stands."""
+    from edgerag.answer.arithmetic import computed
+
+    table = "\n".join(
+        grid_lines([["(in thousands)", "2019", "2018"], ["Subscription revenue", "542,968", "473,052"], ["Other", "10", "9"]], "Revenue")
+    )
+    said = passage("s", "Revenue", "Subscription revenue increased by $69.9 million in 2019 when compared to 2018.\n" + table)
+    assert computed("What was the change in Subscription revenue between 2018 and 2019?", [said]).answer == "69,916 thousand"
+    assert computed("What is the increase in subscription revenue from 2018 to 2019?", [said]).answer == "69,916 thousand"
+    assert computed("How much did subscription revenue increase by from 2018 to 2019?", [said]).answer == "$69.9 million"
+    assert computed("What was the increase in subscription revenue in 2019?", [said]).answer == "$69.9 million"
+
+
+def test_a_share_price_column_and_a_bare_millions_header_scale_as_they_say():
+    """A column of one share's values ("Weighted-Average Grant Date Fair Value") beside a count of
+    shares under "(in millions)" is no amount in millions; a first column headed "(millions)" alone
+    scales its table."""
+    rsus = grid_lines(
+        [
+            ["(in millions)", "Number of Shares", "Weighted-Average Grant Date Fair Value"],
+            ["Nonvested shares of RSUs at December 31, 2018", "8.6", "$16.59"],
+            ["Granted", "5.4", "21.64"],
+            ["Nonvested shares of RSUs at December 31, 2019", "8.9", "20.84"],
+        ]
+    )
+    text = [("p", "\n".join(rsus))]
+    asked = "What is the change in Weighted-Average Grant Date Fair Value of Nonvested shares of RSUs from 2018 to 2019?"
+    assert compute(asked, text).answer == "4.25"
+    assert (
+        compute("What is the change in the Number of Shares of Nonvested shares of RSUs from 2018 to 2019?", text).answer == "0.3 million"
+    )
+    subscribers = grid_lines(
+        [["(millions)", "2019", "2018"], ["Wireless", "9.96", "9.61"], ["High-speed Internet", "3.56", "3.41"]], "Subscribers"
+    )
+    asked = "What is the difference in the number of subscribers between Wireless and High-speed Internet in 2018?"
+    assert compute(asked, [("p", "\n".join(subscribers))]).answer == "6.2 million"

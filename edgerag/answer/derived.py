@@ -16,7 +16,8 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
   or average only where the question asks one; one year's cell holds no sum or average of
   several years. On TAT-QA's whole test set a cell so cued held 5 right replies and let 15
   wrong ones through, each of another year's column, another row or the percentage beside an
-  amount; held to these, 5 and 9.
+  amount; held to these, 5 and 9. A proportion is not held by a column or row of changes ("% CHANGE:
+  5.5%" for "the percentage of IPTV subscribers out of the total"): two wrong replies so held.
 
 A choice among things by size over the tables read ("Which segment had the largest change?",
 "Who has the highest compensation?") is a comparison code makes (compare.py, arithmetic.py) or
@@ -52,6 +53,8 @@ _CUES = {
     "sum": r"total|\bsum\b|combined|aggregate",
 }
 _CUES["percent_change"] = _CUES["change"] + r"|%"
+_CHANGE_WORD = re.compile(r"chang|varian|increas|decreas|growth|movement", re.I)
+"""A column or row of changes ("% CHANGE"): its percentages are no part of a whole."""
 _ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b", re.I)
 """A question that asks a percentage or a rate: its change may be one."""
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
@@ -147,6 +150,8 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
                 continue
             if not (cue.search(header) or cue.search(label) or (op.op == "proportion" and "%" in cell)):
                 continue
+            if op.op == "proportion" and (_CHANGE_WORD.search(header) or _CHANGE_WORD.search(own)) and not _CHANGE_WORD.search(asked):
+                continue  # "% CHANGE: 5.5%" is the row's growth, not its share of the total asked
             if not (named or cue.search(own) or any(_close(w, q) for w in content(header) for q in words)):
                 continue  # "% Revenues by Business › Hardware" for the EMEA and Americas regions' revenue
             said = set(years_in(header))

@@ -83,6 +83,11 @@ _MONEY_SCALE = re.compile(
 """A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""
 _COUNTED = re.compile(r"\bnumber\s+of\s+(?:shares|units|options|employees|stores|customers)\b", re.I)
 """A row or column that counts things ("Number of Shares"): no money scale multiplies it."""
+_SHARE_PRICE_COLUMN = re.compile(
+    r"\bper\s+(?:[\w-]+\s+)?share\b|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b|\bprice\s+per\b", re.I
+)
+"""A column of one share's values ("Weighted-Average Grant Date Fair Value" beside "Number of
+Shares" under "(in millions)"): the table's scale counts the shares, not their price."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
@@ -163,6 +168,7 @@ class Grid:
             or points
             or unscaled_label(label)
             or NOT_MONEY.search(f"{label} {header}")
+            or _SHARE_PRICE_COLUMN.search(header)
             or (self.except_shares and SHARE_COUNT.search(label))
             or (_MONEY_SCALE.search(f"{self.caption} {self.label_header}") and _COUNTED.search(f"{label} {header}"))
         )
