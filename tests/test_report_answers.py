@@ -325,3 +325,35 @@ def test_a_share_price_column_and_a_bare_millions_header_scale_as_they_say():
     )
     asked = "What is the difference in the number of subscribers between Wireless and High-speed Internet in 2018?"
     assert compute(asked, [("p", "\n".join(subscribers))]).answer == "6.2 million"
+
+
+def test_a_row_told_apart_by_its_number_is_the_one_asked():
+    """ "28 nanometers" among "14 nanometers and under", "40 nanometers": the words tie the rows,
+    the number the question says picks one."""
+    rows = grid_lines(
+        [
+            ["Process Technologies", "2019 · %", "2018 · %"],
+            ["14 nanometers and under", "0.0", "2.6"],
+            ["28 nanometers", "11.3", "12.6"],
+            ["40 nanometers", "23.1", "25.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the increase / (decrease) in 28 nanometers from 2018 to 2019?", text).answer == "-1.3%"
+    assert compute("What is the increase / (decrease) in 32 nanometers from 2018 to 2019?", text) is None  # no such row
+
+
+def test_a_label_lead_of_the_tables_arithmetic_is_no_word_to_ask():
+    """ "Less: surcharge revenue" is the row asked as "surcharge revenue"; a question that says the
+    lead still names it."""
+    rows = grid_lines(
+        [
+            ["($ in millions)", "Fiscal Year 2019", "2018"],
+            ["Net sales", "2,380.2", "2,157.7"],
+            ["Less: surcharge revenue", "438.1", "365.4"],
+            ["Net sales excluding surcharge revenue", "1,942.1", "1,792.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What was the change in the amount of surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"
+    assert compute("What was the change in Less: surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"

@@ -11,6 +11,8 @@ the question names:
 * one row and two or more quarters, halves or months, where the columns are such parts
   (period_cells.py); two things apart that are only such parts ("between Q3 and Q4 2020") are
   those periods;
+* a row its words name alike with others, told apart by a number its label and the question
+  both say ("28 nanometers" among "40 nanometers", "65 nanometers": `numbered_rows`);
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
@@ -198,6 +200,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     if by_rows:
         return op, by_rows
     row = best_row(grid, words)
+    if row is None and (numbered := numbered_rows(grid, question)):
+        row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
     if row is None and op.op in ("sum", "average") and not op.years:
         return op, _column_rows(grid, question)
     if row is not None and by_period(grid):  # columns of quarters, halves or months (period_cells.py)
@@ -205,6 +209,22 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         if cells or any(p.part and by_period(grid, p.part) for p in op.periods):
             return op, cells
     return op, None if row is None else _year_cells(op, grid, row, words)
+
+
+_LABEL_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
+
+
+def numbered_rows(grid: Grid, question: str) -> list[int]:
+    """The rows whose labels hold a number, no year, that the question says as it stands
+    ("28 nanometers" among "14 nanometers and under", "40 nanometers": words alone tie them, a
+    row's number tells it)."""
+    said = set(_LABEL_NUMBER.findall(question))
+    rows = []
+    for i, label in enumerate(grid.labels):
+        numbers = [n for n in _LABEL_NUMBER.findall(_own(label)) if not re.fullmatch(r"(?:19|20)\d{2}", n)]
+        if numbers and all(n in said for n in numbers):
+            rows.append(i)
+    return rows
 
 
 def _own(label: str) -> str:

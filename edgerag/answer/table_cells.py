@@ -267,8 +267,11 @@ def label_score(label: str, words: Sequence[str]) -> float:
     """How surely ``words`` name the row ``label``: 0 unless they hold `MIN_LABEL` of its own
     label's words (its aside in parentheses, "(weighted average)", may go unsaid); else how
     many of the question's words its label and section hold, and the share held, less the
-    label's words not asked."""
+    label's words not asked. A lead of the table's arithmetic the question does not say ("Less:")
+    is no word of the label's (`_ARITHMETIC_LEAD`)."""
     section, _, own = label.rpartition(SECTION_MARK)
+    if (lead := _ARITHMETIC_LEAD.match(own)) and not any(_close(w, q) for w in content(lead.group()) for q in words):
+        own = own[lead.end() :]  # "Less: surcharge revenue" asked as "surcharge revenue"
     bare = _ASIDE.sub("", own).strip()
     scores = [_score(section, own, words)]
     if bare and bare != own:
@@ -284,6 +287,9 @@ def label_score(label: str, words: Sequence[str]) -> float:
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+_ARITHMETIC_LEAD = re.compile(r"(?:less|add|plus|deduct|minus)\s*:\s*", re.I)
+"""A label's lead of the table's arithmetic ("Less: surcharge revenue", "Add: Voyage expenses"):
+a question names the row without it."""
 _ABBREVIATION = re.compile(r"\(\s*[‘'\"“]?([A-Z]{2,}[A-Za-z0-9&]{0,8})[’'\"”]?\s*\)")
 """A label's own short name, in parentheses after it."""
 
