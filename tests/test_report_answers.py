@@ -357,3 +357,21 @@ def test_a_label_lead_of_the_tables_arithmetic_is_no_word_to_ask():
     text = [("p", "\n".join(rows))]
     assert compute("What was the change in the amount of surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"
     assert compute("What was the change in Less: surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"
+
+
+def test_a_column_named_by_its_number_beside_its_scale_is_the_one_asked():
+    """ "Level 1 · RMB'Million" is the column "the level 1 FVPL" names (its scale is no word to
+    ask), and "level 2" names Level 2's, not Level 1's."""
+    rows = grid_lines(
+        [
+            ["", "Level 1 · RMB'Million", "Level 2 · RMB'Million", "Total · RMB'Million"],
+            ["As at 31 December 2019 › FVPL", "14,766", "5,091", "19,857"],
+            ["As at 31 December 2019 › OFA", "", "375", "375"],
+            ["As at 31 December 2018 › FVPL", "10,875", "5,009", "15,884"],
+            ["As at 31 December 2018 › OFA", "", "2,032", "2,032"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("How much did the level 1 FVPL change by from 2018 year end to 2019 year end?", text).answer == "3,891 million"
+    assert compute("How much did the level 2 FVPL change by from 2018 year end to 2019 year end?", text).answer == "82 million"
+    assert compute("How much did the level 2 OFA change by from 2018 year end to 2019 year end?", text).answer == "-1,657 million"

@@ -43,6 +43,7 @@ from .table_cells import (
     header_year,
     named_columns,
     question_words,
+    said_numbers,
     year_columns,
 )
 
@@ -77,7 +78,7 @@ def _family(header: str) -> str:
     return " ".join(w for w in content(header) if not years_in(w))
 
 
-def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
+def _year_rows(op: Operation, grid: Grid, words: list[str], question: str) -> list[Cell] | None:
     """A table of years by row: the years' rows in the one column the question names."""
     by_year: dict[int, list[int]] = {}
     for i, label in enumerate(grid.labels):
@@ -89,7 +90,7 @@ def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None
         if i is None:
             return None
         rows[y] = i
-    cols = named_columns(grid, words)
+    cols = named_columns(grid, words, question)  # "the level 1 FVPL": the Level 1 column, not Level 2's
     if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
         return None
     cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
@@ -196,7 +197,7 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         op = replace(op, parts=())  # "between the restructuring costs and other reserves in 2019 and 2018": one row
     if op.op in ("ratio", "proportion"):
         return op, None  # two things to divide, not named apart
-    by_rows = _year_rows(op, grid, words)
+    by_rows = _year_rows(op, grid, words, question)
     if by_rows:
         return op, by_rows
     row = best_row(grid, words)
@@ -211,20 +212,12 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     return op, None if row is None else _year_cells(op, grid, row, words)
 
 
-_LABEL_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
-
-
 def numbered_rows(grid: Grid, question: str) -> list[int]:
     """The rows whose labels hold a number, no year, that the question says as it stands
     ("28 nanometers" among "14 nanometers and under", "40 nanometers": words alone tie them, a
     row's number tells it)."""
-    said = set(_LABEL_NUMBER.findall(question))
-    rows = []
-    for i, label in enumerate(grid.labels):
-        numbers = [n for n in _LABEL_NUMBER.findall(_own(label)) if not re.fullmatch(r"(?:19|20)\d{2}", n)]
-        if numbers and all(n in said for n in numbers):
-            rows.append(i)
-    return rows
+    said = said_numbers(question)
+    return [i for i, label in enumerate(grid.labels) if (told := said_numbers(_own(label))) and told <= said]
 
 
 def _own(label: str) -> str:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.printed import scale_word
+from ..text.printed import SCALE, scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
 from .operation import splits_a_year, years_in
@@ -382,12 +382,27 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
 
 
-def named_columns(grid: Grid, words: Sequence[str]) -> list[str]:
-    """Columns whose header's own words (years aside) the question holds, best first."""
+SAID_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
+"""A number a label or header names a thing by ("Level 2", "28 nanometers", "0.11/0.13 micron")."""
+
+
+def said_numbers(text: str) -> set[str]:
+    """The numbers ``text`` names things by (`SAID_NUMBER`), years aside."""
+    return {n for n in SAID_NUMBER.findall(text) if not re.fullmatch(r"(?:19|20)\d{2}", n)}
+
+
+def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
+    """Columns whose header's own words (years and its scale aside: "Level 1 · RMB'Million" is
+    "Level 1") the question holds, best first; given the ``question``, of headers that name a
+    number ("Level 1", "Level 2"), only those whose numbers it says."""
     scored = []
+    numbers = said_numbers(question) if question is not None else None
     for n, h in enumerate(grid.headers):
-        mine = [w for w in content(h) if w not in _GENERIC]
+        own = SCALE.sub(" ", h)
+        mine = [w for w in content(own) if w not in _GENERIC]
         if not mine:
+            continue
+        if numbers is not None and (told := said_numbers(own)) and not told <= numbers:
             continue
         held = sum(any(_close(w, q) for q in words) for w in mine)
         if held / len(mine) >= MIN_LABEL:
