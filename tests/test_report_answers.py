@@ -375,3 +375,17 @@ def test_a_column_named_by_its_number_beside_its_scale_is_the_one_asked():
     assert compute("How much did the level 1 FVPL change by from 2018 year end to 2019 year end?", text).answer == "3,891 million"
     assert compute("How much did the level 2 FVPL change by from 2018 year end to 2019 year end?", text).answer == "82 million"
     assert compute("How much did the level 2 OFA change by from 2018 year end to 2019 year end?", text).answer == "-1,657 million"
+
+
+def test_a_years_own_column_before_a_change_column_headed_by_the_year():
+    """ "Change Amount · 2017" beside "2017": the year's own column is its operand."""
+    rows = grid_lines(
+        [
+            ["", "For the Year Ended December 31, 2018", "For the Year Ended December 31, 2017", "Change Amount 2017"],
+            ["Goodwill impairment", "9,174", "8,418", "756"],
+            ["Restructuring charges", "9,170", "1,512", "7,658"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the percentage change in goodwill impairment between 2017 and 2018?", text).answer == "8.98%"
+    assert compute("What is the change in goodwill impairment between 2017 and 2018?", text).answer == "756"

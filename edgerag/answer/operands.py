@@ -3,7 +3,8 @@ the question names:
 
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year; one: a change in that year is from the year before): the row's cells in those
-  years' columns, of one kind of column;
+  years' columns, of one kind of column, a year's own before a change's headed by it ("Change
+  Amount · 2017");
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, else the table's only column), or two columns of one
   row; named with "and" in them ("the sum of research and development and sales and marketing
@@ -63,6 +64,7 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     cells: list[Cell] = []
     for y in years:
         cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        cols = [h for h in cols if not _CHANGE_HEADER.search(h)] or cols  # "2017" beside "Change Amount · 2017": the year's own
         if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
             cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
         if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
@@ -71,6 +73,11 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     if len({c.amount.percent for c in cells}) > 1:
         return None  # a percentage and an amount: no operands of one operation
     return cells
+
+
+_CHANGE_HEADER = re.compile(r"\b(?:chang|varian|increas|decreas|growth|movement)", re.I)
+"""A column of changes ("Change Amount · 2017", "Increase (decrease) 2019"): no year's own value,
+where the year has a column of its own beside it."""
 
 
 def _family(header: str) -> str:
