@@ -389,3 +389,12 @@ def test_a_years_own_column_before_a_change_column_headed_by_the_year():
     text = [("p", "\n".join(rows))]
     assert compute("What is the percentage change in goodwill impairment between 2017 and 2018?", text).answer == "8.98%"
     assert compute("What is the change in goodwill impairment between 2017 and 2018?", text).answer == "756"
+
+
+def test_a_ratio_of_one_rows_two_years_is_the_first_said_over_the_second():
+    rows = grid_lines([["", "2019", "2018"], ["Integration incentives", "208,855", "132,500"], ["Travel", "10", "12"]], "Expenses")
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the ratio of integration incentives expense in 2019 to 2018?", text).answer == "1.58"
+    assert compute("What is the ratio of integration incentives expense in 2018 to 2019?", text).answer == "0.63"
+    assert compute("What is the ratio of integration incentives to travel in 2019?", text).answer == "20,885.5"  # two rows named apart
+    assert compute("What is the ratio of board fees in 2019 to 2018?", text) is None  # no such row

@@ -14,6 +14,8 @@ the question names:
   those periods;
 * a row its words name alike with others, told apart by a number its label and the question
   both say ("28 nanometers" among "40 nanometers", "65 nanometers": `numbered_rows`);
+* a ratio of one thing's two years ("the ratio of total revenue in 2018 to 2017"): the row's
+  cell in the first year said over its cell in the second;
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
@@ -78,6 +80,13 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
 _CHANGE_HEADER = re.compile(r"\b(?:chang|varian|increas|decreas|growth|movement)", re.I)
 """A column of changes ("Change Amount · 2017", "Increase (decrease) 2019"): no year's own value,
 where the year has a column of its own beside it."""
+
+
+_ONE_ROW_RATIO = re.compile(
+    r"\bratio\s+of\b(?:(?!\b(?:to|and|over)\b).)*\b(?:19|20)\d{2}\s+(?:to|over)\s+(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\b", re.I
+)
+"""A ratio of one thing's two years ("the ratio of total revenue in 2018 to 2017"): its first
+year's value over its second's."""
 
 
 def _family(header: str) -> str:
@@ -202,6 +211,12 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         if cells or op.op in ("ratio", "proportion"):
             return op, cells
         op = replace(op, parts=())  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+    if op.op == "ratio" and len(op.years) == 2 and _ONE_ROW_RATIO.search(question):
+        row = best_row(grid, words)  # "the ratio of total revenue in 2018 to 2017": one row's years, as said
+        cells = None if row is None else _year_cells(op, grid, row, words)
+        if cells is not None and len(cells) == 2 and op.years[0] > op.years[1]:
+            cells = cells[::-1]
+        return op, cells
     if op.op in ("ratio", "proportion"):
         return op, None  # two things to divide, not named apart
     by_rows = _year_rows(op, grid, words, question)
