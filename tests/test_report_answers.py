@@ -398,3 +398,27 @@ def test_a_ratio_of_one_rows_two_years_is_the_first_said_over_the_second():
     assert compute("What is the ratio of integration incentives expense in 2018 to 2019?", text).answer == "0.63"
     assert compute("What is the ratio of integration incentives to travel in 2019?", text).answer == "20,885.5"  # two rows named apart
     assert compute("What is the ratio of board fees in 2019 to 2018?", text) is None  # no such row
+
+
+def test_two_parts_of_one_row_are_two_columns_and_a_span_of_years_is_its_column():
+    """ "… due more than 5 years as a percentage of total …" over one Total row: its More than 5
+    years cell over its Total cell; "… in the 2023-2024 period" reads the column headed "2023 - 2024"."""
+    rows = grid_lines(
+        [
+            ["", "Total", "Less than 1 year", "1 - 3 years", "More than 5 years"],
+            ["Operating lease obligations", "1,000", "200", "300", "500"],
+            ["Total contractual obligations", "14,461.6", "3,000", "4,476.3", "6,985.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What was the total contractual obligations due more than 5 years as a percentage of total contractual obligations?"
+    assert compute(asked, text).answer == "48.3%"
+    spans = grid_lines(
+        [
+            ["", "2020", "2021 - 2022", "2023 - 2024", "Total"],
+            ["Purchase obligations", "19,000", "1,000", "438", "20,438"],
+            ["Total", "30,000", "25,000", "20,121", "75,121"],
+        ]
+    )
+    asked = "What is the value of the company's 2023-2024 purchase obligations as a percentage of its total payment due in the 2023-2024 period?"
+    assert compute(asked, [("p", "\n".join(spans))]).answer == "2.18%"

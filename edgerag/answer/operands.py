@@ -6,8 +6,9 @@ the question names:
   years' columns, of one kind of column, a year's own before a change's headed by it ("Change
   Amount · 2017");
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
-  two rows in one column (the year named, else the table's only column), or two columns of one
-  row; named with "and" in them ("the sum of research and development and sales and marketing
+  two rows in one column (the year named, a column of the span of years named, "2023 - 2024",
+  else the table's only column), or two columns of one row, each part its own column ("… due
+  more than 5 years as a percentage of total …": not both the Total column); named with "and" in them ("the sum of research and development and sales and marketing
   expenses"), split at the one "and" where each side names one row (`split_at_rows`);
 * one row and two or more quarters, halves or months, where the columns are such parts
   (period_cells.py); two things apart that are only such parts ("between Q3 and Q4 2020") are
@@ -119,6 +120,16 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
             if all(grid.value(i, h) is not None for i in rows):
                 return h
         return None
+    spans = [
+        h
+        for h in grid.headers
+        if len(op.years) > 1
+        and set(years_in(h)) == set(op.years)
+        and not _CHANGE_HEADER.search(h)
+        and all(grid.value(i, h) is not None for i in rows)
+    ]
+    if len(spans) == 1:
+        return spans[0]  # "… in the 2023-2024 period" over a column headed "2023 - 2024"
     named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
     if named:
         return named[0]
@@ -191,6 +202,10 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
         return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
     others = [w for w in question_words(question) if w not in a_words and w not in b_words and not years_in(w)]
     ca, cb = _part_columns(grid, op.parts[0], a_words, op, others), _part_columns(grid, op.parts[1], b_words, op, others)
+    if len(cb) == 1 and len(ca) > 1 and cb[0] in ca:
+        ca = [h for h in ca if h != cb[0]]  # "… due more than 5 years as a percentage of total …": apart, not both the Total column
+    elif len(ca) == 1 and len(cb) > 1 and ca[0] in cb:
+        cb = [h for h in cb if h != ca[0]]
     if ca and cb and ca[0] != cb[0]:
         row = best_row(grid, content(question))
         if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
