@@ -35,6 +35,8 @@ One module per step of the path:
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words, word for word first, or its short name: "PSP") and column
                      (the year, the header's words) bound
+            total_rows.py  a total printed under a table's rows with no label, each value the
+                     sum of the rows above it: read back as the table's "Total" row
             table_topic.py  a table's lead-in ("The provision for income taxes consists of
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart

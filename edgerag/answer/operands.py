@@ -40,6 +40,7 @@ from .period_cells import by_period, period_cells
 from .table_cells import (
     Cell,
     Grid,
+    _close,
     best_row,
     column_rank,
     content,
@@ -199,6 +200,8 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     if a is not None and b is not None and a != b:
         rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
         h = _one_column(op, grid, [a, b], rest)
+        if h is None and (shared := [w for w in a_words if any(_close(w, x) for x in b_words)]):
+            h = _one_column(op, grid, [a, b], shared)  # "the amortized costs of A as a percentage of the total amortized cost"
         return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
     others = [w for w in question_words(question) if w not in a_words and w not in b_words and not years_in(w)]
     ca, cb = _part_columns(grid, op.parts[0], a_words, op, others), _part_columns(grid, op.parts[1], b_words, op, others)

@@ -25,6 +25,7 @@ from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
 from .operation import splits_a_year, years_in
 from .table_topic import lead_in
+from .total_rows import unlabeled_totals
 
 MIN_LABEL = 0.75
 """The share of a label's words a question must hold to name its row."""
@@ -196,6 +197,10 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
     for t in _tables(units_texts):
         first = t.headers[0]
         headers = [h for h in t.headers[1:] if not note_column(h)]
+        for key, text in units_texts:  # a total printed with no label (total_rows.py)
+            if key in set(t.keys) and (totals := unlabeled_totals(first, t.headers[1:], t.rows[0].caption, [text])):
+                t.rows.extend(totals)
+                t.keys.extend([key] * len(totals))
         labels = [r.cells.get(first, "") for r in t.rows]
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
         grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
