@@ -19,6 +19,8 @@ One module per step of the path:
         arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
+          count_rows.py  how many of a table's rows pass a bound in the column a question
+                     names ("How many obligations had a total that exceeded $500,000 thousand?")
           operation.py   the operation a question asks, from its grammar (typed `Operation`); a
                      split fiscal year ("2018/2019") as the year it ends in; a clause setting a
                      thing aside asks none; "the proportion of A over B" a fraction

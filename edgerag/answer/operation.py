@@ -27,7 +27,19 @@ from dataclasses import dataclass
 
 from .periods import YEAR, Period, periods_asked, year_of
 
-OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years", "years_over")
+OPERATIONS = (
+    "percent_change",
+    "change",
+    "difference",
+    "average",
+    "sum",
+    "ratio",
+    "proportion",
+    "which_year",
+    "count_years",
+    "years_over",
+    "count_rows",
+)
 _NOT_A_NUMBER = re.compile(
     r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)"
     r"|was\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reason|cause|driver|factor)|are\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
