@@ -38,3 +38,16 @@ def test_rows_past_a_bound_in_the_column_named_are_counted_without_the_total():
 
 def test_no_column_named_counts_nothing():
     assert compute("How many obligations had payments that exceeded $500,000 thousand?", _text(OBLIGATIONS)) is None
+
+
+def test_quarters_that_are_rows_are_counted_in_the_years_column():
+    prices = grid_lines(
+        [
+            ["", "Fiscal 2019 · High", "Fiscal 2019 · Low", "Fiscal 2018 · High"],
+            ["First Quarter", "$ 83.14", "$ 63.81", "$ 45.24"],
+            ["Second Quarter", "$ 88.08", "$ 70.26", "$ 45.14"],
+            ["Third Quarter", "$ 83.95", "$ 54.50", "$ 64.06"],
+        ]
+    )
+    assert compute("In 2019, how many quarters did the high share price exceed $85.00?", _text(prices)).answer == "1"
+    assert compute("In 2018, how many quarters did the high share price exceed $50.00?", _text(prices)).answer == "1"
