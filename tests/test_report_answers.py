@@ -422,3 +422,23 @@ def test_two_parts_of_one_row_are_two_columns_and_a_span_of_years_is_its_column(
     )
     asked = "What is the value of the company's 2023-2024 purchase obligations as a percentage of its total payment due in the 2023-2024 period?"
     assert compute(asked, [("p", "\n".join(spans))]).answer == "2.18%"
+
+
+def test_a_part_adding_another_row_as_well_is_no_one_rows_cell():
+    """ "the proportion of goodwill, trademarks, and other intangible assets, as well as investment
+    in unconsolidated subsidiaries over total liabilities": two rows over one, not one."""
+    rows = grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Goodwill, trademarks and other intangible assets", "1,187.0", "406.2"],
+            ["Investment in unconsolidated subsidiaries", "185.4", "165.8"],
+            ["Total liabilities", "1,637.1", "722.5"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the proportion of the goodwill, trademarks, and other intangible assets, as well as investment in unconsolidated subsidiaries over total liabilities in 2018?"
+    assert compute(asked, text) is None
+    assert (
+        compute("What is the proportion of goodwill, trademarks and other intangible assets over total liabilities in 2018?", text).answer
+        == "0.56"
+    )

@@ -163,11 +163,20 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
     return dated
 
 
+_ALSO = re.compile(r"\bas\s+well\s+as\b|\balong\s+with\b|\btogether\s+with\b", re.I)
+"""A part adding another thing to the first ("A, as well as B")."""
+
+
 def _names_more(grid: Grid, row: int, part: str) -> bool:
     """Whether ``part``, a list ("A and B", "A, B"), names beside ``row`` another whole row by one
-    of its items ("investor relations and consultants"); never where ``row``'s own label is such
-    a list ("Research and development")."""
+    of its items ("investor relations and consultants"), or by what it adds "as well as" ("…
+    intangible assets, as well as investment in unconsolidated subsidiaries"); else never where
+    ``row``'s own label is such a list ("Research and development")."""
     label = _own(grid.labels[row])
+    if (also := _ALSO.search(part)) and not _ALSO.search(label):
+        others = [j for j in range(len(grid.labels)) if j != row]
+        if best_row(grid, content(part[also.end() :]), others) is not None:
+            return True  # "… intangible assets, as well as investment in unconsolidated subsidiaries": a second row
     if re.search(r"\band\b|,", label) or not re.search(r"\s+and\s+|,\s", part):
         return False
     own = set(content(label))

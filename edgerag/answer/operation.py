@@ -102,8 +102,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
 ]
 _OVER = re.compile(  # "the proportion of the value of finished goods over total inventories": A over B, never "over the years"
-    r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?,]+?)"
-    r"\s+over\s+(?!(?:the\s+)?(?:years?|periods?|time)\b)(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+    r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?]+?)"
+    r",?\s+over\s+(?!(?:the\s+)?(?:years?|periods?|time)\b)(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
     re.I,
 )
 _PARTS: list[re.Pattern[str]] = [
