@@ -442,3 +442,14 @@ def test_a_part_adding_another_row_as_well_is_no_one_rows_cell():
         compute("What is the proportion of goodwill, trademarks and other intangible assets over total liabilities in 2018?", text).answer
         == "0.56"
     )
+
+
+def test_a_year_that_names_a_plan_over_a_table_of_no_years_leaves_the_columns_to_words():
+    """ "Barry Litwin's target amount under the 2019 plan": no column is a year's, so the parts'
+    shared words ("target") name the column."""
+    rows = grid_lines([["", "Target ($)", "Cap (%)"], ["Barry Litwin", "1,113,750", "200"], ["Robert Dooley", "615,000", "150"]])
+    text = [("p", "\n".join(rows))]
+    asked = "What percentage of Barry Litwin's target amount under the 2019 plan is Robert Dooley's target amount?"
+    assert compute(asked, text).answer == "55.22%"
+    dated = grid_lines([["", "2018"], ["Barry Litwin", "1,000"], ["Robert Dooley", "500"]])
+    assert compute(asked, [("p", "\n".join(dated))]) is None  # a table of years without 2019's

@@ -120,7 +120,9 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
         for h in year_columns(grid, op.years[0], words):
             if all(grid.value(i, h) is not None for i in rows):
                 return h
-        return None
+        if any(header_year(h) is not None for h in grid.headers):
+            return None
+        # no column of any year: the year names a thing ("… under the 2019 plan"), the columns are named by words
     spans = [
         h
         for h in grid.headers
