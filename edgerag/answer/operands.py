@@ -20,6 +20,8 @@ the question names:
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
+* a sum or an average over every row, where the question says so ("for all non-employee
+  directors": every_row.py);
 * a sum or an average over rows the question names by their labels, two or more, in the one
   column it names (its header not a year's): "the average number of shares owned by L. Gordon
   Crovitz and Donald P. Hutchison". (Every row of a column, "the NEOs' total salary", was tried:
@@ -35,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
+from .every_row import every_row
 from .operation import Operation, names_a_period, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
@@ -254,6 +257,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     row = best_row(grid, words)
     if row is None and (numbered := numbered_rows(grid, question)):
         row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
+    if row is None and (every := every_row(op, grid, question)):
+        return every  # "the average fee … for all non-employee directors": every row's (every_row.py)
     if row is None and op.op in ("sum", "average") and not op.years:
         return op, _column_rows(grid, question)
     if row is not None and by_period(grid):  # columns of quarters, halves or months (period_cells.py)

@@ -1,0 +1,34 @@
+"""A sum or an average over every row of a table, where the question says "all" (answer/every_row.py)."""
+
+from __future__ import annotations
+
+from edgerag.answer.arithmetic import compute
+from edgerag.text.rows import grid_lines
+
+DIRECTORS = grid_lines(
+    [
+        ["Name", "Fees Earned or Paid in Cash ($)", "All Other Compensation", "Total"],
+        ["Richard S. Hill", "$106,000", "$4,000", "$110,000"],
+        ["Darcy Antonellis", "$55,333", "", "$55,333"],
+        ["David C. Habiger", "$70,000", "$17,000", "$87,000"],
+    ]
+)
+
+
+def _text(rows: list[str]) -> list[tuple[str, str]]:
+    return [("p", "\n".join(rows))]
+
+
+def test_all_the_rows_named_are_summed_or_averaged_in_the_column_named():
+    assert compute("What is the average fee earned or paid in cash for all non-employee directors?", _text(DIRECTORS)).answer == "77,111"
+    assert (
+        compute("What is the total amount of all other compensation by all the directors in the table?", _text(DIRECTORS)).answer
+        == "21,000"
+    )
+    assert compute("What is the total fees earned or paid in cash of all 3 directors?", _text(DIRECTORS)).answer == "231,333"
+
+
+def test_no_all_a_wrong_count_or_a_gap_in_an_average_decides_nothing():
+    assert compute("What is the directors' total fees earned or paid in cash?", _text(DIRECTORS)) is None  # no "all": a subset, maybe
+    assert compute("What is the total fees earned or paid in cash of all 4 directors?", _text(DIRECTORS)) is None  # three rows
+    assert compute("What is the average other compensation for all the directors?", _text(DIRECTORS)) is None  # one row has none
