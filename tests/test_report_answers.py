@@ -453,3 +453,22 @@ def test_a_year_that_names_a_plan_over_a_table_of_no_years_leaves_the_columns_to
     assert compute(asked, text).answer == "55.22%"
     dated = grid_lines([["", "2018"], ["Barry Litwin", "1,000"], ["Robert Dooley", "500"]])
     assert compute(asked, [("p", "\n".join(dated))]) is None  # a table of years without 2019's
+
+
+def test_a_dash_in_a_year_named_is_nothing_in_a_sum_average_or_change():
+    """ "PSAs granted: 36,982; —; 371,672": the average of 2017-2019 counts 2018 as 0; a row of
+    percentages, or a percentage change from nothing, is not so read."""
+    rows = grid_lines(
+        [
+            ["", "2019", "2018", "2017"],
+            ["PSAs granted", "36,982", "—", "371,672"],
+            ["RSUs granted", "120,000", "110,000", "90,000"],
+            ["Vesting rate", "10%", "—", "12%"],
+        ],
+        "Awards",
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What was the average PSAs granted for 2017-2019?", text).answer == "136,218"
+    assert compute("What was the change in PSAs granted from 2018 to 2019?", text).answer == "36,982"
+    assert compute("What was the percentage change in PSAs granted from 2018 to 2019?", text) is None
+    assert compute("What was the average vesting rate for 2017-2019?", text) is None

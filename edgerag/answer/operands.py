@@ -4,7 +4,8 @@ the question names:
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year; one: a change in that year is from the year before): the row's cells in those
   years' columns, of one kind of column, a year's own before a change's headed by it ("Change
-  Amount · 2017");
+  Amount · 2017"); a year named whose cell is "—" is 0 in a sum, an average or a change (a
+  report's nothing), where another year named has a value;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, a column of the span of years named, "2023 - 2024",
   else the table's only column), or two columns of one row, each part its own column ("… due
@@ -41,6 +42,7 @@ from .every_row import every_row
 from .operation import Operation, names_a_period, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
+    Amount,
     Cell,
     Grid,
     _close,
@@ -69,7 +71,11 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     if len(years) < 2:
         return None
     cells: list[Cell] = []
+    nil = _nil_years(op, grid, row, years, words)
     for y in years:
+        if y in nil:
+            cells.append(nil[y])  # "—" in a year named: nothing, 0 (`_nil_years`)
+            continue
         cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
         cols = [h for h in cols if not _CHANGE_HEADER.search(h)] or cols  # "2017" beside "Change Amount · 2017": the year's own
         if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
@@ -80,6 +86,29 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     if len({c.amount.percent for c in cells}) > 1:
         return None  # a percentage and an amount: no operands of one operation
     return cells
+
+
+def _nil_years(op: Operation, grid: Grid, row: int, years: Sequence[int], words: list[str]) -> dict[int, Cell]:
+    """The years the question names whose one column the row leaves empty, each as a cell of 0:
+    a report prints nothing as "—" ("Gain on sale of Netsmart: —; 500,471; —"), and the sum, the
+    average or the change of the years named counts it as nothing. Only for those operations, and
+    only where the row has a value in another year named and the year one column of its own."""
+    if op.op not in ("average", "sum", "change") or not op.years:
+        return {}
+    empty: dict[int, str] = {}
+    filled: list[Cell] = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if not _CHANGE_HEADER.search(h)]
+        if len(cols) != 1:
+            return {}
+        if (cell := grid.value(row, cols[0])) is not None:
+            filled.append(cell)
+        elif not grid.cells[row].get(cols[0], "").strip():
+            empty[y] = cols[0]
+    if not filled or not empty or any(c.amount.percent for c in filled):
+        return {}
+    like = filled[0]
+    return {y: replace(like, header=h, amount=Amount(0.0, False, "", "0")) for y, h in empty.items()}
 
 
 _CHANGE_HEADER = re.compile(r"\b(?:chang|varian|increas|decreas|growth|movement)", re.I)
