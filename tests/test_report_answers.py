@@ -472,3 +472,19 @@ def test_a_dash_in_a_year_named_is_nothing_in_a_sum_average_or_change():
     assert compute("What was the change in PSAs granted from 2018 to 2019?", text).answer == "36,982"
     assert compute("What was the percentage change in PSAs granted from 2018 to 2019?", text) is None
     assert compute("What was the average vesting rate for 2017-2019?", text) is None
+
+
+def test_two_rows_joined_with_and_in_one_year_are_summed_or_averaged():
+    rows = grid_lines(
+        [
+            ["(millions)", "2019", "2018"],
+            ["Television", "2.77", "2.77"],
+            ["Local residential telephone services", "2.70", "2.96"],
+            ["Research and development", "1.00", "0.90"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the total number of subscribers for Television and Local residential telephone services in 2019?"
+    assert compute(asked, text).answer == "5.47 million"
+    assert compute("What is the average of television and local residential telephone services in 2018?", text).answer == "2.87 million"
+    assert compute("What is the total research and development in 2019?", text) is None  # one row's own "and": no sum

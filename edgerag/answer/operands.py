@@ -21,6 +21,8 @@ the question names:
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
+* a sum or an average of two rows the question joins with "and" in one year, split where the
+  table's labels split ("the average value of raw materials and finished goods in 2018");
 * a sum or an average over every row, where the question says so ("for all non-employee
   directors": every_row.py);
 * a sum or an average over rows the question names by their labels, two or more, in the one
@@ -286,6 +288,15 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     row = best_row(grid, words)
     if row is None and (numbered := numbered_rows(grid, question)):
         row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
+    if (
+        (row is None or len(op.years) == 1)
+        and op.op in ("sum", "average")
+        and len(op.years) <= 1
+        and (split := split_at_rows(grid, _unyeared(question)))
+    ):
+        two = replace(op, parts=split)  # "the average value of raw materials and finished goods in 2018": two rows, one year
+        if cells := _part_cells(two, grid, question):
+            return two, cells
     if row is None and (every := every_row(op, grid, question)):
         return every  # "the average fee … for all non-employee directors": every row's (every_row.py)
     if row is None and op.op in ("sum", "average") and not op.years:
@@ -303,6 +314,11 @@ def numbered_rows(grid: Grid, question: str) -> list[int]:
     row's number tells it)."""
     said = said_numbers(question)
     return [i for i, label in enumerate(grid.labels) if (told := said_numbers(_own(label))) and told <= said]
+
+
+def _unyeared(question: str) -> str:
+    """The question without its years and what says them ("in 2018", "for fiscal 2019")."""
+    return re.sub(r"\s*\b(?:in|for|of|during|as\s+of|at)?\s*(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\b", "", question, flags=re.I)
 
 
 def _own(label: str) -> str:
