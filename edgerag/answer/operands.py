@@ -4,8 +4,8 @@ the question names:
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year; one: a change in that year is from the year before): the row's cells in those
   years' columns, of one kind of column, a year's own before a change's headed by it ("Change
-  Amount · 2017"); a year named whose cell is "—" is 0 in a sum, an average or a change (a
-  report's nothing), where another year named has a value;
+  Amount · 2017"); a year named whose cell is "—" is 0 in a sum or an average (a report's
+  nothing), where another year named has a value;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
   two rows in one column (the year named, a column of the span of years named, "2023 - 2024",
   else the table's only column), or two columns of one row, each part its own column ("… due
@@ -92,10 +92,11 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
 
 def _nil_years(op: Operation, grid: Grid, row: int, years: Sequence[int], words: list[str]) -> dict[int, Cell]:
     """The years the question names whose one column the row leaves empty, each as a cell of 0:
-    a report prints nothing as "—" ("Gain on sale of Netsmart: —; 500,471; —"), and the sum, the
-    average or the change of the years named counts it as nothing. Only for those operations, and
-    only where the row has a value in another year named and the year one column of its own."""
-    if op.op not in ("average", "sum", "change") or not op.years:
+    a report prints nothing as "—" ("PSAs granted: 36,982; —; 371,672"), and the sum or the
+    average of the years named counts it as nothing (a change from or to an empty year is left to
+    the model: the row may not have existed). Only where the row has a value in another year
+    named and the year one column of its own."""
+    if op.op not in ("average", "sum") or not op.years:
         return {}
     empty: dict[int, str] = {}
     filled: list[Cell] = []
