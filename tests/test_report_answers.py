@@ -488,3 +488,16 @@ def test_two_rows_joined_with_and_in_one_year_are_summed_or_averaged():
     assert compute(asked, text).answer == "5.47 million"
     assert compute("What is the average of television and local residential telephone services in 2018?", text).answer == "2.87 million"
     assert compute("What is the total research and development in 2019?", text) is None  # one row's own "and": no sum
+
+
+def test_a_sum_over_a_run_of_years_reads_the_columns_that_span_it():
+    rows = grid_lines(
+        [
+            ["(in thousands)", "2020", "2021 - 2022", "2023 - 2024", "Total"],
+            ["Operating lease obligations", "19,373", "36,373", "19,683", "77,095"],
+            ["Purchase obligations", "24,800", "8,129", "438", "33,367"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the company's total operating lease obligations between 2020 to 2022?", text).answer == "55,746 thousand"
+    assert compute("What is the company's total operating lease obligations between 2020 to 2023?", text) is None  # half a span

@@ -21,6 +21,8 @@ the question names:
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
+* a sum over a run of years whose columns are spans of them ("between 2020 to 2022" over "2020"
+  and "2021 - 2022");
 * a sum or an average of two rows the question joins with "and" in one year, split where the
   table's labels split ("the average value of raw materials and finished goods in 2018");
 * a sum or an average over every row, where the question says so ("for all non-employee
@@ -60,7 +62,23 @@ from .table_cells import (
 )
 
 
+def _span_cells(op: Operation, grid: Grid, row: int) -> list[Cell] | None:
+    """A sum over a run of years whose columns are spans of them ("between 2020 to 2022" over
+    "2020" and "2021 - 2022"): the row's cells in the columns that cover the run, each year once."""
+    if op.op != "sum" or len(op.years) < 2:
+        return None
+    asked = set(op.years)
+    cols = [h for h in grid.headers if (ys := set(years_in(h))) and ys <= asked and not _CHANGE_HEADER.search(h)]
+    spans = [set(years_in(h)) for h in cols]
+    if not any(len(x) > 1 for x in spans) or sum(len(x) for x in spans) != len(asked) or set().union(*spans) != asked:
+        return None
+    cells = [grid.value(row, h) for h in cols]
+    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
+
+
 def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
+    if spanned := _span_cells(op, grid, row):
+        return spanned
     years = sorted(op.years)
     found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
     if not years:
