@@ -501,3 +501,20 @@ def test_a_sum_over_a_run_of_years_reads_the_columns_that_span_it():
     text = [("p", "\n".join(rows))]
     assert compute("What is the company's total operating lease obligations between 2020 to 2022?", text).answer == "55,746 thousand"
     assert compute("What is the company's total operating lease obligations between 2020 to 2023?", text) is None  # half a span
+
+
+def test_a_part_named_only_by_its_numbers_is_the_column_of_those_numbers():
+    rows = grid_lines(
+        [
+            ["(in thousands)", "Total", "Less than 1 year", "Payments Due by Fiscal Year · 1-3 years", "3-5 years"],
+            ["Long-term debt obligations", "300,000", "115,141", "65,087", "119,772"],
+            ["Operating lease obligations", "30,000", "10,000", "12,000", "8,000"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the difference in long-term debt obligations between 'less than 1 year' and '1-3 years'?"
+    assert compute(asked, text).answer == "50,054 thousand"
+    assert (
+        compute("What is the difference in long-term debt obligations between '1-3 years' and '3-5 years'?", text).answer
+        == "54,685 thousand"
+    )

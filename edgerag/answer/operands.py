@@ -205,6 +205,8 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
     when = header_when(part)
     if when is None:
         named = named_columns(grid, words)
+        if not named and (numbers := said_numbers(part)):  # "'1-3 years'": the column of those numbers, its words all generic
+            named = [h for h in grid.headers if said_numbers(h) == numbers]
         if len(op.years) == 1 and any(header_year(h) is not None for h in named):
             return [h for h in named if header_year(h) == op.years[0]]
         return named
