@@ -32,3 +32,22 @@ def test_no_all_a_wrong_count_or_a_gap_in_an_average_decides_nothing():
     assert compute("What is the directors' total fees earned or paid in cash?", _text(DIRECTORS)) is None  # no "all": a subset, maybe
     assert compute("What is the total fees earned or paid in cash of all 4 directors?", _text(DIRECTORS)) is None  # three rows
     assert compute("What is the average other compensation for all the directors?", _text(DIRECTORS)) is None  # one row has none
+
+
+PREPAID = grid_lines(
+    [
+        ["(in thousands)", "2019", "2018"],
+        ["Prepaid services", "$221", "$252"],
+        ["Prepaid bonds", "188", "199"],
+        ["Prepaid insurance", "62", "19"],
+        ["Prepaid licenses", "17", "51"],
+        ["Other prepaid expenses", "17", "17"],
+        ["Total prepaid expenses", "505", "538"],
+    ]
+)
+
+
+def test_the_top_rows_of_a_years_column_are_summed_totals_aside():
+    assert compute("What is the total sum of the top 3 prepaid expenses in 2018?", _text(PREPAID)).answer == "502 thousand"
+    assert compute("What was the sum of the two highest prepaid expenses in 2019?", _text(PREPAID)).answer == "409 thousand"
+    assert compute("What was the sum of the four highest prepaid expenses in 2019?", _text(PREPAID)) is None  # the 4th ties the 5th

@@ -32,7 +32,8 @@ One module per step of the path:
                      "and" the table's row labels split at), a table of years by row, rows named
                      by their labels for a sum or an average
             every_row.py  a sum or an average over every row of a column, where the question
-                     says "all" ("for all non-employee directors", "of all 5 NEOs")
+                     says "all" ("for all non-employee directors", "of all 5 NEOs"), or over
+                     its N largest ("the top 3 prepaid expenses in 2018")
             period_cells.py  one row's cells in the quarters, halves or months named, where
                      the columns are such parts ("Q1 … Q4, Full year"); an average "quarterly"
                      over every quarter, never the full year

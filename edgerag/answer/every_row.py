@@ -13,6 +13,11 @@ alike decide nothing); a year said over a table of no year columns names a plan,
 them ("all 5 NEOs") there must be that many. A sum adds the rows that have a value (an empty cell
 is nothing paid, "All Other Compensation" of four directors of twelve); an average needs every
 row's value. None otherwise: the model reads the question.
+
+A sum or an average of the rows largest in a column ("the total sum of the top 3 prepaid expenses
+in 2018", "the sum of the three highest carrying value (USD) in 2018", `TOP`) adds those N rows'
+cells, totals aside, in the column of the year named (the one its words choose, none tied) or
+the column named; N must be fewer than the rows, and the Nth apart from the next.
 """
 
 from __future__ import annotations
@@ -21,13 +26,46 @@ import re
 from dataclasses import replace
 
 from .operation import Operation
-from .table_cells import Cell, Grid, content, header_year, named_columns, question_words
+from .table_cells import Cell, Grid, column_rank, content, header_year, named_columns, question_words, year_columns
 
 ALL = re.compile(
     r"\b(?:for|of|by|among|across)\s+all\s+(?:of\s+)?(?:the\s+|our\s+|its\s+)?(?:(?P<n>\d{1,2})\s+)?(?P<things>[a-z][\w-]*)", re.I
 )
 """A question naming every row: "for all non-employee directors", "of all 5 NEOs", "by all the directors"."""
 _TOTAL = re.compile(r"\btotals?\b|\bsubtotal\b", re.I)
+_N = {"two": 2, "three": 3, "four": 4, "five": 5}
+TOP = re.compile(
+    r"\btop\s+(?P<a>[2-9]|two|three|four|five)\b|\b(?P<b>[2-9]|two|three|four|five)\s+(?:highest|largest|biggest|greatest)\b", re.I
+)
+"""The rows largest in a column: "the top 3 prepaid expenses", "the three highest carrying value"."""
+
+
+def top_rows(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell]] | None:
+    """The cells of the N rows largest in the column asked (`TOP`, the module doc), with the
+    operation naming their rows as its parts; None where the question asks no such thing or the
+    table does not bind it."""
+    m = TOP.search(question)
+    if op.op not in ("sum", "average") or m is None or len(op.years) > 1:
+        return None
+    said = (m["a"] or m["b"]).lower()
+    n = _N.get(said) or int(said)
+    words = [w for w in question_words(question) if w not in content(op.cue)]
+    if op.years:
+        cols = year_columns(grid, op.years[0], words)
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words) == column_rank(grid, cols[1], words)):
+            return None
+        header = cols[0]
+    else:
+        named = [h for h in named_columns(grid, words, question) if header_year(h) is None]
+        if len(named) != 1:
+            return None
+        header = named[0]
+    cells = [c for i, label in enumerate(grid.labels) if not _TOTAL.search(label) and (c := grid.value(i, header)) is not None]
+    ranked = sorted(cells, key=lambda c: c.amount.value, reverse=True)
+    if len(ranked) <= n or ranked[n - 1].amount.value == ranked[n].amount.value:
+        return None  # no more rows than asked, or the Nth tied with the next
+    top = ranked[:n]
+    return replace(op, parts=tuple(c.label for c in top)), top
 
 
 def every_row(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell]] | None:

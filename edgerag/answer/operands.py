@@ -26,7 +26,7 @@ the question names:
 * a sum or an average of two rows the question joins with "and" in one year, split where the
   table's labels split ("the average value of raw materials and finished goods in 2018");
 * a sum or an average over every row, where the question says so ("for all non-employee
-  directors": every_row.py);
+  directors"), or over the N rows largest ("the top 3 prepaid expenses in 2018": every_row.py);
 * a sum or an average over rows the question names by their labels, two or more, in the one
   column it names (its header not a year's): "the average number of shares owned by L. Gordon
   Crovitz and Donald P. Hutchison". (Every row of a column, "the NEOs' total salary", was tried:
@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
-from .every_row import every_row
+from .every_row import every_row, top_rows
 from .operation import Operation, names_a_period, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
@@ -306,6 +306,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     by_rows = _year_rows(op, grid, words, question)
     if by_rows:
         return op, by_rows
+    if top := top_rows(op, grid, question):
+        return top  # "the total sum of the top 3 prepaid expenses in 2018" (every_row.py)
     row = best_row(grid, words)
     if row is None and (numbered := numbered_rows(grid, question)):
         row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
