@@ -51,3 +51,25 @@ def test_the_top_rows_of_a_years_column_are_summed_totals_aside():
     assert compute("What is the total sum of the top 3 prepaid expenses in 2018?", _text(PREPAID)).answer == "502 thousand"
     assert compute("What was the sum of the two highest prepaid expenses in 2019?", _text(PREPAID)).answer == "409 thousand"
     assert compute("What was the sum of the four highest prepaid expenses in 2019?", _text(PREPAID)) is None  # the 4th ties the 5th
+
+
+SALARIES = grid_lines(
+    [
+        ["NEO", "FY18 · Annual Salary ($)", "FY19 · Annual Salary"],
+        ["Gregory S. Clark", "1,000,000", "1,000,000"],
+        ["Nicholas R. Noviello", "600,000", "650,000"],
+        ["Samir Kapuria", "390,000", "440,000"],
+    ]
+)
+OFFICERS = grid_lines(
+    [["Name", "Age", "Position"], ["Avi Katz", "61", "CEO"], ["John Capogrossi", "66", "VP"], ["Ravinder Girgla", "56", "VP"]]
+)
+
+
+def test_rows_named_by_their_columns_header_are_every_row():
+    """ "the NEOs' annual salary" over a label column headed "NEO": every NEO; "executive officers"
+    over one headed "Name" names no row kind (a subset may be meant)."""
+    assert compute("What is the total FY19 NEOs' annual salary?", _text(SALARIES)).answer == "2,090,000"
+    assert compute("What is the average FY18 NEO annual salary?", _text(SALARIES)).answer == "663,333.33"
+    assert compute("What is the total NEOs' annual salary?", _text(SALARIES)) is None  # two years' columns, none said
+    assert compute("What is the average age of the company's executive officers?", _text(OFFICERS)) is None

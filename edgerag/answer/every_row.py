@@ -5,11 +5,13 @@
     "What is the total non-equity incentive target amounts of all 5 NEOs in 2019?"
       → the sum of the "Target ($)" column over the five rows
 
-Only where the question says so: "for / of / by / among / across all (the) (N) <things>" (`ALL`);
-"the NEOs' total salary" is not enough, as its words may pick a subset the rows do not tell apart
-("the Vice Presidents"). The column is the one the question's words name, no year's (two named
+Only where the question says so: "for / of / by / among / across all (the) (N) <things>" (`ALL`),
+or names the rows by their column's own header ("the NEOs' total salary" over a label column
+headed "NEO"); "the executive officers' average age" over a column headed "Name" is not enough,
+as its words may pick a subset the rows do not tell apart ("the Vice Presidents"). The column is the one the question's words name, no year's (two named
 alike decide nothing); a year said over a table of no year columns names a plan, not a column
-("… in 2019" over "Target ($)"). The rows are every row but a total; where the question counts
+("… in 2019" over "Target ($)"); over a table of years, the rows named by their header take the
+one column of the year named ("the total FY19 NEOs' annual salary": "FY19 · Annual Salary"). The rows are every row but a total; where the question counts
 them ("all 5 NEOs") there must be that many. A sum adds the rows that have a value (an empty cell
 is nothing paid, "All Other Compensation" of four directors of twelve); an average needs every
 row's value. None otherwise: the model reads the question.
@@ -26,7 +28,7 @@ import re
 from dataclasses import replace
 
 from .operation import Operation
-from .table_cells import Cell, Grid, column_rank, content, header_year, named_columns, question_words, year_columns
+from .table_cells import Cell, Grid, _close, column_rank, content, header_year, named_columns, question_words, year_columns
 
 ALL = re.compile(
     r"\b(?:for|of|by|among|across)\s+all\s+(?:of\s+)?(?:the\s+|our\s+|its\s+)?(?:(?P<n>\d{1,2})\s+)?(?P<things>[a-z][\w-]*)", re.I
@@ -38,6 +40,17 @@ TOP = re.compile(
     r"\btop\s+(?P<a>[2-9]|two|three|four|five)\b|\b(?P<b>[2-9]|two|three|four|five)\s+(?:highest|largest|biggest|greatest)\b", re.I
 )
 """The rows largest in a column: "the top 3 prepaid expenses", "the three highest carrying value"."""
+
+
+_NO_NOUN = frozenset("name names item items description particulars category categories type types".split())
+
+
+def _names_the_rows(grid: Grid, question: str) -> bool:
+    """Whether the question names the rows by the label column's own header ("the NEOs' total
+    salary" over a column headed "NEO"): what every row is, so all of them; not "Name" or "Item"."""
+    own = [w for w in content(grid.label_header) if w not in _NO_NOUN]
+    asked = question_words(question)
+    return bool(own) and all(any(_close(w, q) for q in asked) for w in own)
 
 
 def top_rows(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell]] | None:
@@ -73,12 +86,18 @@ def every_row(op: Operation, grid: Grid, question: str) -> tuple[Operation, list
     operation naming their rows as its parts; None where the question asks no such thing or
     the table does not bind it."""
     m = ALL.search(question)
-    if op.op not in ("sum", "average") or m is None:
+    if op.op not in ("sum", "average") or not (m or _names_the_rows(grid, question)):
         return None
-    if op.years and any(header_year(h) is not None for h in grid.headers):
-        return None  # a table of years: the year's column, not every row (operands.py)
     words = [w for w in question_words(question) if w not in content(op.cue)]
-    named = [h for h in named_columns(grid, words, question) if header_year(h) is None]
+    if op.years and any(header_year(h) is not None for h in grid.headers):
+        if len(op.years) > 1 or m:
+            return None  # a table of years: the years' columns of one row, not every row (operands.py)
+        cols = year_columns(grid, op.years[0], words)  # "the total FY19 NEOs' annual salary": FY19's Annual Salary
+        if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words) == column_rank(grid, cols[1], words)):
+            return None
+        named = cols[:1]
+    else:
+        named = named_columns(grid, words, question)  # "FY19 EAIP NEO Payout Amounts · Base Salary" for "salary"; two years' tie below
     if not named:
         return None
     if len(named) > 1:
@@ -87,7 +106,7 @@ def every_row(op: Operation, grid: Grid, question: str) -> tuple[Operation, list
             return None  # two columns the question does not choose between
     header = named[0]
     rows = [i for i, label in enumerate(grid.labels) if label.strip() and not _TOTAL.search(label)]
-    if m["n"] and len(rows) != int(m["n"]):
+    if m and m["n"] and len(rows) != int(m["n"]):
         return None
     cells = [c for i in rows if (c := grid.value(i, header)) is not None]
     if len(cells) < 2 or (op.op == "average" and len(cells) != len(rows)) or len({c.amount.percent for c in cells}) > 1:
