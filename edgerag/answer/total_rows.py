@@ -8,6 +8,11 @@ more of the table, in its caption, with every value in the table's own columns, 
 values is the sum of the rows above it in that column (since the table's last total so found; to
 the reports' rounding, half a unit of the last place a row), it is the table's "Total" row. A row
 that sums nothing is left out as before.
+
+On TAT-QA's whole test set (1.5B, every other step as before) the Total rows so read turned six
+abstentions right ("… as a percentage of the total amortized cost", "How many years did total
+assets exceed …?") and two wrong, each a gold that reads another row ("total property and
+equipment" as the net after depreciation) or computes the change the other way.
 """
 
 from __future__ import annotations
