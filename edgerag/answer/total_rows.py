@@ -17,6 +17,7 @@ equipment" as the net after depreciation) or computes the change the other way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..text.rows import Row, rows_in
@@ -24,25 +25,31 @@ from ..text.rows import Row, rows_in
 TOTAL = "Total"
 
 
-def _places(text: str) -> int:
-    digits = text.strip().rstrip("%")
-    return len(digits.split(".")[1]) if "." in digits else 0
+_NUMBER = re.compile(r"^(?P<neg>-)?\s*(?:[A-Z]{0,3}[$€£¥])?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.(?P<dec>\d+))?)\s*%?$")
+"""A cell's number as text/printed.py leaves it ("-$1,204", "$ 93,301", "12.5%")."""
+
+
+def _number(cell: str) -> tuple[float, int] | None:
+    """A cell's signed value and its decimal places, None when it holds no number."""
+    m = _NUMBER.match(cell.strip())
+    if m is None:
+        return None
+    value = float(m["num"].replace(",", ""))
+    return (-value if m["neg"] or m["neg2"] else value), len(m["dec"] or "")
 
 
 def _sums(row: Row, run: Sequence[Row]) -> bool:
     """Whether every value of ``row`` is the sum of ``run``'s values in its column."""
-    from .table_cells import amount  # table_cells reads its grids through this module
-
     checked = 0
     for header, cell in row.cells.items():
-        total = amount(cell)
+        total = _number(cell)
         if total is None:
             continue
-        parts = [a for r in run if (a := amount(r.cells.get(header, ""))) is not None]
+        parts = [a for r in run if (a := _number(r.cells.get(header, ""))) is not None]
         if len(parts) < 2:
             return False
-        slack = 0.5 * len(parts) * 10 ** -max(_places(cell), *(_places(a.text) for a in parts)) + 1e-9
-        if abs(sum(a.value for a in parts) - total.value) > slack:
+        slack = 0.5 * len(parts) * 10 ** -max(total[1], *(p[1] for p in parts)) + 1e-9
+        if abs(sum(p[0] for p in parts) - total[0]) > slack:
             return False
         checked += 1
     return checked > 0
