@@ -50,7 +50,7 @@ from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
 from .every_row import every_row, top_rows
-from .operation import Operation, names_a_period, years_in
+from .operation import Operation, names_a_period, said_numbers, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
     Amount,
@@ -64,7 +64,6 @@ from .table_cells import (
     header_year,
     named_columns,
     question_words,
-    said_numbers,
     year_columns,
 )
 

@@ -209,6 +209,15 @@ def splits_a_year(text: str) -> bool:
     return any(_ended(m) != m.group() for m in _SPLIT_YEAR.finditer(text))
 
 
+SAID_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
+"""A number a label or header names a thing by ("Level 2", "28 nanometers", "0.11/0.13 micron")."""
+
+
+def said_numbers(text: str) -> set[str]:
+    """The numbers ``text`` names things by (`SAID_NUMBER`), years aside."""
+    return {n for n in SAID_NUMBER.findall(text) if not re.fullmatch(r"(?:19|20)\d{2}", n)}
+
+
 def years_in(text: str) -> tuple[int, ...]:
     """Every year ``text`` names, in order, once each; a split fiscal year ("2018/2019") as the
     year it ends in, as a question and a table's header both name it."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..text.printed import SCALE, scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import _STOP, _stem, _tables, _words
-from .operation import splits_a_year, years_in
+from .operation import said_numbers, splits_a_year, years_in
 from .table_topic import lead_in
 from .total_rows import unlabeled_totals
 
@@ -385,15 +385,6 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     named = sum(any(_close(w, q) for q in words) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
-
-
-SAID_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
-"""A number a label or header names a thing by ("Level 2", "28 nanometers", "0.11/0.13 micron")."""
-
-
-def said_numbers(text: str) -> set[str]:
-    """The numbers ``text`` names things by (`SAID_NUMBER`), years aside."""
-    return {n for n in SAID_NUMBER.findall(text) if not re.fullmatch(r"(?:19|20)\d{2}", n)}
 
 
 def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
