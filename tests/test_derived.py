@@ -75,6 +75,7 @@ CUED_UNITS = [_unit("\n".join(CUED))]
         ("What is the total change in facilities expenses from 2017 to 2019?", "-4,775"),  # a column of 2018 and 2017
         ("What is the total expenses in 2018 and 2019?", "1,712"),  # one year's total for two years' sum
         ("What was the percentage increase in revenue from the EMEA region in 2019?", "10%"),  # another row's percentage
+        ("What is the percentage of restructuring expenses out of the total expenses in 2019?", "-22%"),  # a change, no share
     ],
 )
 def test_a_cued_cell_holds_only_the_result_of_what_was_asked(question, reply):
@@ -204,3 +205,19 @@ def test_review_cases_of_the_cued_cell_and_the_sum_asked():
     assert underived("5,000", "What was the combined value of trade and other receivables in 2019?", one) is None  # one row
     quarters = [_unit("\n".join(lines([["", "Q1", "Q2", "Full year"], ["Total income", "5,000", "6,000", "22,000"]], "Budget")))]
     assert underived("5,000", "What is the total income for Q1 and Q2 combined?", quarters) is not None  # one quarter's cell
+
+
+def test_a_proportion_is_not_stated_by_a_change_the_prose_or_a_change_column_says():
+    """ "up 5.5% from 1,675,706" and a "% CHANGE" cell are a row's growth, no share of a total;
+    a share the prose says ("made up 36.3%") stands, and a change asked may be held by them."""
+    table = grid_lines(
+        [["", "2019", "2018", "% CHANGE"], ["IPTV", "1,767,182", "1,675,706", "5.5%"], ["Satellite", "1,005,282", "1,090,705", "(7.8)%"]],
+        "Retail subscribers",
+    )
+    prose = "IPTV subscribers totaled 1,767,182, up 5.5% from 1,675,706. Satellite made up 36.3% of subscribers."
+    units = [_unit(prose + "\n" + "\n".join(table))]
+    share = "What is the percentage of {} subscribers out of the total retail subscribers in 2019?"
+    assert underived("5.5%", share.format("IPTV"), units) is not None
+    assert underived("-7.8%", share.format("Satellite"), units) is not None
+    assert underived("36.3%", share.format("Satellite"), units) is None
+    assert underived("5.5%", "What is the percentage change in IPTV subscribers from 2018 to 2019?", units) is None

@@ -364,3 +364,237 @@ def test_what_a_numbered_note_is_about_is_its_heading(tmp_path):
     two = units_of("<h2>4. Prepaid expenses</h2><p>Rent.</p><h2>5. Accrued liabilities</h2><p>Wages.</p>")
     assert note_title("What is the topic of this note?", two) is None  # two notes read: which one is not said
     assert note_title("What is the content of Note 4 about?", two).answer == "Prepaid expenses"
+
+
+def test_a_change_between_two_years_named_is_the_cells_difference_not_the_prose_rounding():
+    """ "What was the change in X between 2018 and 2019?" asks the table's difference (69,916
+    thousand), not the prose's "$69.9 million"; asked in the prose's words, or where the statement
+    is the difference itself, the statement stands."""
+    from edgerag.answer.arithmetic import computed
+
+    table = "\n".join(
+        grid_lines([["(in thousands)", "2019", "2018"], ["Subscription revenue", "542,968", "473,052"], ["Other", "10", "9"]], "Revenue")
+    )
+    said = passage("s", "Revenue", "Subscription revenue increased by $69.9 million in 2019 when compared to 2018.\n" + table)
+    assert computed("What was the change in Subscription revenue between 2018 and 2019?", [said]).answer == "69,916 thousand"
+    assert computed("What is the increase in subscription revenue from 2018 to 2019?", [said]).answer == "69,916 thousand"
+    assert computed("How much did subscription revenue increase by from 2018 to 2019?", [said]).answer == "$69.9 million"
+    assert computed("What was the increase in subscription revenue in 2019?", [said]).answer == "$69.9 million"
+
+
+def test_a_share_price_column_and_a_bare_millions_header_scale_as_they_say():
+    """A column of one share's values ("Weighted-Average Grant Date Fair Value") beside a count of
+    shares under "(in millions)" is no amount in millions; a first column headed "(millions)" alone
+    scales its table."""
+    rsus = grid_lines(
+        [
+            ["(in millions)", "Number of Shares", "Weighted-Average Grant Date Fair Value"],
+            ["Nonvested shares of RSUs at December 31, 2018", "8.6", "$16.59"],
+            ["Granted", "5.4", "21.64"],
+            ["Nonvested shares of RSUs at December 31, 2019", "8.9", "20.84"],
+        ]
+    )
+    text = [("p", "\n".join(rsus))]
+    asked = "What is the change in Weighted-Average Grant Date Fair Value of Nonvested shares of RSUs from 2018 to 2019?"
+    assert compute(asked, text).answer == "4.25"
+    assert (
+        compute("What is the change in the Number of Shares of Nonvested shares of RSUs from 2018 to 2019?", text).answer == "0.3 million"
+    )
+    subscribers = grid_lines(
+        [["(millions)", "2019", "2018"], ["Wireless", "9.96", "9.61"], ["High-speed Internet", "3.56", "3.41"]], "Subscribers"
+    )
+    asked = "What is the difference in the number of subscribers between Wireless and High-speed Internet in 2018?"
+    assert compute(asked, [("p", "\n".join(subscribers))]).answer == "6.2 million"
+
+
+def test_a_row_told_apart_by_its_number_is_the_one_asked():
+    """ "28 nanometers" among "14 nanometers and under", "40 nanometers": the words tie the rows,
+    the number the question says picks one."""
+    rows = grid_lines(
+        [
+            ["Process Technologies", "2019 · %", "2018 · %"],
+            ["14 nanometers and under", "0.0", "2.6"],
+            ["28 nanometers", "11.3", "12.6"],
+            ["40 nanometers", "23.1", "25.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the increase / (decrease) in 28 nanometers from 2018 to 2019?", text).answer == "-1.3%"
+    assert compute("What is the increase / (decrease) in 32 nanometers from 2018 to 2019?", text) is None  # no such row
+
+
+def test_a_label_lead_of_the_tables_arithmetic_is_no_word_to_ask():
+    """ "Less: surcharge revenue" is the row asked as "surcharge revenue"; a question that says the
+    lead still names it."""
+    rows = grid_lines(
+        [
+            ["($ in millions)", "Fiscal Year 2019", "2018"],
+            ["Net sales", "2,380.2", "2,157.7"],
+            ["Less: surcharge revenue", "438.1", "365.4"],
+            ["Net sales excluding surcharge revenue", "1,942.1", "1,792.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What was the change in the amount of surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"
+    assert compute("What was the change in Less: surcharge revenue from 2018 to 2019?", text).answer == "72.7 million"
+
+
+def test_a_column_named_by_its_number_beside_its_scale_is_the_one_asked():
+    """ "Level 1 · RMB'Million" is the column "the level 1 FVPL" names (its scale is no word to
+    ask), and "level 2" names Level 2's, not Level 1's."""
+    rows = grid_lines(
+        [
+            ["", "Level 1 · RMB'Million", "Level 2 · RMB'Million", "Total · RMB'Million"],
+            ["As at 31 December 2019 › FVPL", "14,766", "5,091", "19,857"],
+            ["As at 31 December 2019 › OFA", "", "375", "375"],
+            ["As at 31 December 2018 › FVPL", "10,875", "5,009", "15,884"],
+            ["As at 31 December 2018 › OFA", "", "2,032", "2,032"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("How much did the level 1 FVPL change by from 2018 year end to 2019 year end?", text).answer == "3,891 million"
+    assert compute("How much did the level 2 FVPL change by from 2018 year end to 2019 year end?", text).answer == "82 million"
+    assert compute("How much did the level 2 OFA change by from 2018 year end to 2019 year end?", text).answer == "-1,657 million"
+
+
+def test_a_years_own_column_before_a_change_column_headed_by_the_year():
+    """ "Change Amount · 2017" beside "2017": the year's own column is its operand."""
+    rows = grid_lines(
+        [
+            ["", "For the Year Ended December 31, 2018", "For the Year Ended December 31, 2017", "Change Amount 2017"],
+            ["Goodwill impairment", "9,174", "8,418", "756"],
+            ["Restructuring charges", "9,170", "1,512", "7,658"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the percentage change in goodwill impairment between 2017 and 2018?", text).answer == "8.98%"
+    assert compute("What is the change in goodwill impairment between 2017 and 2018?", text).answer == "756"
+
+
+def test_a_ratio_of_one_rows_two_years_is_the_first_said_over_the_second():
+    rows = grid_lines([["", "2019", "2018"], ["Integration incentives", "208,855", "132,500"], ["Travel", "10", "12"]], "Expenses")
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the ratio of integration incentives expense in 2019 to 2018?", text).answer == "1.58"
+    assert compute("What is the ratio of integration incentives expense in 2018 to 2019?", text).answer == "0.63"
+    assert compute("What is the ratio of integration incentives to travel in 2019?", text).answer == "20,885.5"  # two rows named apart
+    assert compute("What is the ratio of board fees in 2019 to 2018?", text) is None  # no such row
+
+
+def test_two_parts_of_one_row_are_two_columns_and_a_span_of_years_is_its_column():
+    """ "… due more than 5 years as a percentage of total …" over one Total row: its More than 5
+    years cell over its Total cell; "… in the 2023-2024 period" reads the column headed "2023 - 2024"."""
+    rows = grid_lines(
+        [
+            ["", "Total", "Less than 1 year", "1 - 3 years", "More than 5 years"],
+            ["Operating lease obligations", "1,000", "200", "300", "500"],
+            ["Total contractual obligations", "14,461.6", "3,000", "4,476.3", "6,985.3"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What was the total contractual obligations due more than 5 years as a percentage of total contractual obligations?"
+    assert compute(asked, text).answer == "48.3%"
+    spans = grid_lines(
+        [
+            ["", "2020", "2021 - 2022", "2023 - 2024", "Total"],
+            ["Purchase obligations", "19,000", "1,000", "438", "20,438"],
+            ["Total", "30,000", "25,000", "20,121", "75,121"],
+        ]
+    )
+    asked = "What is the value of the company's 2023-2024 purchase obligations as a percentage of its total payment due in the 2023-2024 period?"
+    assert compute(asked, [("p", "\n".join(spans))]).answer == "2.18%"
+
+
+def test_a_part_adding_another_row_as_well_is_no_one_rows_cell():
+    """ "the proportion of goodwill, trademarks, and other intangible assets, as well as investment
+    in unconsolidated subsidiaries over total liabilities": two rows over one, not one."""
+    rows = grid_lines(
+        [
+            ["", "2019", "2018"],
+            ["Goodwill, trademarks and other intangible assets", "1,187.0", "406.2"],
+            ["Investment in unconsolidated subsidiaries", "185.4", "165.8"],
+            ["Total liabilities", "1,637.1", "722.5"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the proportion of the goodwill, trademarks, and other intangible assets, as well as investment in unconsolidated subsidiaries over total liabilities in 2018?"
+    assert compute(asked, text) is None
+    assert (
+        compute("What is the proportion of goodwill, trademarks and other intangible assets over total liabilities in 2018?", text).answer
+        == "0.56"
+    )
+
+
+def test_a_year_that_names_a_plan_over_a_table_of_no_years_leaves_the_columns_to_words():
+    """ "Barry Litwin's target amount under the 2019 plan": no column is a year's, so the parts'
+    shared words ("target") name the column."""
+    rows = grid_lines([["", "Target ($)", "Cap (%)"], ["Barry Litwin", "1,113,750", "200"], ["Robert Dooley", "615,000", "150"]])
+    text = [("p", "\n".join(rows))]
+    asked = "What percentage of Barry Litwin's target amount under the 2019 plan is Robert Dooley's target amount?"
+    assert compute(asked, text).answer == "55.22%"
+    dated = grid_lines([["", "2018"], ["Barry Litwin", "1,000"], ["Robert Dooley", "500"]])
+    assert compute(asked, [("p", "\n".join(dated))]) is None  # a table of years without 2019's
+
+
+def test_a_dash_in_a_year_named_is_nothing_in_a_sum_or_average():
+    """ "PSAs granted: 36,982; —; 371,672": the average of 2017-2019 counts 2018 as 0; a row of
+    percentages, or a percentage change from nothing, is not so read."""
+    rows = grid_lines(
+        [
+            ["", "2019", "2018", "2017"],
+            ["PSAs granted", "36,982", "—", "371,672"],
+            ["RSUs granted", "120,000", "110,000", "90,000"],
+            ["Vesting rate", "10%", "—", "12%"],
+        ],
+        "Awards",
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What was the average PSAs granted for 2017-2019?", text).answer == "136,218"
+    assert compute("What was the change in PSAs granted from 2018 to 2019?", text) is None  # from nothing: the model's
+    assert compute("What was the percentage change in PSAs granted from 2018 to 2019?", text) is None
+    assert compute("What was the average vesting rate for 2017-2019?", text) is None
+
+
+def test_two_rows_joined_with_and_in_one_year_are_summed_or_averaged():
+    rows = grid_lines(
+        [
+            ["(millions)", "2019", "2018"],
+            ["Television", "2.77", "2.77"],
+            ["Local residential telephone services", "2.70", "2.96"],
+            ["Research and development", "1.00", "0.90"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the total number of subscribers for Television and Local residential telephone services in 2019?"
+    assert compute(asked, text).answer == "5.47 million"
+    assert compute("What is the average of television and local residential telephone services in 2018?", text).answer == "2.87 million"
+    assert compute("What is the total research and development in 2019?", text) is None  # one row's own "and": no sum
+
+
+def test_a_sum_over_a_run_of_years_reads_the_columns_that_span_it():
+    rows = grid_lines(
+        [
+            ["(in thousands)", "2020", "2021 - 2022", "2023 - 2024", "Total"],
+            ["Operating lease obligations", "19,373", "36,373", "19,683", "77,095"],
+            ["Purchase obligations", "24,800", "8,129", "438", "33,367"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    assert compute("What is the company's total operating lease obligations between 2020 to 2022?", text).answer == "55,746 thousand"
+    assert compute("What is the company's total operating lease obligations between 2020 to 2023?", text) is None  # half a span
+
+
+def test_a_part_named_only_by_its_numbers_is_the_column_of_those_numbers():
+    rows = grid_lines(
+        [
+            ["(in thousands)", "Total", "Less than 1 year", "Payments Due by Fiscal Year · 1-3 years", "3-5 years"],
+            ["Long-term debt obligations", "300,000", "115,141", "65,087", "119,772"],
+            ["Operating lease obligations", "30,000", "10,000", "12,000", "8,000"],
+        ]
+    )
+    text = [("p", "\n".join(rows))]
+    asked = "What is the difference in long-term debt obligations between 'less than 1 year' and '1-3 years'?"
+    assert compute(asked, text).answer == "50,054 thousand"
+    assert (
+        compute("What is the difference in long-term debt obligations between '1-3 years' and '3-5 years'?", text).answer
+        == "54,685 thousand"
+    )

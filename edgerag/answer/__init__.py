@@ -19,6 +19,8 @@ One module per step of the path:
         arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
+          count_rows.py  how many of a table's rows pass a bound in the column a question
+                     names ("How many obligations had a total that exceeded $500,000 thousand?")
           operation.py   the operation a question asks, from its grammar (typed `Operation`); a
                      split fiscal year ("2018/2019") as the year it ends in; a clause setting a
                      thing aside asks none; "the proportion of A over B" a fraction
@@ -29,12 +31,17 @@ One module per step of the path:
                      year from the year before), two rows or columns named apart (split at the
                      "and" the table's row labels split at), a table of years by row, rows named
                      by their labels for a sum or an average
+            every_row.py  a sum or an average over every row of a column, where the question
+                     says "all" ("for all non-employee directors", "of all 5 NEOs"), or over
+                     its N largest ("the top 3 prepaid expenses in 2018")
             period_cells.py  one row's cells in the quarters, halves or months named, where
                      the columns are such parts ("Q1 … Q4, Full year"); an average "quarterly"
                      over every quarter, never the full year
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words, word for word first, or its short name: "PSP") and column
                      (the year, the header's words) bound
+            total_rows.py  a total printed under a table's rows with no label, each value the
+                     sum of the rows above it: read back as the table's "Total" row
             table_topic.py  a table's lead-in ("The provision for income taxes consists of
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart

@@ -38,6 +38,7 @@ from ..text.rows import row_spans
 from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
+from .count_rows import asks_rows_over, count_rows
 from .operands import operands
 from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
@@ -132,6 +133,19 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
         return Computed(answer, f"{answer} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(len(passing)), op, cells)
     n = len(passing)
     return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
+
+
+def _rows_counted(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """ "How many obligations had a total that exceeded $500,000 thousand?" counted over the one
+    table whose column the question names (count_rows.py); None where no table, or two, count."""
+    found = [c for grid in grids(units_texts) if (c := count_rows(grid, question)) is not None]
+    if len({c.count for c in found}) != 1:
+        return None
+    c = found[0]
+    rows = "; ".join(f"{x.label}: {x.amount.text}" for x in c.cells)
+    shown = f"{c.count} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
+    op = Operation("count_rows", cue=c.cue, bound=c.bound, decimals=0)
+    return Computed(str(c.count), shown, float(c.count), op, c.cells)
 
 
 def _cue_in_label(op: Operation, cells: Sequence[Cell], question: str) -> bool:
@@ -255,6 +269,8 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
+    if asks_rows_over(question):
+        return _rows_counted(question, units_texts)
     op = operation(question)
     if op is None:
         return None

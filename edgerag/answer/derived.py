@@ -16,7 +16,9 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
   or average only where the question asks one; one year's cell holds no sum or average of
   several years. On TAT-QA's whole test set a cell so cued held 5 right replies and let 15
   wrong ones through, each of another year's column, another row or the percentage beside an
-  amount; held to these, 5 and 9.
+  amount; held to these, 5 and 9. A proportion is not held by a column or row of changes ("% CHANGE:
+  5.5%" for "the percentage of IPTV subscribers out of the total"), nor by prose that says the
+  number as a change ("up 5.5% from 1,675,706 subscribers"): two wrong replies so held.
 
 A choice among things by size over the tables read ("Which segment had the largest change?",
 "Who has the highest compensation?") is a comparison code makes (compare.py, arithmetic.py) or
@@ -52,6 +54,8 @@ _CUES = {
     "sum": r"total|\bsum\b|combined|aggregate",
 }
 _CUES["percent_change"] = _CUES["change"] + r"|%"
+_CHANGE_WORD = re.compile(r"chang|varian|increas|decreas|growth|movement", re.I)
+"""A column or row of changes ("% CHANGE"): its percentages are no part of a whole."""
 _ASKS_PERCENT = re.compile(r"%|\bpercent|\brate\b", re.I)
 """A question that asks a percentage or a rate: its change may be one."""
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
@@ -147,6 +151,8 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
                 continue
             if not (cue.search(header) or cue.search(label) or (op.op == "proportion" and "%" in cell)):
                 continue
+            if op.op == "proportion" and (_CHANGE_WORD.search(header) or _CHANGE_WORD.search(own)) and not _CHANGE_WORD.search(asked):
+                continue  # "% CHANGE: 5.5%" is the row's growth, not its share of the total asked
             if not (named or cue.search(own) or any(close(w, q) for w in content(header) for q in words)):
                 continue  # "% Revenues by Business › Hardware" for the EMEA and Americas regions' revenue
             said = set(years_in(header))
@@ -157,6 +163,27 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
             if "%" in cell and op.op in ("change", "difference", "sum", "average") and not asks_percent and not _of_percents(row, header):
                 continue
             return True
+    return False
+
+
+_MOVED = re.compile(
+    r"\b(?:(?<!made\s)(?<!make\s)(?<!makes\s)up|down|rose|fell|grew|improv\w*|declin\w*|increas\w*|decreas\w*|chang\w*)\s+(?:by\s+)?$", re.I
+)
+"""The words before a number that say it is a change ("up 5.5%", "improved by 4.3%")."""
+
+
+def _in_prose(value: float, percent: bool, op: Operation, asked: str, text: str) -> bool:
+    """Whether the prose of ``text`` states ``value``; for a proportion, not as a change ("up 5.5%
+    from 1,675,706 subscribers" holds no share of a total), unless a change is asked."""
+    said = prose(text)
+    if value not in _values(said, percent):
+        return False
+    if op.op != "proportion" or _CHANGE_WORD.search(asked):
+        return True
+    for m in _NUMBER.finditer(said):
+        if abs(float(m.group().replace(",", ""))) == value and (not percent or _PERCENT.match(said, m.end())):
+            if not _MOVED.search(said[max(0, m.start() - 24) : m.start()]):
+                return True
     return False
 
 
@@ -195,7 +222,7 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
             return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
         return None
     value, percent = number  # "13 %" is not stated by "$13"
-    if any(value in _values(prose(u.text), percent) or _in_cue_cell(value, op, u.text, asked) for u in units):
+    if any(_in_prose(value, percent, op, asked, u.text) or _in_cue_cell(value, op, u.text, asked) for u in units):
         return None
     return f"the question asks a {op.op.replace('_', ' ')} that code could not compute from the cells read; the model's '{short}' is not stated as one"
 

@@ -3,23 +3,43 @@ the question names:
 
 * one row and two or more years (or none: a change takes the two latest years, an average
   every year; one: a change in that year is from the year before): the row's cells in those
-  years' columns, of one kind of column;
+  years' columns, of one kind of column, a year's own before a change's headed by it ("Change
+  Amount · 2017"); a year named whose cell is "—" is 0 in a sum or an average (a report's
+  nothing), where another year named has a value;
 * two things apart ("the ratio of A to B", "A as a percentage of B", "the sum of A and B"):
-  two rows in one column (the year named, else the table's only column), or two columns of one
-  row; named with "and" in them ("the sum of research and development and sales and marketing
+  two rows in one column (the year named, a column of the span of years named, "2023 - 2024",
+  else the table's only column), or two columns of one row, each part its own column ("… due
+  more than 5 years as a percentage of total …": not both the Total column); named with "and" in them ("the sum of research and development and sales and marketing
   expenses"), split at the one "and" where each side names one row (`split_at_rows`);
 * one row and two or more quarters, halves or months, where the columns are such parts
   (period_cells.py); two things apart that are only such parts ("between Q3 and Q4 2020") are
   those periods;
+* a row its words name alike with others, told apart by a number its label and the question
+  both say ("28 nanometers" among "40 nanometers", "65 nanometers": `numbered_rows`);
+* a ratio of one thing's two years ("the ratio of total revenue in 2018 to 2017"): the row's
+  cell in the first year said over its cell in the second;
 * a table of years by row (a year in each label): the years' rows in the column named; where a
   year has several rows ("FY2019 › First Quarter", "FY2019 › Second Quarter"), the one the
   question names.
+* a sum over a run of years whose columns are spans of them ("between 2020 to 2022" over "2020"
+  and "2021 - 2022");
+* a sum or an average of two rows the question joins with "and" in one year, split where the
+  table's labels split ("the average value of raw materials and finished goods in 2018");
+* a sum or an average over every row, where the question says so ("for all non-employee
+  directors"), or over the N rows largest ("the top 3 prepaid expenses in 2018": every_row.py);
 * a sum or an average over rows the question names by their labels, two or more, in the one
   column it names (its header not a year's): "the average number of shares owned by L. Gordon
   Crovitz and Donald P. Hutchison". (Every row of a column, "the NEOs' total salary", was tried:
   a question's words may pick a subset the rows do not tell apart, "the Vice Presidents".)
 
 None where they are not bound in code: the model reads the question.
+
+Measured on TAT-QA's whole test set (1.5B, tatqa.py --all): the rows and columns told apart by
+their numbers ("28 nanometers", "Level 1", "'1-3 years'"), a label's "Less:" lead, a year's own
+column before its change column, the one-row ratio of two years, two parts of one row as two
+columns, a span of years' column, a dash as nothing in a sum or an average, two rows joined with
+"and" in one year, and a plan's year over a table of no years turned 21 abstentions or wrong
+answers right and none wrong.
 """
 
 from __future__ import annotations
@@ -29,12 +49,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
-from .operation import Operation, names_a_period, years_in
+from .every_row import every_row, top_rows
+from .operation import Operation, names_a_period, said_numbers, years_in
 from .period_cells import by_period, period_cells
 from .table_cells import (
+    Amount,
     Cell,
     Grid,
     best_row,
+    close,
     column_rank,
     content,
     header_when,
@@ -45,7 +68,23 @@ from .table_cells import (
 )
 
 
+def _span_cells(op: Operation, grid: Grid, row: int) -> list[Cell] | None:
+    """A sum over a run of years whose columns are spans of them ("between 2020 to 2022" over
+    "2020" and "2021 - 2022"): the row's cells in the columns that cover the run, each year once."""
+    if op.op != "sum" or len(op.years) < 2:
+        return None
+    asked = set(op.years)
+    cols = [h for h in grid.headers if (ys := set(years_in(h))) and ys <= asked and not _CHANGE_HEADER.search(h)]
+    spans = [set(years_in(h)) for h in cols]
+    if not any(len(x) > 1 for x in spans) or sum(len(x) for x in spans) != len(asked) or set().union(*spans) != asked:
+        return None
+    cells = [grid.value(row, h) for h in cols]
+    return None if any(c is None for c in cells) else cells  # type: ignore[return-value]
+
+
 def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[Cell] | None:
+    if spanned := _span_cells(op, grid, row):
+        return spanned
     years = sorted(op.years)
     found = sorted({y for h in grid.headers if (y := header_year(h)) is not None and grid.value(row, h) is not None})
     if not years:
@@ -58,8 +97,13 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     if len(years) < 2:
         return None
     cells: list[Cell] = []
+    nil = _nil_years(op, grid, row, years, words)
     for y in years:
+        if y in nil:
+            cells.append(nil[y])  # "—" in a year named: nothing, 0 (`_nil_years`)
+            continue
         cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
+        cols = [h for h in cols if not _CHANGE_HEADER.search(h)] or cols  # "2017" beside "Change Amount · 2017": the year's own
         if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
             cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
         if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
@@ -70,12 +114,48 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     return cells
 
 
+def _nil_years(op: Operation, grid: Grid, row: int, years: Sequence[int], words: list[str]) -> dict[int, Cell]:
+    """The years the question names whose one column the row leaves empty, each as a cell of 0:
+    a report prints nothing as "—" ("PSAs granted: 36,982; —; 371,672"), and the sum or the
+    average of the years named counts it as nothing (a change from or to an empty year is left to
+    the model: the row may not have existed). Only where the row has a value in another year
+    named and the year one column of its own."""
+    if op.op not in ("average", "sum") or not op.years:
+        return {}
+    empty: dict[int, str] = {}
+    filled: list[Cell] = []
+    for y in years:
+        cols = [h for h in year_columns(grid, y, words, row) if not _CHANGE_HEADER.search(h)]
+        if len(cols) != 1:
+            return {}
+        if (cell := grid.value(row, cols[0])) is not None:
+            filled.append(cell)
+        elif not grid.cells[row].get(cols[0], "").strip():
+            empty[y] = cols[0]
+    if not filled or not empty or any(c.amount.percent for c in filled):
+        return {}
+    like = filled[0]
+    return {y: replace(like, header=h, amount=Amount(0.0, False, "", "0")) for y, h in empty.items()}
+
+
+_CHANGE_HEADER = re.compile(r"\b(?:chang|varian|increas|decreas|growth|movement)", re.I)
+"""A column of changes ("Change Amount · 2017", "Increase (decrease) 2019"): no year's own value,
+where the year has a column of its own beside it."""
+
+
+_ONE_ROW_RATIO = re.compile(
+    r"\bratio\s+of\b(?:(?!\b(?:to|and|over)\b).)*\b(?:19|20)\d{2}\s+(?:to|over)\s+(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\b", re.I
+)
+"""A ratio of one thing's two years ("the ratio of total revenue in 2018 to 2017"): its first
+year's value over its second's."""
+
+
 def _family(header: str) -> str:
     """A column's header without its year: "2019 · Amount" and "2018 · Amount" are one family."""
     return " ".join(w for w in content(header) if not years_in(w))
 
 
-def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None:
+def _year_rows(op: Operation, grid: Grid, words: list[str], question: str) -> list[Cell] | None:
     """A table of years by row: the years' rows in the one column the question names."""
     by_year: dict[int, list[int]] = {}
     for i, label in enumerate(grid.labels):
@@ -87,7 +167,7 @@ def _year_rows(op: Operation, grid: Grid, words: list[str]) -> list[Cell] | None
         if i is None:
             return None
         rows[y] = i
-    cols = named_columns(grid, words)
+    cols = named_columns(grid, words, question)  # "the level 1 FVPL": the Level 1 column, not Level 2's
     if len(op.years) < 2 or len(rows) != len(op.years) or not cols:
         return None
     cells = [grid.value(rows[y], cols[0]) for y in sorted(op.years)]
@@ -99,7 +179,19 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
         for h in year_columns(grid, op.years[0], words):
             if all(grid.value(i, h) is not None for i in rows):
                 return h
-        return None
+        if any(header_year(h) is not None for h in grid.headers):
+            return None
+        # no column of any year: the year names a thing ("… under the 2019 plan"), the columns are named by words
+    spans = [
+        h
+        for h in grid.headers
+        if len(op.years) > 1
+        and set(years_in(h)) == set(op.years)
+        and not _CHANGE_HEADER.search(h)
+        and all(grid.value(i, h) is not None for i in rows)
+    ]
+    if len(spans) == 1:
+        return spans[0]  # "… in the 2023-2024 period" over a column headed "2023 - 2024"
     named = [h for h in named_columns(grid, words) if all(grid.value(i, h) is not None for i in rows)]
     if named:
         return named[0]
@@ -119,6 +211,8 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
     when = header_when(part)
     if when is None:
         named = named_columns(grid, words)
+        if not named and (numbers := said_numbers(part)):  # "'1-3 years'": the column of those numbers, its words all generic
+            named = [h for h in grid.headers if said_numbers(h) == numbers]
         if len(op.years) == 1 and any(header_year(h) is not None for h in named):
             return [h for h in named if header_year(h) == op.years[0]]
         return named
@@ -132,11 +226,20 @@ def _part_columns(grid: Grid, part: str, words: list[str], op: Operation, others
     return dated
 
 
+_ALSO = re.compile(r"\bas\s+well\s+as\b|\balong\s+with\b|\btogether\s+with\b", re.I)
+"""A part adding another thing to the first ("A, as well as B")."""
+
+
 def _names_more(grid: Grid, row: int, part: str) -> bool:
     """Whether ``part``, a list ("A and B", "A, B"), names beside ``row`` another whole row by one
-    of its items ("investor relations and consultants"); never where ``row``'s own label is such
-    a list ("Research and development")."""
+    of its items ("investor relations and consultants"), or by what it adds "as well as" ("…
+    intangible assets, as well as investment in unconsolidated subsidiaries"); else never where
+    ``row``'s own label is such a list ("Research and development")."""
     label = _own(grid.labels[row])
+    if (also := _ALSO.search(part)) and not _ALSO.search(label):
+        others = [j for j in range(len(grid.labels)) if j != row]
+        if best_row(grid, content(part[also.end() :]), others) is not None:
+            return True  # "… intangible assets, as well as investment in unconsolidated subsidiaries": a second row
     if re.search(r"\band\b|,", label) or not re.search(r"\s+and\s+|,\s", part):
         return False
     own = set(content(label))
@@ -169,9 +272,15 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     if a is not None and b is not None and a != b:
         rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
         h = _one_column(op, grid, [a, b], rest)
+        if h is None and (shared := [w for w in a_words if any(close(w, x) for x in b_words)]):
+            h = _one_column(op, grid, [a, b], shared)  # "the amortized costs of A as a percentage of the total amortized cost"
         return None if h is None else [grid.value(a, h), grid.value(b, h)]  # type: ignore[list-item]
     others = [w for w in question_words(question) if w not in a_words and w not in b_words and not years_in(w)]
     ca, cb = _part_columns(grid, op.parts[0], a_words, op, others), _part_columns(grid, op.parts[1], b_words, op, others)
+    if len(cb) == 1 and len(ca) > 1 and cb[0] in ca:
+        ca = [h for h in ca if h != cb[0]]  # "… due more than 5 years as a percentage of total …": apart, not both the Total column
+    elif len(ca) == 1 and len(cb) > 1 and ca[0] in cb:
+        cb = [h for h in cb if h != ca[0]]
     if ca and cb and ca[0] != cb[0]:
         row = best_row(grid, content(question))
         if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
@@ -192,12 +301,33 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         if cells or op.op in ("ratio", "proportion"):
             return op, cells
         op = replace(op, parts=())  # "between the restructuring costs and other reserves in 2019 and 2018": one row
+    if op.op == "ratio" and len(op.years) == 2 and _ONE_ROW_RATIO.search(question):
+        row = best_row(grid, words)  # "the ratio of total revenue in 2018 to 2017": one row's years, as said
+        cells = None if row is None else _year_cells(op, grid, row, words)
+        if cells is not None and len(cells) == 2 and op.years[0] > op.years[1]:
+            cells = cells[::-1]
+        return op, cells
     if op.op in ("ratio", "proportion"):
         return op, None  # two things to divide, not named apart
-    by_rows = _year_rows(op, grid, words)
+    by_rows = _year_rows(op, grid, words, question)
     if by_rows:
         return op, by_rows
+    if top := top_rows(op, grid, question):
+        return top  # "the total sum of the top 3 prepaid expenses in 2018" (every_row.py)
     row = best_row(grid, words)
+    if row is None and (numbered := numbered_rows(grid, question)):
+        row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
+    if (
+        (row is None or len(op.years) == 1)
+        and op.op in ("sum", "average")
+        and len(op.years) <= 1
+        and (split := split_at_rows(grid, _unyeared(question)))
+    ):
+        two = replace(op, parts=split)  # "the average value of raw materials and finished goods in 2018": two rows, one year
+        if cells := _part_cells(two, grid, question):
+            return two, cells
+    if row is None and (every := every_row(op, grid, question)):
+        return every  # "the average fee … for all non-employee directors": every row's (every_row.py)
     if row is None and op.op in ("sum", "average") and not op.years:
         return op, _column_rows(grid, question)
     if row is not None and by_period(grid):  # columns of quarters, halves or months (period_cells.py)
@@ -205,6 +335,19 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         if cells or any(p.part and by_period(grid, p.part) for p in op.periods):
             return op, cells
     return op, None if row is None else _year_cells(op, grid, row, words)
+
+
+def numbered_rows(grid: Grid, question: str) -> list[int]:
+    """The rows whose labels hold a number, no year, that the question says as it stands
+    ("28 nanometers" among "14 nanometers and under", "40 nanometers": words alone tie them, a
+    row's number tells it)."""
+    said = said_numbers(question)
+    return [i for i, label in enumerate(grid.labels) if (told := said_numbers(_own(label))) and told <= said]
+
+
+def _unyeared(question: str) -> str:
+    """The question without its years and what says them ("in 2018", "for fiscal 2019")."""
+    return re.sub(r"\s*\b(?:in|for|of|during|as\s+of|at)?\s*(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\b", "", question, flags=re.I)
 
 
 def _own(label: str) -> str:

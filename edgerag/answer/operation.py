@@ -27,7 +27,19 @@ from dataclasses import dataclass
 
 from .periods import YEAR, Period, periods_asked, year_of
 
-OPERATIONS = ("percent_change", "change", "difference", "average", "sum", "ratio", "proportion", "which_year", "count_years", "years_over")
+OPERATIONS = (
+    "percent_change",
+    "change",
+    "difference",
+    "average",
+    "sum",
+    "ratio",
+    "proportion",
+    "which_year",
+    "count_years",
+    "years_over",
+    "count_rows",
+)
 _NOT_A_NUMBER = re.compile(
     r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)"
     r"|was\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reason|cause|driver|factor)|are\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
@@ -90,8 +102,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
     ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
 ]
 _OVER = re.compile(  # "the proportion of the value of finished goods over total inventories": A over B, never "over the years"
-    r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?,]+?)"
-    r"\s+over\s+(?!(?:the\s+)?(?:years?|periods?|time)\b)(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+    r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?]+?)"
+    r",?\s+over\s+(?!(?:the\s+)?(?:years?|periods?|time)\b)(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
     re.I,
 )
 _PARTS: list[re.Pattern[str]] = [
@@ -195,6 +207,15 @@ def _ended(m: re.Match[str]) -> str:
 def splits_a_year(text: str) -> bool:
     """Whether ``text`` names a split fiscal year ("2018/2019")."""
     return any(_ended(m) != m.group() for m in _SPLIT_YEAR.finditer(text))
+
+
+SAID_NUMBER = re.compile(r"(?<![\w.,/])\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*(?![\w.,/]*\d)")
+"""A number a label or header names a thing by ("Level 2", "28 nanometers", "0.11/0.13 micron")."""
+
+
+def said_numbers(text: str) -> set[str]:
+    """The numbers ``text`` names things by (`SAID_NUMBER`), years aside."""
+    return {n for n in SAID_NUMBER.findall(text) if not re.fullmatch(r"(?:19|20)\d{2}", n)}
 
 
 def years_in(text: str) -> tuple[int, ...]:

