@@ -24,6 +24,7 @@ from ..text.printed import scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP, stem, tables_in, words_in
 from .operation import splits_a_year, years_in
+from .period_rows import turned
 from .table_topic import lead_in
 
 MIN_LABEL = 0.75
@@ -185,7 +186,8 @@ def note_column(header: str) -> bool:
 
 
 def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
-    """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values."""
+    """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values; a
+    table whose rows are quarters or halves also turned, its periods as columns (period_rows.py)."""
     out = []
     for t in tables_in(units_texts):
         first = t.headers[0]
@@ -197,7 +199,7 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
         grid.topic = tuple(content(lead_in(t.rows[0].text, [text for key, text in units_texts if key in set(t.keys)])))
         out.append(grid)
-    return out
+    return out + [t for g in out if (t := turned(g)) is not None]  # a table of quarters by row, also read turned
 
 
 _SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|million|billion|bn)\b", re.I)
