@@ -141,3 +141,24 @@ def test_columns_named_alike_take_the_year_before_them():
 def test_change_columns_between_years_keep_their_names():
     grid = [["", "2019", "Change", "2018", "Change", "2017"], ["Americas", "718", "13", "705", "123", "582"]]
     assert grid_lines(grid) == ["Item: Americas; 2019: 718; Change: 13; 2018: 705; Change: 123; 2017: 582"]
+
+
+SEGMENTS = [
+    ["", "2022 €m", "% of revenue", "2021 €m", "% of revenue"],
+    ["Revenue", "", "", "", ""],
+    ["Iberia", "412.8", "48.2%", "389.5", "51.1%"],
+    ["Rest of Europe", "287.4", "33.6%", "251.0", "32.9%"],
+    ["Total revenue", "856.5", "100.0%", "762.2", "100.0%"],
+]
+
+
+def test_a_row_s_own_word_does_not_name_the_column_of_its_year():
+    """ "revenue" names the section "Revenue", not the column "2022 · % of revenue" beside "2022 €m"."""
+    from edgerag.answer.arithmetic import compute
+    from edgerag.answer.cell_lookup import look_up
+
+    units = [("k", "\n".join(grid_lines(SEGMENTS, caption="Performance by region")))]
+    looked = look_up("What was the revenue of Rest of Europe in 2022?", units)
+    assert looked is not None and looked.answer == "287.4 million", looked
+    done = compute("What was the percentage change in revenue from Rest of Europe from 2021 to 2022?", units)
+    assert done is not None and done.answer.startswith("14.5"), done

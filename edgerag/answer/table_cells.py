@@ -368,8 +368,11 @@ def year_columns(grid: Grid, year: int, words: Sequence[str], row: int | None = 
 
 
 def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
-    """How a year's column is chosen, smallest first: a value in the row, the header words the question uses, not of percentages."""
-    named = sum(any(close(w, q) for q in words) for w in content(header) if not years_in(w))
+    """How a year's column is chosen, smallest first: a value in the row, the header words the
+    question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
+    column "2021 · % of revenue" beside "2021 €m"), not of percentages."""
+    mine = content(grid.labels[row]) if row is not None else []
+    named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
 
