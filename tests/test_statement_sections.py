@@ -162,3 +162,14 @@ def test_a_row_s_own_word_does_not_name_the_column_of_its_year():
     assert looked is not None and looked.answer == "287.4 million", looked
     done = compute("What was the percentage change in revenue from Rest of Europe from 2021 to 2022?", units)
     assert done is not None and done.answer.startswith("14.5"), done
+
+
+def test_a_share_the_table_prints_beside_its_year_s_amount_is_read_as_printed():
+    """ "Iberia's share of Group revenue in 2021": the 2021 group's "% of revenue", not 2022's."""
+    from edgerag.answer.arithmetic import compute
+
+    units = [("k", "\n".join(grid_lines(SEGMENTS, caption="Performance by region")))]
+    done = compute("What was Iberia's share of Group revenue in 2021?", units)
+    assert done is not None and done.answer == "51.1%", done
+    done = compute("What was Iberia's share of Group revenue in 2022?", units)
+    assert done is not None and done.answer == "48.2%", done
