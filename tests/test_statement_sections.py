@@ -173,3 +173,15 @@ def test_a_share_the_table_prints_beside_its_year_s_amount_is_read_as_printed():
     assert done is not None and done.answer == "51.1%", done
     done = compute("What was Iberia's share of Group revenue in 2022?", units)
     assert done is not None and done.answer == "48.2%", done
+
+
+def test_columns_of_amounts_named_alike_keep_their_names():
+    """ "Grant Date Fair Value" beside each year's count: the year's own column heads its amounts,
+    and a question of the year's count must still bind it alone."""
+    grid = [
+        ["", "2019", "Grant Date Fair Value", "2018", "Grant Date Fair Value"],
+        ["RSAs Granted", "551,214", "$ 9.87", "478,210", "$ 12.45"],
+    ]
+    assert grid_lines(grid) == [
+        "Item: RSAs Granted; 2019: 551,214; Grant Date Fair Value: $ 9.87; 2018: 478,210; Grant Date Fair Value: $ 12.45"
+    ]

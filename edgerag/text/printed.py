@@ -26,7 +26,7 @@
 * **Rows not applicable**: a row whose every value cell is ``n/a`` or a dash (``—``, ``-``)
   keeps them (``n/a``, a dash as ``-``): its values do not apply, and with its cells left empty
   it would read as a section heading the rows below.
-* **Columns named alike** ("2022 €m" | "% of revenue" | "2021 €m" | "% of revenue"): each
+* **Columns of shares named alike** ("2022 €m" | "% of revenue" | "2021 €m" | "% of revenue"): each
   takes the year of the column before it that names one ("2021 · % of revenue"), as a group
   header over both would give it (`_years_to_twins`).
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a currency code's
@@ -119,19 +119,23 @@ def _grouped(heads: list[list[str]]) -> None:
 
 _CHANGE = re.compile(r"\b(?:change|increase|decrease|variance|growth|movement)", re.I)
 """A column of changes between the years either side of it, no one year's."""
+_SHARE = re.compile(r"%|\bpercent|\bshare\b|\bmargin\b", re.I)
+"""A column of shares beside each year's amounts ("% of revenue", "Margin")."""
 
 
 def _years_to_twins(heads: list[list[str]]) -> None:
     """Columns named alike ("% of revenue" twice), in place: each takes the year of the nearest
     column before it whose header names one ("2022 €m" | "% of revenue" | "2021 €m" | "% of
     revenue" → "2022 · % of revenue", "2021 · % of revenue"), as a group header over both
-    would; left as they are unless every twin so gets a year of its own, or when they are changes
+    would, where they are shares ("% of revenue", "margin"; a column of amounts beside each year,
+    "Grant Date Fair Value", is left: a year's own column heads its amounts); left as they are
+    unless every twin so gets a year of its own, or when they are changes
     between the years either side ("2019" | "Change" | "2018" | "Change" | "2017")."""
     width = max((len(r) for r in heads), default=0)
     paths = [tuple(r[k] for r in heads if k < len(r) and r[k]) for k in range(width)]
     seen: dict[tuple[str, ...], list[int]] = {}
     for k in range(1, width):
-        if paths[k] and not any(yearish(c) or _CHANGE.search(c) for c in paths[k]):
+        if paths[k] and not any(yearish(c) or _CHANGE.search(c) for c in paths[k]) and _SHARE.search(paths[k][-1]):
             seen.setdefault(paths[k], []).append(k)
     for cols in seen.values():
         if len(cols) < 2:
