@@ -185,3 +185,19 @@ def test_columns_of_amounts_named_alike_keep_their_names():
     assert grid_lines(grid) == [
         "Item: RSAs Granted; 2019: 551,214; Grant Date Fair Value: $ 9.87; 2018: 478,210; Grant Date Fair Value: $ 12.45"
     ]
+
+
+def test_a_sibling_subtotal_is_not_the_row_asked():
+    """Only the investing subtotal in the context: "net cash from operating activities" names a
+    sibling of "Net cash from/(used in) investing activities" (one word apart, in its place), not it."""
+    from edgerag.answer.cell_lookup import look_up
+
+    grid = [
+        ["", "2021", "2020"],
+        ["Purchase of equipment", "(18,000)", "(42,000)"],
+        ["Net cash from/(used in) investing activities", "5,216", "(40,081)"],
+    ]
+    units = [("k", "\n".join(grid_lines(grid, caption="Statement of cash flows")))]
+    assert look_up("What was the net cash from operating activities in 2021?", units) is None
+    looked = look_up("What was the net cash from investing activities in 2021?", units)
+    assert looked is not None and looked.answer.startswith("5,216"), looked

@@ -285,13 +285,26 @@ _ABBREVIATION = re.compile(r"\(\s*[‘'\"“]?([A-Z]{2,}[A-Za-z0-9&]{0,8})[’'\
 """A label's own short name, in parentheses after it."""
 
 
+def _contrasted(mine: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the question names a sibling of the label: a word of the label it does not hold
+    stands, between two words it does hold, where the question says another word ("net cash
+    from operating activities" against "Net cash from investing activities")."""
+    for i in range(1, len(mine) - 1):
+        if any(close(mine[i], q) for q in words):
+            continue
+        for j in range(1, len(words) - 1):
+            if close(mine[i - 1], words[j - 1]) and close(mine[i + 1], words[j + 1]) and not any(close(words[j], w) for w in mine):
+                return True
+    return False
+
+
 def _score(section: str, own: str, words: Sequence[str]) -> float:
     mine = [w for w in content(own) if w != "total"] or content(own)
     if not mine:
         return 0.0
     held = sum(any(close(w, q) for q in words) for w in mine)
     share = held / len(mine)
-    if share < MIN_LABEL:
+    if share < MIN_LABEL or _contrasted(mine, words):
         return 0.0
     from_section = {q for q in words if any(close(w, q) for w in content(section))}
     from_label = {q for q in words if q != "total" and any(close(w, q) for w in content(own))}  # "total": its own weight below
