@@ -36,12 +36,16 @@ One module per step of the path:
                      its N largest ("the top 3 prepaid expenses in 2018")
             period_cells.py  one row's cells in the quarters, halves or months named, where
                      the columns are such parts ("Q1 … Q4, Full year"); an average "quarterly"
-                     over every quarter, never the full year
+                     over every quarter, never the full year; a half with no column its
+                     two quarters ("the first half of 2020": Q1 + Q2)
           table_cells.py a report table read back from its row lines; a question's row (its
                      label's words, word for word first, or its short name: "PSP") and column
                      (the year, the header's words) bound
             total_rows.py  a total printed under a table's rows with no label, each value the
                      sum of the rows above it: read back as the table's "Total" row
+            period_rows.py  a table whose rows are quarters or halves ("Q2 2020", "2Q20",
+                     "H1 2020") also read turned, its periods as columns, so the column
+                     readers bind them
             table_topic.py  a table's lead-in ("The provision for income taxes consists of
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart

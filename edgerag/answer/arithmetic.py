@@ -43,7 +43,7 @@ from .operands import operands
 from .operation import Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .periods import column_period
-from .printed_change import printed_change, printed_percent, printed_row
+from .printed_change import printed_change, printed_percent, printed_row, printed_share
 from .stated_result import stated_result
 from .table_cells import (
     NOT_MONEY,
@@ -282,7 +282,12 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
             if done_by_year is not None:
                 found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
             continue
-        printed = printed_change(asked, grid, question) or printed_percent(asked, grid, question) or printed_row(asked, grid, question)
+        printed = (
+            printed_change(asked, grid, question)
+            or printed_percent(asked, grid, question)
+            or printed_row(asked, grid, question)
+            or printed_share(asked, grid, question)
+        )
         if printed is not None:  # the report's own "Variance in Percent" column, its "Revenue growth" row: as printed (printed_change.py)
             answer = shown_cell(printed)
             shown = f"{answer} (as the table prints it: {printed.label}, {printed.header})"

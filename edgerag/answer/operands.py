@@ -51,7 +51,7 @@ from dataclasses import replace
 from ..text.rows import SECTION_MARK
 from .every_row import every_row, top_rows
 from .operation import Operation, names_a_period, said_numbers, years_in
-from .period_cells import by_period, period_cells
+from .period_cells import by_period, halves_as_quarters, period_cells
 from .table_cells import (
     Amount,
     Cell,
@@ -331,6 +331,7 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     if row is None and op.op in ("sum", "average") and not op.years:
         return op, _column_rows(grid, question)
     if row is not None and by_period(grid):  # columns of quarters, halves or months (period_cells.py)
+        op = halves_as_quarters(op, grid)  # "the first half of 2020" beside quarters only: Q1 + Q2
         cells = period_cells(op, grid, row, words, question)
         if cells or any(p.part and by_period(grid, p.part) for p in op.periods):
             return op, cells

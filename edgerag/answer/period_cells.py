@@ -10,7 +10,8 @@ year binds where the table's columns of that part are one ("Q3" beside "Q3 2020"
 binds nothing); a year said whole beside a part ("Q1 2019 revenue and 2018 revenue") binds its
 own column ("2018"), never its part's ("Q1 2018"). An average that names no period is over every column of one kind, where no
 column is a year's alone and the question says that kind ("quarterly") or the table has no other.
-A table with no column of the kind asked is read by its years, as before (operands.py); the
+A half no column is ("the first half of 2020" beside quarters only) is its two quarters, where a
+sum or an average of it alone is asked (`halves_as_quarters`). A table with no column of the kind asked is read by its years, as before (operands.py); the
 cells come back earliest first.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .operation import Operation
 from .periods import KIND_WORDS, Period, column_period, periods_asked
@@ -64,6 +66,25 @@ def year_periods(grid: Grid, question: str) -> dict[int, list[str]]:
 def by_period(grid: Grid, part: str = "") -> bool:
     """Whether ``grid`` has columns of parts of years (of ``part``, "quarter", where one is said)."""
     return any(not part or p.part == part for p in _columns(grid).values())
+
+
+def halves_as_quarters(op: Operation, grid: Grid) -> Operation:
+    """``op`` with each half it names that no column of ``grid`` is ("the first half of 2020"
+    beside quarters only) as its two quarters (Q1 and Q2 of 2020), where both are columns;
+    ``op`` as it is otherwise."""
+    if not any(p.part == "half" for p in op.periods) or op.op not in ("sum", "average", "change", "percent_change", "difference"):
+        return op
+    dated = any(header_year(h) is not None for h in grid.headers)
+    out: list[Period] = []
+    for p in op.periods:
+        quarters = [Period(p.year, "quarter", 2 * p.index - 1), Period(p.year, "quarter", 2 * p.index)]
+        if p.part != "half" or period_columns(grid, p, dated) or not all(period_columns(grid, q, dated) for q in quarters):
+            out.append(p)
+        elif op.op in ("sum", "average") and len(op.periods) == 1:
+            out += quarters  # "the total revenue in the first half of 2020": Q1 + Q2 of 2020
+        else:
+            return op  # a change between halves printed as quarters: each half a sum, not bound here
+    return replace(op, periods=tuple(out))
 
 
 def period_cells(op: Operation, grid: Grid, row: int, words: Sequence[str], question: str) -> list[Cell] | None:

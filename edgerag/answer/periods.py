@@ -4,7 +4,7 @@ quarter, a half or a month, with its year where one is said.
     "Total budgeted income for Q1 and Q2 combined?"               → Q1, Q2 (no year)
     "What was the change in the total revenue between Q3 and Q4 2020?" → Q3 2020, Q4 2020
     "… between the fourth quarter of 2018 and 2019"                → Q4 2018, Q4 2019
-    columns "Q1", "First Quarter · 2019", "2020 · Q3", "H1", "Jan-20", "January 2020"
+    columns "Q1", "First Quarter · 2019", "2020 · Q3", "H1", "Jan-20", "January 2020", "2Q20", "1H20"
 
 A part's year is the one written beside it ("Q3 2020", "the fourth quarter of 2018", "fiscal 2019
 Q4"); a part said alone takes the question's one year ("between Q3 and Q4 2020"), and one part
@@ -58,10 +58,11 @@ _MONTH = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(
 _PART = re.compile(
     r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarters?"
     r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd)\s+(?:half|halves)(?:\s+year)?)\b"
+    r"|\b(?:(?P<cq>[1-4])Q|(?P<ch>[12])H)(?P<cy>\d{2})\b"
     rf"|(?<![\d,]\s)\b(?P<m>{_MONTH})\b(?!\s*\d{{1,2}}\b(?!\d))(?!\s*,)",
     re.I,
 )
-"""A quarter, half or month named; never a date's month ("December 31, 2019", "31 December" is one
+"""A quarter, half or month named (a quarter or half with its year run on: "2Q20", "1H20"); never a date's month ("December 31, 2019", "31 December" is one
 only where no day follows)."""
 _SHARED = re.compile(
     r"\b(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:and|to|through|&)\s+(?:the\s+)?"
@@ -76,6 +77,8 @@ _DATED = re.compile(r"\b(?:three|six|nine|twelve|\d{1,2})\s+months\b|\b\d{1,2}\s
 
 
 def _part(m: re.Match[str]) -> tuple[str, int]:
+    if m["cq"] or m["ch"]:
+        return ("quarter", int(m["cq"])) if m["cq"] else ("half", int(m["ch"]))
     if m["q"] or m["qo"]:
         return "quarter", int(m["q"]) if m["q"] else _ORD[m["qo"].lower()]
     if m["h"] or m["ho"]:
@@ -93,6 +96,9 @@ def _mentions(text: str) -> list[tuple[str, int, int | None, int, int]]:
         if m["m"] and m["m"].lower() == "may" and not m["m"][0].isupper():
             continue  # "may": a verb
         part, index = _part(m)
+        if m["cy"]:
+            out.append((part, index, 2000 + int(m["cy"]), m.start("cy"), m.start()))  # "2Q20": the second quarter of 2020
+            continue
         after, before = _AFTER.match(text[m.end() :]), _BEFORE.search(text[: m.start()])
         if after:
             out.append((part, index, year_of(after["y"]), m.end() + after.start("y"), m.start()))
@@ -165,6 +171,17 @@ def column_period(header: str, year: int | None) -> Period | None:
         return None
     part, index = next(iter(found))
     return Period(year, part, index)
+
+
+def named_period(text: str) -> Period | None:
+    """The one part of a year ``text`` names, with the year written beside it or run on ("Q2
+    2020", "2Q20", "the first half of 2020"; None for a part with no year: "Q2"); None where it
+    names none, or several."""
+    found = {(f[0], f[1], f[2]) for f in _mentions(text)}
+    if len(found) != 1:
+        return None
+    part, index, year = next(iter(found))
+    return None if year is None else Period(year, part, index)
 
 
 KIND_WORDS = {"quarter": "quarterly", "half": "half-yearly", "month": "monthly"}

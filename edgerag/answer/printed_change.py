@@ -22,6 +22,11 @@ rounding ("+3.6%", "23%", "(59.9)") is the answer its readers quote. TAT-QA's te
 alone, every question): 4 wrong made right, 1 right lost (an answer computed to two places where
 the table prints one). A change in amounts ("$ CHANGE") stays computed: the
 report may sign it its own way ("(33)" for capital spending that grew).
+
+"What was Iberia's share of Group revenue in 2021?" over "Revenue › Iberia: 2021 €m: 389.5; 2021 ·
+% of revenue: 51.1%" asks the share the report prints beside the amount: a proportion of one year
+with no two things named apart reads the row's one column of percentages in that year
+(`printed_share`); two such columns, or none, and nothing is read.
 """
 
 from __future__ import annotations
@@ -89,3 +94,17 @@ def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:
     if not columns or (len(columns) > 1 and column_rank(grid, columns[0], words, row) == column_rank(grid, columns[1], words, row)):
         return None
     return grid.value(row, columns[0])
+
+
+def printed_share(op: Operation, grid: Grid, question: str) -> Cell | None:
+    """The printed percentage of the one row and year a proportion names with no parts ("Iberia's
+    share of Group revenue in 2021": its "2021 · % of revenue" cell; the module doc), or None."""
+    if op.op != "proportion" or op.parts or len(op.years) != 1:
+        return None
+    row = best_row(grid, content(question))
+    if row is None:
+        return None
+    shares = [h for h in grid.headers if header_year(h) == op.years[0] and _PERCENT.search(h) and not _CHANGE.search(h)]
+    cells = [c for h in shares if (c := grid.value(row, h)) is not None and c.amount.percent]
+    amounts = [h for h in grid.headers if header_year(h) == op.years[0] and h not in shares and grid.value(row, h) is not None]
+    return cells[0] if len(cells) == 1 and amounts else None

@@ -24,6 +24,7 @@ from ..text.printed import SCALE, scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP, stem, tables_in, words_in
 from .operation import said_numbers, splits_a_year, years_in
+from .period_rows import turned
 from .table_topic import lead_in
 from .total_rows import unlabeled_totals
 
@@ -192,7 +193,8 @@ def note_column(header: str) -> bool:
 
 
 def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
-    """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values."""
+    """The tables in ``units_texts`` (``(key, text)`` pairs) with a label column and values; a
+    table whose rows are quarters or halves also turned, its periods as columns (period_rows.py)."""
     out = []
     for t in tables_in(units_texts):
         first = t.headers[0]
@@ -208,7 +210,7 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
         grid.topic = tuple(content(lead_in(t.rows[0].text, [text for key, text in units_texts if key in set(t.keys)])))
         out.append(grid)
-    return out
+    return out + [t for g in out if (t := turned(g)) is not None]  # a table of quarters by row, also read turned
 
 
 _SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|million|billion|bn)\b", re.I)
@@ -300,13 +302,26 @@ _ABBREVIATION = re.compile(r"\(\s*[‘'\"“]?([A-Z]{2,}[A-Za-z0-9&]{0,8})[’'\
 """A label's own short name, in parentheses after it."""
 
 
+def _contrasted(mine: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the question names a sibling of the label: a word of the label it does not hold
+    stands, between two words it does hold, where the question says another word ("net cash
+    from operating activities" against "Net cash from investing activities")."""
+    for i in range(1, len(mine) - 1):
+        if any(close(mine[i], q) for q in words):
+            continue
+        for j in range(1, len(words) - 1):
+            if close(mine[i - 1], words[j - 1]) and close(mine[i + 1], words[j + 1]) and not any(close(words[j], w) for w in mine):
+                return True
+    return False
+
+
 def _score(section: str, own: str, words: Sequence[str]) -> float:
     mine = [w for w in content(own) if w != "total"] or content(own)
     if not mine:
         return 0.0
     held = sum(any(close(w, q) for q in words) for w in mine)
     share = held / len(mine)
-    if share < MIN_LABEL:
+    if share < MIN_LABEL or _contrasted(mine, words):
         return 0.0
     from_section = {q for q in words if any(close(w, q) for w in content(section))}
     from_label = {q for q in words if q != "total" and any(close(w, q) for w in content(own))}  # "total": its own weight below
@@ -383,8 +398,11 @@ def year_columns(grid: Grid, year: int, words: Sequence[str], row: int | None = 
 
 
 def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
-    """How a year's column is chosen, smallest first: a value in the row, the header words the question uses, not of percentages."""
-    named = sum(any(close(w, q) for q in words) for w in content(header) if not years_in(w))
+    """How a year's column is chosen, smallest first: a value in the row, the header words the
+    question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
+    column "2021 · % of revenue" beside "2021 €m"), not of percentages."""
+    mine = content(grid.labels[row]) if row is not None else []
+    named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
 

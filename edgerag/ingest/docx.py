@@ -50,7 +50,7 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
             section = SECTION_SEP.join(t for _, t in heads)
             if isinstance(item, Table):
                 grid = [[" ".join(c.text.split()) for c in row.cells] for row in item.rows]
-                lines = grid_lines(grid, above or (heads[-1][1] if heads else ""), _header_rows(item))
+                lines = grid_lines(grid, above or (heads[-1][1] if heads else ""), _header_rows(item), strong=_bold_labels(item))
                 if lines is None:  # one column, or prose in a cell: the cells as they stand
                     lines = [" | ".join(c for c in dict.fromkeys(r) if c) for r in grid]
                 for line in lines:
@@ -82,6 +82,21 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
         raise
     if not found:
         yield Skipped(str(path), "no text in the document (empty, or only images)")
+
+
+def _bold_labels(table) -> frozenset[str]:
+    """The row labels (first cells) of a table whose every run of text is bold (a section
+    heading, a subtotal)."""
+    out = set()
+    for row in table.rows:
+        try:
+            cell = row.cells[0]
+        except IndexError:
+            continue
+        runs = [r for p in cell.paragraphs for r in p.runs if r.text.strip()]
+        if runs and all(r.bold for r in runs):
+            out.add(" ".join(cell.text.split()))
+    return frozenset(out)
 
 
 def _header_rows(table) -> int:

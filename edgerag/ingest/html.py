@@ -212,7 +212,7 @@ def _walk(root, headings: list[tuple[int, str]], base: tuple[str, ...]) -> Itera
         elif name == "table":
             yield from flush()
             grid, header_rows, caption = _grid(child)
-            lines = grid_lines(grid, caption or (headings[-1][1] if headings else ""), header_rows, last[0])
+            lines = grid_lines(grid, caption or (headings[-1][1] if headings else ""), header_rows, last[0], strong=_strong_labels(child))
             if lines is None:  # no table of data (layout, one column): its cells as they stand
                 lines = [" | ".join(dict.fromkeys(c for c in r if c)) for r in grid]
             for line in lines:
@@ -261,6 +261,30 @@ def _grid(table) -> tuple[list[list[str]], int, str]:
             heads += 1
     caption_text = " ".join(_clean(caption.get_text(" ")).split()) if caption is not None else ""
     return grid, max(1, min(heads, 3)), caption_text
+
+
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)", re.I)
+
+
+def _strong_labels(table) -> frozenset[str]:
+    """The row labels (a row's first cell) of a ``<table>`` set in bold whole: ``<b>``,
+    ``<strong>`` or a bold font weight around all its text (a section heading, a subtotal)."""
+    out = set()
+    for tr in table.find_all("tr"):
+        if tr.find_parent("table") is not table:
+            continue
+        cell = tr.find(["td", "th"], recursive=False)
+        if cell is None:
+            continue
+        text = " ".join(_clean(cell.get_text(" ")).split())
+        if not text:
+            continue
+        bold = [cell] if _BOLD_STYLE.search(cell.get("style", "") or "") else []
+        bold += cell.find_all(["b", "strong"]) + cell.find_all(style=_BOLD_STYLE)
+        said = " ".join(" ".join(_clean(b.get_text(" ")).split()) for b in bold)
+        if bold and (said == text or (bold[0] is cell)):
+            out.add(text)
+    return frozenset(out)
 
 
 def _carry(below: dict[int, tuple[int, str]], col: int) -> str:

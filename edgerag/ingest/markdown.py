@@ -37,6 +37,18 @@ def cells(line: str) -> list[str]:
     return [_WRAPPED.sub(r"\2", c.strip()).replace("\\|", "|") for c in _CELL_SPLIT.split(s)]
 
 
+def _bold_labels(lines: list[str]) -> frozenset[str]:
+    """The row labels (first cells) of a table's body lines set in bold whole ("**Full year 2019**")."""
+    out = set()
+    for line in lines:
+        s = line.strip()
+        first = _CELL_SPLIT.split(s[1:] if s.startswith("|") else s)[0].strip()
+        m = _WRAPPED.match(first)
+        if m and m.group(1) in ("**", "__"):
+            out.add(m.group(2).replace("\\|", "|"))
+    return frozenset(out)
+
+
 def _caption(line: str) -> str:
     """A caption from the line above a table, or "" when it reads as a sentence."""
     m = _HEADING.match(line)
@@ -73,7 +85,7 @@ def tables_as_rows(text: str) -> str:
         grid = [cells(line)] + [cells(r) for r in lines[i + 2 : end]]
         above = next((x for x in reversed(out[-2:]) if x.strip()), "")
         caption = "" if parse_row(above) else _caption(above)
-        rows = grid_lines(grid, caption or heading)
+        rows = grid_lines(grid, caption or heading, strong=_bold_labels(lines[i + 2 : end]))
         if rows is None:
             out.extend(lines[i:end])
         else:

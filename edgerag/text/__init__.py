@@ -5,8 +5,11 @@ sentences.py  sentence splitting, offline (nltk's Punkt); a table row is one sen
 rows.py       a table row as one line with its header ("Caption — Price: 12,400 EUR; Room: B-2"),
               several header rows joined into a path ("2019 · $m"), a section row carried into
               the labels below ("Revenue › Services")
+sections.py   which section a body row is in: a list's heading ("Adjustments for:") inside the
+              section above, a subtotal ("Net cash from …", bold) ending its section
 printed.py    a table as a report prints it made plain: negatives in parentheses, dashes,
-              footnote marks, "$" and "%" in cells of their own, unit rows, the table's scale
+              footnote marks, "$" and "%" in cells of their own, unit rows, the table's scale,
+              columns named alike given their years ("2021 · % of revenue")
 tables.py     a column's superlative or a comparison of rows, decided in code (`table_answer`)
   top_rows.py the top rows of a column named ("Which are the top 2 …?"), for tables.py
   row_scope.py  the rows it compares: the section the question names, no total row unasked

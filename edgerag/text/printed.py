@@ -32,6 +32,9 @@
 * **Rows not applicable**: a row whose every value cell is ``n/a`` or a dash (``—``, ``-``)
   keeps them (``n/a``, a dash as ``-``): its values do not apply, and with its cells left empty
   it would read as a section heading the rows below.
+* **Columns of shares named alike** ("2022 €m" | "% of revenue" | "2021 €m" | "% of revenue"): each
+  takes the year of the column before it that names one ("2021 · % of revenue"), as a group
+  header over both would give it (`_years_to_twins`).
 * **The table's scale** (``(in thousands)``, ``$ in millions``, ``'000``, a bare ``(millions)``, a currency code's
   ``USDm`` or ``RMB'Million``): a header row that
   holds only it, or the first column's header (a bare "m" there too: the labels' column holds
@@ -123,6 +126,39 @@ def _grouped(heads: list[list[str]]) -> None:
             label = r[k]
             for j in range(1 + g * p, 1 + (g + 1) * p):
                 r[j] = label
+
+
+_CHANGE = re.compile(r"\b(?:change|increase|decrease|variance|growth|movement)", re.I)
+"""A column of changes between the years either side of it, no one year's."""
+_SHARE = re.compile(r"%|\bpercent|\bshare\b|\bmargin\b", re.I)
+"""A column of shares beside each year's amounts ("% of revenue", "Margin")."""
+
+
+def _years_to_twins(heads: list[list[str]]) -> None:
+    """Columns named alike ("% of revenue" twice), in place: each takes the year of the nearest
+    column before it whose header names one ("2022 €m" | "% of revenue" | "2021 €m" | "% of
+    revenue" → "2022 · % of revenue", "2021 · % of revenue"), as a group header over both
+    would, where they are shares ("% of revenue", "margin"; a column of amounts beside each year,
+    "Grant Date Fair Value", is left: a year's own column heads its amounts); left as they are
+    unless every twin so gets a year of its own, or when they are changes
+    between the years either side ("2019" | "Change" | "2018" | "Change" | "2017")."""
+    width = max((len(r) for r in heads), default=0)
+    paths = [tuple(r[k] for r in heads if k < len(r) and r[k]) for k in range(width)]
+    seen: dict[tuple[str, ...], list[int]] = {}
+    for k in range(1, width):
+        if paths[k] and not any(yearish(c) or _CHANGE.search(c) for c in paths[k]) and _SHARE.search(paths[k][-1]):
+            seen.setdefault(paths[k], []).append(k)
+    for cols in seen.values():
+        if len(cols) < 2:
+            continue
+        years = []
+        for k in cols:
+            j = next((j for j in range(k - 1, 0, -1) if any(yearish(c) for c in paths[j])), 0)
+            m = _YEAR.search(" ".join(paths[j])) if j else None
+            years.append(m.group() if m else "")
+        if all(years) and len(set(years)) == len(years):
+            for k, year in zip(cols, years):
+                heads[-1][k] = f"{year} · {heads[-1][k]}"
 
 
 def clean_cell(text: str) -> str:
@@ -281,4 +317,5 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
         scale = m.group().strip()
     if not heads:
         heads = [[""] * len(body[0])]
+    _years_to_twins(heads)
     return heads + body[header_rows:], len(heads), scale

@@ -18,10 +18,11 @@ no header or value opens a bracket it does not close: prose glosses a name so ("
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from .printed import plain, section_row
+from .printed import clean_cell, plain, section_row
+from .sections import Sections
 
 CAPTION_SEP = " — "
 PAIR_SEP = "; "
@@ -152,7 +153,13 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
 
 
 def grid_lines(
-    grid: Sequence[Sequence[str]], caption: str = "", header_rows: int = 1, before: str = "", *, unstack: bool = True
+    grid: Sequence[Sequence[str]],
+    caption: str = "",
+    header_rows: int = 1,
+    before: str = "",
+    *,
+    unstack: bool = True,
+    strong: Collection[str] = (),
 ) -> list[str] | None:
     """The row lines of a table given as rows of cells (merged cells already repeated into
     each column they span), as printed (text/printed.py: negatives, dashes, footnote marks,
@@ -167,7 +174,8 @@ def grid_lines(
     row with a label and no values (a section: "Revenue"), or a label spanning the table
     ("Expenditure" in every cell: text/printed.py `section_row`), is written alone too, and its
     label carried before the labels of the rows below it ("Revenue › Services"), up to the next
-    section or a row of totals."""
+    section or a row of totals (text/sections.py: a list's heading inside a section, subtotals).
+    ``strong``: the labels the reader saw set in bold (a heading, a subtotal)."""
     if not any(any(_cell(c) for c in r) for r in grid) or any(len(_cell(c)) > WIDEST_CELL for r in grid for c in r):
         return None  # an empty table ("<table></table>", a row of empty cells) is no rows
     rows, header_rows, scale = plain([[_cell(c) for c in r] for r in grid], header_rows, before)
@@ -178,7 +186,7 @@ def grid_lines(
     blocks = stacked_blocks(rows, header_rows) if unstack else []
     if len(blocks) > 1:  # a table stacked in blocks, each under its own headers: one wide table, a row per label
         wide, heads = side_by_side(blocks)
-        return grid_lines(wide, caption, heads, before, unstack=False)  # once: the wide table is not read for blocks again
+        return grid_lines(wide, caption, heads, before, unstack=False, strong=strong)  # once: the wide table is not read for blocks again
     headers = [HEADER_PATH.join(dict.fromkeys(r[k] for r in rows[:header_rows] if r[k])) for k in range(width)]
     if sum(1 for h in headers if h) < 2 and len(set(headers)) < 2:
         return None
@@ -186,19 +194,18 @@ def grid_lines(
         said = scale.strip("().,;: ")
         caption = f"{caption} ({said})" if caption else f"({said})"
     out = []
-    section = ""
+    sections = Sections(strong=frozenset(clean_cell(_cell(s)) for s in strong))
     for r in rows[header_rows:]:
         values = {c for c in r if c}
         if len(values) == 1 and (sum(1 for c in r if c) > 1 or (r[0] and width > 2)):
             out.append(next(iter(values)))  # a sub-heading spanning the table: written as it stands
             if section_row(r) or (r[0] and not any(r[1:])):
-                section = r[0]  # a section's label (alone, or spanning the table), carried into the rows below
+                sections.heading(r[0])  # a section's label (alone, or spanning the table), carried into the rows below
             continue
         label = r[0]
-        if section and label:
+        section = sections.row(label) if label else ""  # a subtotal closes its section (text/sections.py)
+        if section:
             r = [f"{section}{SECTION_MARK}{label}", *r[1:]]
-        if label.lower().startswith("total"):
-            section = ""  # the section's totals close it
         line = row_line(headers, r, caption)
         if line:
             out.append(line)
