@@ -73,3 +73,19 @@ def test_rows_named_by_their_columns_header_are_every_row():
     assert compute("What is the average FY18 NEO annual salary?", _text(SALARIES)).answer == "663,333.33"
     assert compute("What is the total NEOs' annual salary?", _text(SALARIES)) is None  # two years' columns, none said
     assert compute("What is the average age of the company's executive officers?", _text(OFFICERS)) is None
+
+
+def test_a_full_year_row_is_no_row_of_every_quarter():
+    """ "… of all quarters" over quarter rows with a "Full year" row after each year's four: the
+    full-year rows sum the quarters, so they are left out as totals are."""
+    quarters = grid_lines(
+        [
+            ["Quarter", "EBIT (DKKm)"],
+            ["Q1 2020", "104"],
+            ["Q2 2020", "38"],
+            ["Q3 2020", "118"],
+            ["Q4 2020", "152"],
+            ["Full year 2020", "412"],
+        ]
+    )
+    assert compute("What was the total EBIT of all quarters?", _text(quarters)).answer == "412 million"

@@ -37,7 +37,8 @@ ALL = re.compile(
     r"\b(?:for|of|by|among|across)\s+all\s+(?:of\s+)?(?:the\s+|our\s+|its\s+)?(?:(?P<n>\d{1,2})\s+)?(?P<things>[a-z][\w-]*)", re.I
 )
 """A question naming every row: "for all non-employee directors", "of all 5 NEOs", "by all the directors"."""
-_TOTAL = re.compile(r"\btotals?\b|\bsubtotal\b", re.I)
+_TOTAL = re.compile(r"\btotals?\b|\bsubtotal\b|\bfull[- ]year\b|\byear[- ]to[- ]date\b|\bYTD\b", re.I)
+"""A row that sums others: "Total", "Subtotal", a quarters table's "Full year 2020", "Year to date"."""
 _N = {"two": 2, "three": 3, "four": 4, "five": 5}
 TOP = re.compile(
     r"\btop\s+(?P<a>[2-9]|two|three|four|five)\b|\b(?P<b>[2-9]|two|three|four|five)\s+(?:highest|largest|biggest|greatest)\b", re.I
