@@ -235,10 +235,12 @@ class Settings:
     bridge_bm25_weight: float = 0.5
     """w_bm25: weight of the BM25 ranking in the fusion (``dense+bm25`` only)."""
     bridge_dedup: float = 0.9
-    """τ_dup: a passage whose cosine to one ranked above it is at least this is left out (1 =
-    keep all). Corpora hold the same paragraph more than once (revisions, copies), and a copy
-    spends the budget on nothing new; the price is that look-alike passages about different
-    things (two towns' census paragraphs) lose the lower one (both bridges)."""
+    """τ_dup: a passage whose cosine to one of another document ranked above it is at least this
+    is left out (1 = keep all). Corpora hold the same paragraph more than once (revisions,
+    copies), and a copy spends the budget on nothing new; the price is that look-alike passages
+    about different things (two towns' census paragraphs) lose the lower one (both bridges). The
+    chunks of one document are never copies of each other: those of one long table look alike
+    (its caption on every row) and each holds rows the others do not."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None

@@ -152,6 +152,8 @@ def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
     assert drop_near_duplicates(order, v, tokens, 0.9, 100).tolist() == [0, 1, 4]
     assert drop_near_duplicates(order, v, tokens, 0.999, 100).tolist() == [0, 1, 3, 4]  # 3 is only near 1
     assert drop_near_duplicates(order, v, tokens, 0.9, 20).tolist() == [0, 1, 2, 3, 4]  # checked until 20 tokens kept
+    docs = np.array(["a", "b", "a", "c", "d"])  # rows 0 and 2 are chunks of one document (one long table's): no copies
+    assert drop_near_duplicates(order, v, tokens, 0.9, 100, docs=docs).tolist() == [0, 1, 2, 4]
     # through the API: a reworded copy of the answer passage, and twelve near-identical film notices
     rag = EdgeRAG(tmp_path / "ix", progress=False)
     rag.insert_documents(
@@ -216,4 +218,28 @@ def test_llm_names_join_the_link_keys(tmp_path):
     rag.settings.replace(link_kinds="span,terag,kg").validate()
     ctx = rag.retrieve(QUESTION, method="bridge-ppr", budget=200)
     assert ctx.units
+    rag.close()
+
+
+def test_the_chunks_of_one_long_table_are_no_copies_of_each_other(tmp_path):
+    """A cash-flow statement long enough to be split into chunks: each chunk's rows carry the
+    table's caption, so the chunks look alike to the embedder (cosine ≥ τ_dup), and the chunk with
+    the operating rows was dropped as a copy of the investing one. Chunks of one document are
+    never copies: all of them are read."""
+    rows = "".join(
+        f"<tr><td>{section} line {i}</td><td>{1000 + 37 * i:,}</td><td>{900 + 29 * i:,}</td></tr>"
+        for section in ("Operating", "Investing", "Financing")
+        for i in range(45)
+    )
+    page = tmp_path / "cashflow.html"
+    page.write_text(
+        "<html><body><h2>Consolidated statement of cash flows for the year ended 31 March 2021</h2>"
+        f"<table><tr><th></th><th>2021</th><th>2020</th></tr>{rows}</table></body></html>"
+    )
+    rag = EdgeRAG(tmp_path / "ix", progress=False)
+    rag.insert([page])
+    chunks = {u.chunk_id for u in rag.retrieve("statement of cash flows", method="text", budget=50_000).units}
+    assert len(chunks) >= 3  # the table is split
+    got = {u.chunk_id for u in rag.retrieve("What was operating line 3 in 2021?", method="bridge-ppr", budget=50_000).units}
+    assert got == chunks
     rag.close()

@@ -157,13 +157,26 @@ def best_first(score: np.ndarray, cos: np.ndarray, tokens: np.ndarray, need_toke
     return head[: int(np.searchsorted(np.cumsum(tokens[head]), need_tokens)) + 1]
 
 
-def drop_near_duplicates(order: np.ndarray, vectors: np.ndarray, tokens: np.ndarray, tau: float, head_tokens: int) -> np.ndarray:
+def document_of(ids: np.ndarray) -> np.ndarray:
+    """Each chunk id's document ("413c5572aea8c2b5:2" → "413c5572aea8c2b5")."""
+    return np.array([str(i).rpartition(":")[0] or str(i) for i in ids])
+
+
+def drop_near_duplicates(
+    order: np.ndarray, vectors: np.ndarray, tokens: np.ndarray, tau: float, head_tokens: int, docs: np.ndarray | None = None
+) -> np.ndarray:
     """``order`` without each row whose cosine to a row kept above it is ≥ τ, checked until
     the kept rows hold ``head_tokens`` tokens or the rows checked hold twice that (the rest of
     ``order`` follows unchecked). Each decision looks only upward, so cutting the result at
-    fewer tokens gives the same prefix."""
+    fewer tokens gives the same prefix. With ``docs`` (each row's document), two passages of one
+    document are never copies of each other: a copy is another file's (a revision), while the
+    chunks of one long table look alike to the embedder ("Consolidated statement of cash flows —
+    Item: …" on every row) and each holds rows the others do not."""
     head = order[: int(np.searchsorted(np.cumsum(tokens[order]), 2 * head_tokens)) + 1]
     sims = vectors[head] @ vectors[head].T
+    if docs is not None:
+        own = docs[head]
+        sims[own[:, None] == own[None, :]] = -np.inf
     near = np.full(len(head), -np.inf)  # each row's highest cosine to a kept row
     keep, held, end = [], 0, len(head)
     for i, row in enumerate(head):
@@ -201,7 +214,7 @@ def ranked_rows(
         score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = best_first(score, cos, g.tokens, need)
     if settings.bridge_dedup < 1 and head_tokens > 0:
-        order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens)
+        order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens, docs=document_of(g.ids))
     return order, score, info
 
 
