@@ -239,8 +239,8 @@ class Settings:
     is left out (1 = keep all). Corpora hold the same paragraph more than once (revisions,
     copies), and a copy spends the budget on nothing new; the price is that look-alike passages
     about different things (two towns' census paragraphs) lose the lower one (both bridges). The
-    chunks of one document are never copies of each other: those of one long table look alike
-    (its caption on every row) and each holds rows the others do not."""
+    chunks of one document's tables are never copies of each other: those of one long table look
+    alike (its caption on every row) and each holds rows the others do not."""
 
     # --- the local LLM ----------------------------------------------------------------------
     model: str | None = None

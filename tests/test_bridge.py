@@ -152,8 +152,10 @@ def test_near_duplicates_leave_the_ranking_before_the_budget_fills(tmp_path):
     assert drop_near_duplicates(order, v, tokens, 0.9, 100).tolist() == [0, 1, 4]
     assert drop_near_duplicates(order, v, tokens, 0.999, 100).tolist() == [0, 1, 3, 4]  # 3 is only near 1
     assert drop_near_duplicates(order, v, tokens, 0.9, 20).tolist() == [0, 1, 2, 3, 4]  # checked until 20 tokens kept
-    docs = np.array(["a", "b", "a", "c", "d"])  # rows 0 and 2 are chunks of one document (one long table's): no copies
-    assert drop_near_duplicates(order, v, tokens, 0.9, 100, docs=docs).tolist() == [0, 1, 2, 4]
+    tables = np.array(["a", "", "a", "", ""], dtype=object)  # rows 0 and 2: chunks of one document's table, no copies
+    assert drop_near_duplicates(order, v, tokens, 0.9, 100, tables_of=lambda rows: tables[rows]).tolist() == [0, 1, 2, 4]
+    prose = np.array(["", "", "", "", ""], dtype=object)  # look-alike prose of one page: still left out
+    assert drop_near_duplicates(order, v, tokens, 0.9, 100, tables_of=lambda rows: prose[rows]).tolist() == [0, 1, 4]
     # through the API: a reworded copy of the answer passage, and twelve near-identical film notices
     rag = EdgeRAG(tmp_path / "ix", progress=False)
     rag.insert_documents(

@@ -25,6 +25,8 @@ a local push from the seeds; the head is picked by partial selection, never a fu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..context import make_context
@@ -34,6 +36,7 @@ from ..graph.pagerank import pagerank, ppr_push
 from ..settings import Settings
 from ..store import Index
 from ..text.keywords import keywords
+from ..text.rows import parse_row
 from ..types import Context, Unit
 from .units import load_units
 
@@ -157,26 +160,48 @@ def best_first(score: np.ndarray, cos: np.ndarray, tokens: np.ndarray, need_toke
     return head[: int(np.searchsorted(np.cumsum(tokens[head]), need_tokens)) + 1]
 
 
-def document_of(ids: np.ndarray) -> np.ndarray:
-    """Each chunk id's document ("413c5572aea8c2b5:2" → "413c5572aea8c2b5")."""
-    return np.array([str(i).rpartition(":")[0] or str(i) for i in ids])
+TABLE_SHARE = 0.5
+"""The least share of a chunk's lines that print a table's row for it to be a table's chunk."""
+
+
+def table_chunks(index: Index, g: LinkGraph) -> Callable[[np.ndarray], np.ndarray]:
+    """``rows`` → each row's document where its chunk is a table's rows (`TABLE_SHARE` of its
+    lines parse as rows, text/rows.py), else ""."""
+
+    def of(rows: np.ndarray) -> np.ndarray:
+        ids = [str(g.ids[r]) for r in rows]
+        out = []
+        for uid, rec in zip(ids, index.get_many("chunks", ids)):
+            lines = [line for line in (rec or {}).get("text", "").splitlines() if line.strip()]
+            tabular = bool(lines) and sum(parse_row(line) is not None for line in lines) >= TABLE_SHARE * len(lines)
+            out.append(uid.rpartition(":")[0] if tabular else "")
+        return np.array(out, dtype=object)
+
+    return of
 
 
 def drop_near_duplicates(
-    order: np.ndarray, vectors: np.ndarray, tokens: np.ndarray, tau: float, head_tokens: int, docs: np.ndarray | None = None
+    order: np.ndarray,
+    vectors: np.ndarray,
+    tokens: np.ndarray,
+    tau: float,
+    head_tokens: int,
+    tables_of: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
     """``order`` without each row whose cosine to a row kept above it is ≥ τ, checked until
     the kept rows hold ``head_tokens`` tokens or the rows checked hold twice that (the rest of
     ``order`` follows unchecked). Each decision looks only upward, so cutting the result at
-    fewer tokens gives the same prefix. With ``docs`` (each row's document), two passages of one
-    document are never copies of each other: a copy is another file's (a revision), while the
-    chunks of one long table look alike to the embedder ("Consolidated statement of cash flows —
-    Item: …" on every row) and each holds rows the others do not."""
+    fewer tokens gives the same prefix. ``tables_of(rows)`` names, for each row that is a chunk
+    of a table's rows, its document ("" for any other): two chunks of one document's tables are
+    never copies of each other. A long table's chunks look alike to the embedder ("Consolidated
+    statement of cash flows — Item: …" on every row) and each holds rows the others do not; a
+    page's look-alike prose sections are still left out (ConditionalQA: keeping them too cost 4
+    right answers)."""
     head = order[: int(np.searchsorted(np.cumsum(tokens[order]), 2 * head_tokens)) + 1]
     sims = vectors[head] @ vectors[head].T
-    if docs is not None:
-        own = docs[head]
-        sims[own[:, None] == own[None, :]] = -np.inf
+    if tables_of is not None:
+        own = tables_of(head)
+        sims[(own[:, None] == own[None, :]) & (own[:, None] != "")] = -np.inf
     near = np.full(len(head), -np.inf)  # each row's highest cosine to a kept row
     keep, held, end = [], 0, len(head)
     for i, row in enumerate(head):
@@ -192,7 +217,13 @@ def drop_near_duplicates(
 
 
 def ranked_rows(
-    g: LinkGraph, query: str, qv: np.ndarray, settings: Settings, method: str, head_tokens: int = 0
+    g: LinkGraph,
+    query: str,
+    qv: np.ndarray,
+    settings: Settings,
+    method: str,
+    head_tokens: int = 0,
+    tables_of: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict]:
     """Passage rows best first (as many as a full sort's head would give the budget: about
     three times ``head_tokens``, every row when it is 0), their scores, and what bridge scoring knew (for explanations); near-duplicates are dropped from
@@ -214,7 +245,7 @@ def ranked_rows(
         score = rrf(score, cos, bm25_scores(g, query), weights=(1.0, w_dense, w_bm25), k=k)
     order = best_first(score, cos, g.tokens, need)
     if settings.bridge_dedup < 1 and head_tokens > 0:
-        order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens, docs=document_of(g.ids))
+        order = drop_near_duplicates(order, g.vectors, g.tokens, settings.bridge_dedup, head_tokens, tables_of=tables_of)
     return order, score, info
 
 
@@ -239,7 +270,7 @@ def bridge_units(index: Index, query: str, qv: np.ndarray, budget: int, settings
     g = load_links(index, settings)
     if not len(g.ids):
         return []
-    order, score, info = ranked_rows(g, query, qv, settings, method, head_tokens=2 * budget)
+    order, score, info = ranked_rows(g, query, qv, settings, method, head_tokens=2 * budget, tables_of=table_chunks(index, g))
     held = np.cumsum(g.tokens[order])
     order = order[: int(np.searchsorted(held, 2 * budget)) + 1]  # enough to fill λ, with room for skips
     units = load_units(index, "chunks", [(str(g.ids[r]), float(score[r])) for r in order], source=method)
