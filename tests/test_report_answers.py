@@ -598,3 +598,37 @@ def test_a_part_named_only_by_its_numbers_is_the_column_of_those_numbers():
         compute("What is the difference in long-term debt obligations between '1-3 years' and '3-5 years'?", text).answer
         == "54,685 thousand"
     )
+
+
+def test_a_total_row_is_no_item_of_a_sum_a_count_a_ranking_or_a_share():
+    """A code review's inputs (tenth round): rows that total the others ("Consolidated", "Group",
+    a "Net revenue" that sums the rows above) were summed, ranked and shared as items; a "% margin"
+    column was read as a share; a "% of revenue" column stood for revenue in a change; a count of
+    segments ran over a table of other things; a section's items ran on past its total."""
+    from edgerag.answer.in_code import decide_from_read
+    from edgerag.answer.note_title import note_title
+
+    def decided(question: str, rows: list[list[str]]):
+        d = decide_from_read(question, _units("\n".join(grid_lines(rows))))
+        return d.answer if d is not None else None
+
+    seg = [["Segment", "Revenue ($m)", "Operating income ($m)"], ["Americas", "500", "50"], ["EMEA", "300", "30"]]
+    seg += [["APAC", "200", "20"], ["Consolidated", "1,000", "100"]]
+    assert decided("Which are the top 2 segments by revenue?", seg) == "Americas; EMEA"
+    sales = [["Revenue ($m)", "2019"], ["Products", "700"], ["Services", "300"], ["Net revenue", "1,000"]]
+    assert decided("What is the total revenue in 2019?", sales) == "1,000 million"
+    shares = [["", "2022 €m", "% of revenue", "2021 €m", "% of revenue"], ["Iberia", "389.5", "51.1%", "300.0", "48.0%"]]
+    shares += [["France", "372.5", "48.9%", "325.0", "52.0%"], ["Group", "762.0", "100%", "625.0", "100%"]]
+    assert decided("What was Iberia's share of Group revenue in 2021?", shares) == "48.0%"
+    assert decided("What was the percentage change in Iberia revenue from 2021 to 2022?", shares) == "29.83%"
+    margins = [["", "2022 €m", "% margin", "2021 €m", "% margin"], ["Iberia", "38.9", "10.0%", "30.0", "9.0%"]]
+    margins += [["France", "37.2", "10.2%", "32.5", "10.0%"], ["Total", "76.1", "10.1%", "62.5", "9.5%"]]
+    assert decided("What proportion of total operating profit did Iberia account for in 2021?", margins) != "9.0%"
+    kpi = [["(in millions, except per share)", "2019", "2018"], ["Revenue", "1,200", "1,100"], ["Employees", "5,400", "5,100"]]
+    kpi += [["Stores", "320", "300"]]
+    assert decided("How many segments had revenue above 100 in 2019?", kpi) is None
+    assert decided("How many employees did the company have in 2019?", kpi) == "5,400"  # people, not millions
+    bank = [["(in millions)", "2019", "2018"], ["Operating income:", "", ""], ["Net interest income", "500", "450"]]
+    bank += [["Fee and commission income", "200", "180"], ["Total operating income", "700", "630"], ["Cost of sales", "(90)", "(80)"]]
+    assert decided("What items does operating income consist of?", bank) == "Net interest income; Fee and commission income"
+    assert note_title("What is this note about?", _units("Revenue by segment\n12 Months Ended\nRevenue: 5")) is None

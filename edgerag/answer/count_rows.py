@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text.rows import total_row
 from .operation import years_in
-from .table_cells import Cell, Grid, column_rank, content, named_columns, question_words, year_columns
+from .table_cells import Cell, Grid, best_row, column_rank, content, named_columns, question_words, year_columns
 
 ROWS_OVER = re.compile(
     r"^\s*(?:in\s+(?:fiscal\s+)?(?:19|20)\d{2},?\s+)?how\s+many\s+(?!(?:fiscal\s+)?years?\b)(?P<things>[\w\s'’,/&()-]+?)\s+"
@@ -38,7 +39,6 @@ _LOW = ("below", "under", "less than", "lower than")
 _SIZES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 _CHANGE_ASKED = re.compile(r"(?:%|\bpercent(?:age)?)\s*change\b", re.I)
 """A column of percentage changes ("% Change"), whose words are all generic: named by them whole."""
-_TOTAL = re.compile(r"\btotals?\b|\bsubtotal\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,10 @@ def _column(grid: Grid, question: str, things: str) -> str | None:
     return named[0]
 
 
+_NO_ROW = frozenset("total totals sum amount amounts value values balance".split())
+"""Words of the bound's column ("had a total that exceeded …"), no row's name."""
+
+
 def count_rows(grid: Grid, question: str) -> Counted | None:
     """How many rows of ``grid`` pass the bound ``question`` asks of in the column it names (the
     module doc), or None."""
@@ -91,7 +95,11 @@ def count_rows(grid: Grid, question: str) -> Counted | None:
     header = _column(grid, question, m["things"])
     if header is None:
         return None
-    cells = [c for i, label in enumerate(grid.labels) if not _TOTAL.search(label) and (c := grid.value(i, header)) is not None]
+    things = question_words(m["things"])
+    said = [w for w in question_words(question) if w not in things and w not in _NO_ROW and not years_in(w)]
+    if said and best_row(grid, said) is not None:
+        return None  # "How many segments had revenue above 100?" over a row "Revenue": the rows are not the things counted
+    cells = [c for i, label in enumerate(grid.labels) if not total_row(label) and (c := grid.value(i, header)) is not None]
     if len(cells) < 2:
         return None
     bound = float(re.sub(r"[^\d.-]", "", m["amount"]))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..text.rows import total_row
 from .operation import Operation
 from .table_cells import Cell, Grid, close, column_rank, content, header_year, named_columns, question_words, year_columns
 
@@ -37,8 +38,6 @@ ALL = re.compile(
     r"\b(?:for|of|by|among|across)\s+all\s+(?:of\s+)?(?:the\s+|our\s+|its\s+)?(?:(?P<n>\d{1,2})\s+)?(?P<things>[a-z][\w-]*)", re.I
 )
 """A question naming every row: "for all non-employee directors", "of all 5 NEOs", "by all the directors"."""
-_TOTAL = re.compile(r"\btotals?\b|\bsubtotal\b|\bfull[- ]year\b|\byear[- ]to[- ]date\b|\bYTD\b", re.I)
-"""A row that sums others: "Total", "Subtotal", a quarters table's "Full year 2020", "Year to date"."""
 _N = {"two": 2, "three": 3, "four": 4, "five": 5}
 TOP = re.compile(
     r"\btop\s+(?P<a>[2-9]|two|three|four|five)\b|\b(?P<b>[2-9]|two|three|four|five)\s+(?:highest|largest|biggest|greatest)\b", re.I
@@ -77,12 +76,19 @@ def top_rows(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         if len(named) != 1:
             return None
         header = named[0]
-    cells = [c for i, label in enumerate(grid.labels) if not _TOTAL.search(label) and (c := grid.value(i, header)) is not None]
+    cells = [c for i, label in enumerate(grid.labels) if not total_row(label) and (c := grid.value(i, header)) is not None]
     ranked = sorted(cells, key=lambda c: c.amount.value, reverse=True)
     if len(ranked) <= n or ranked[n - 1].amount.value == ranked[n].amount.value:
         return None  # no more rows than asked, or the Nth tied with the next
     top = ranked[:n]
     return replace(op, parts=tuple(c.label for c in top)), top
+
+
+def _sums_the_others(cell: Cell, cells: list[Cell]) -> bool:
+    """Whether ``cell`` is the sum of the other cells (two or more, within a unit of rounding): a
+    total row whatever its label says ("Net revenue", "Consolidated")."""
+    others = [c.amount.value for c in cells if c is not cell]
+    return len(others) >= 2 and abs(sum(others) - cell.amount.value) <= 1.01
 
 
 def every_row(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell]] | None:
@@ -109,10 +115,11 @@ def every_row(op: Operation, grid: Grid, question: str) -> tuple[Operation, list
         if held[0] == held[1]:
             return None  # two columns the question does not choose between
     header = named[0]
-    rows = [i for i, label in enumerate(grid.labels) if label.strip() and not _TOTAL.search(label)]
+    rows = [i for i, label in enumerate(grid.labels) if label.strip() and not total_row(label)]
     if m and m["n"] and len(rows) != int(m["n"]):
         return None
     cells = [c for i in rows if (c := grid.value(i, header)) is not None]
+    cells = [c for c in cells if not _sums_the_others(c, cells)]  # "Net revenue" under "Products", "Services": their total
     if len(cells) < 2 or (op.op == "average" and len(cells) != len(rows)) or len({c.amount.percent for c in cells}) > 1:
         return None
     return replace(op, parts=tuple(c.label for c in cells)), cells

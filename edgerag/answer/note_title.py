@@ -23,12 +23,15 @@ _ASKS = re.compile(
     re.I,
 )
 _HEADING = re.compile(r"^\s*(?:note\s+)?(?P<n>\d{1,3})\s*[.:)]?\s+(?P<title>[A-Z][^\n\d]{2,100}?)\s*$", re.I)
+_PERIOD = re.compile(r"^(?:months?|weeks?|years?|quarters?|days?)\b", re.I)
 _CONTINUED = re.compile(r"\s*[(\[]?\s*(?:cont(?:inued|['’]?d)?\.?)\s*[)\]]?\s*$", re.I)
 
 
 def _titled(title: str) -> bool:
     """A heading's title: short, no sentence ("5. We recorded …" is a list item, no heading)."""
     words = title.split()
+    if _PERIOD.match(title):
+        return False  # "12 Months Ended", "3 Years": a period, no note
     return 1 <= len(words) <= 12 and not title.rstrip().endswith((".", ":", ";")) and sum(w[:1].isupper() for w in words) * 2 >= len(words)
 
 

@@ -33,9 +33,12 @@ from __future__ import annotations
 
 import re
 
+from ..text.rows import total_row
 from .operation import Operation
 from .table_cells import Cell, Grid, best_row, close, column_rank, content, header_year, named_columns, year_columns
 
+_SHARE_OF = re.compile(r"%\s*of\s+(?P<of>[a-z][\w ]*)|percent(?:age)?\s+of\s+(?P<of2>[a-z][\w ]*)", re.I)
+"""A column of shares of something: "% of revenue", "Percentage of total sales"."""
 _CHANGE = re.compile(r"chang|varian|increas|decreas|growth|movement|differen", re.I)
 _PERCENT = re.compile(r"%|percent", re.I)
 _RESULT = re.compile(r"growth|chang|increas|decreas|average|mean|varian|movement", re.I)
@@ -96,15 +99,30 @@ def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:
     return grid.value(row, columns[0])
 
 
+def _share_of(header: str) -> str:
+    m = _SHARE_OF.search(header)
+    return (m["of"] or m["of2"] or "") if m else ""
+
+
 def printed_share(op: Operation, grid: Grid, question: str) -> Cell | None:
     """The printed percentage of the one row and year a proportion names with no parts ("Iberia's
     share of Group revenue in 2021": its "2021 · % of revenue" cell; the module doc), or None."""
     if op.op != "proportion" or op.parts or len(op.years) != 1:
         return None
-    row = best_row(grid, content(question))
+    usable = [i for i, label in enumerate(grid.labels) if not total_row(label)]  # "Iberia's share of Group revenue": not the Group row's
+    row = best_row(grid, content(question), usable)
     if row is None:
         return None
-    shares = [h for h in grid.headers if header_year(h) == op.years[0] and _PERCENT.search(h) and not _CHANGE.search(h)]
+    asked = content(question)
+    shares = [
+        h
+        for h in grid.headers
+        if header_year(h) == op.years[0]
+        and _PERCENT.search(h)
+        and not _CHANGE.search(h)
+        and _SHARE_OF.search(h)
+        and any(close(w, q) for w in content(_share_of(h)) for q in asked)
+    ]  # "% of revenue" for a share of revenue; never a "% margin" for a share of operating profit
     cells = [c for h in shares if (c := grid.value(row, h)) is not None and c.amount.percent]
     amounts = [h for h in grid.headers if header_year(h) == op.years[0] and h not in shares and grid.value(row, h) is not None]
     return cells[0] if len(cells) == 1 and amounts else None

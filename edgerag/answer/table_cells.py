@@ -48,12 +48,13 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 UNSCALED = re.compile(
     r"\bper\s+(?:[\w-]+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
     r"|^(?!.*\b(?:at|using|applying)\b.*\brate\s*$).*\brate\s*$"
-    r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b",
+    r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b"
+    r"|\b(?:employees|headcount|staff|FTEs?|full[- ]time\s+equivalents?)\b(?!.*\b(?:costs?|expenses?|benefits?|pay|salar\w*|wages)\b)",
     re.I,
 )
 """A row whose values the table's scale does not multiply: per share ("per common share",
 "Basic EPS", a grant-date fair value or an exercise price, which are a share's), a percentage, a
-ratio, a rate. "Basic EPS shares outstanding" counts shares, and "Tax at the federal statutory
+ratio, a rate, a count of people ("Employees at year end", not "Employee benefits expense"). "Basic EPS shares outstanding" counts shares, and "Tax at the federal statutory
 rate" or "Amount computed using the statutory rate" is an amount: the table's scale is theirs."""
 _SHARES_PER_SHARE = re.compile(r"^(?:(?!\bper\b).)*\bshares\b.*\bper\s+share\b", re.I)
 """A count of shares that names a per-share figure after it ("Potential common shares excluded from
@@ -397,11 +398,20 @@ def year_columns(grid: Grid, year: int, words: Sequence[str], row: int | None = 
     return sorted(cols, key=lambda h: column_rank(grid, h, words, row))
 
 
+_SHARES_OF = re.compile(r"%\s*of\s+(?P<of>[a-z][\w ]*)", re.I)
+_SHARE_WORDS = frozenset("share shares proportion percentage percent portion".split())
+
+
 def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
     """How a year's column is chosen, smallest first: a value in the row, the header words the
     question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
     column "2021 · % of revenue" beside "2021 €m"), not of percentages."""
     mine = content(grid.labels[row]) if row is not None else []
+    if _SHARES_OF.search(header) and not any(w in _SHARE_WORDS for w in words):
+        mine = [
+            *mine,
+            *content(_SHARES_OF.search(header).group("of")),
+        ]  # "revenue" of "% of revenue" names no column unless a share is asked
     named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))

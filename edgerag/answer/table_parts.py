@@ -8,11 +8,12 @@ answer is those rows in the table's words, decided in code: the 1.5B read them r
 listed words of the prose ("Cost; related payroll taxes") or the row below.
 
 * a **section**: the question's own words (less the words of asking for a list, `_ASKING`) are
-  the heading's words exactly; its rows less its total and result rows (`_RESULT`);
+  the heading's words exactly; its rows up to its first total or result row (`_RESULT`), which
+  ends its items ("Cost of sales" after "Net revenue" is no part of revenue);
 * a **sum**: the question asks for parts (`_PARTS`) and its words are a row's label exactly;
   the rows above that row back to the table's start, its section's start or the last total row
-  above, at least two, and only where they add up to it (within a unit of rounding) in some
-  column: a row that merely sits below others is no sum of them.
+  above, at least two, and only where they add up to it (within a unit of rounding) in every
+  column that holds them all: a row that merely sits below others is no sum of them.
 
 Two tables that answer apart decide nothing. Model-free on the TAT-QA test pages: 5 questions
 decided, all as the gold (the 0.5B had 3 of them wrong); on the report excerpts written here
@@ -44,6 +45,7 @@ _PARTS = re.compile(
     r"\b(?:components?|factored\s+in|making\s+up|make\s+up|made\s+up\s+of|comprising|comprised\s+of|parts?|items?|consists?\s+of)\b", re.I
 )
 _HOW = re.compile(r"^\s*how\s+(?:many|much)\b", re.I)
+_TOTAL = re.compile(r"^\s*(?:total|subtotal|sub-total)\b", re.I)
 _RESULT = re.compile(r"^\s*(?:total|subtotal|net|gross)\b", re.I)
 """A row that sums or results from the rows above it, no item of them."""
 ROUNDING = 1.01
@@ -64,24 +66,37 @@ def _section(label: str) -> str:
 
 def _section_items(grid: Grid, want: frozenset[str]) -> list[tuple[str, ...]]:
     heads: dict[str, list[str]] = {}
-    for label in grid.labels:
-        if SECTION_MARK in label:
-            heads.setdefault(_section(label), []).append(_own(label))
+    rows_of: dict[str, list[int]] = {}
+    closed: set[str] = set()
+    for i, label in enumerate(grid.labels):
+        head = _section(label)
+        if SECTION_MARK not in label or head in closed:
+            continue
+        own = _own(label)
+        if _TOTAL.match(own) or (_RESULT.match(own) and len(rows_of.get(head, [])) >= 2 and _adds_up(grid, i, rows_of[head])):
+            closed.add(head)  # "Total revenue", or a "Net revenue" that sums the rows above: the section's items end there
+        else:
+            heads.setdefault(head, []).append(own)
+            rows_of.setdefault(head, []).append(i)
     out = []
     for head, rows in heads.items():
-        items = [r for r in rows if not _RESULT.match(r)]
+        items = rows
         if _words(re.sub(r"\(\d+\)", "", head)) == want and len(items) >= 2:
             out.append(tuple(items))
     return out
 
 
 def _adds_up(grid: Grid, total: int, parts: list[int]) -> bool:
+    """Whether the parts add up to the total in every column where all of them have a value (one
+    at least, not all nothing): a sum in one year only is a coincidence."""
+    checked = 0
     for header in grid.headers:
         whole, cells = grid.value(total, header), [grid.value(k, header) for k in parts]
-        if whole is not None and all(c is not None for c in cells):
-            if abs(sum(c.amount.value for c in cells) - whole.amount.value) <= ROUNDING:
-                return True
-    return False
+        if whole is not None and all(c is not None for c in cells) and any(c.amount.value for c in cells):
+            if abs(sum(c.amount.value for c in cells) - whole.amount.value) > ROUNDING:
+                return False
+            checked += 1
+    return checked > 0
 
 
 def _sum_items(grid: Grid, want: frozenset[str]) -> list[tuple[str, ...]]:

@@ -34,6 +34,21 @@ _SPACE = re.compile(r"\s+")
 HEADER_PATH = " · "
 """Between the parts of a column's header path: "Years ended · 2019 · $m"."""
 SECTION_MARK = " › "
+TOTAL_ROW = re.compile(
+    r"\btotals?\b|\bsub-?total\b|^\s*(?:consolidated|group|(?:the\s+)?company)\s*$|\bfull[- ]year\b|\byear[- ]to[- ]date\b|\bYTD\b",
+    re.I,
+)
+"""A row's own label (after its section) that sums the table's other rows: "Total", "Subtotal",
+"Consolidated", "Group", a quarters table's "Full year 2020". A sum, count or ranking of the
+table's rows leaves it out (answer/every_row.py, answer/count_rows.py, text/top_rows.py), and a
+share of it is no row's share (answer/printed_change.py)."""
+
+
+def total_row(label: str) -> bool:
+    """Whether a row ``label`` (its section aside) is a total of the others (`TOTAL_ROW`)."""
+    return bool(TOTAL_ROW.search(label.rpartition(SECTION_MARK)[2]))
+
+
 """Between a section's label and a row's label: "Revenue › Services"."""
 MOST_HEADER_WORDS = 8
 """A longer "header" is a clause of prose ("The plan has three parts: …")."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rows import SECTION_MARK
+from .rows import SECTION_MARK, total_row
 from .tables import COMPARATIVE, CUES, Column, Table, TableDecision
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
@@ -42,9 +42,10 @@ def top(
     """ "Which are the top 2 prepaid expenses for 2019?": the ``n`` rows ranked first, their
     names (or the column returned) joined by "; "; None for a sum of them ("the total of the top
     3 …": arithmetic's), a tie at the n-th place, or a column not of numbers."""
+    first = table.headers[0]
+    usable = [i for i in usable if not total_row(table.rows[i].cells.get(first, ""))]  # "Consolidated" is no segment
     if column is None or _SUMMED.search(question) or (picked := ranked(column, usable, direction, n)) is None:
         return None
-    first = table.headers[0]
     names = [table.rows[i].cells.get(returned, "") for i in picked]
     if returned == first:
         names = [x.rpartition(SECTION_MARK)[2] for x in names]
