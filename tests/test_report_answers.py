@@ -632,3 +632,15 @@ def test_a_total_row_is_no_item_of_a_sum_a_count_a_ranking_or_a_share():
     bank += [["Fee and commission income", "200", "180"], ["Total operating income", "700", "630"], ["Cost of sales", "(90)", "(80)"]]
     assert decided("What items does operating income consist of?", bank) == "Net interest income; Fee and commission income"
     assert note_title("What is this note about?", _units("Revenue by segment\n12 Months Ended\nRevenue: 5")) is None
+
+
+def test_review_a_half_years_figure_and_a_small_sum_are_no_years_or_parts():
+    """A first half's figure beside a prior year's bracket is no year's; rows of a few cents add up
+    to a total only within their own rounding, in every column."""
+    from edgerag.answer.check import check_answer
+    from edgerag.answer.in_code import decide_from_read
+
+    interim = _units("Interim report. Revenue for the first half was EUR 210 million (2018: EUR 190 million).")
+    assert check_answer("EUR 210 million", "EUR 210 million", "What was the revenue in 2019?", interim).abstained
+    eps = [["", "2019", "2018"], ["Basic EPS", "0.40", "0.35"], ["Diluted EPS", "0.39", "0.34"], ["Dividend per share", "0.20", "0.18"]]
+    assert decide_from_read("What are the components of dividend per share?", _units("\n".join(grid_lines(eps)))) is None

@@ -31,7 +31,7 @@ from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
 from .table_cells import close, content, question_words
-from .year_amounts import amounts_in
+from .year_amounts import PART_OF_YEAR, amounts_in
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
 _ATTRIBUTE_YEAR = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:\w+\s+)?\d{4}\b")
@@ -97,6 +97,8 @@ def own_year(sentence: str, short: str) -> str | None:
     year end amounted to EUR 412 million (2018: EUR 367 million)" says 412 of the year after the
     bracket's, the report's own; None where the sentence has no such bracket or ``short``'s
     number is only inside one."""
+    if PART_OF_YEAR.search(sentence):
+        return None  # "Revenue for the first half was EUR 210 million (2018: …)": a half's figure, no year's
     years = [int(m["y"]) for m in _PRIOR_BRACKET.finditer(sentence)]
     wanted = {abs(a.value) for _, a, _ in amounts_in(short)}
     outside = {abs(a.value) for _, a, _ in amounts_in(_PRIOR_BRACKET.sub(" ", sentence))}

@@ -12,7 +12,7 @@ listed words of the prose ("Cost; related payroll taxes") or the row below.
   ends its items ("Cost of sales" after "Net revenue" is no part of revenue);
 * a **sum**: the question asks for parts (`_PARTS`) and its words are a row's label exactly;
   the rows above that row back to the table's start, its section's start or the last total row
-  above, at least two, and only where they add up to it (within a unit of rounding) in every
+  above, at least two, and only where they add up to it (within each printed cell's rounding) in every
   column that holds them all: a row that merely sits below others is no sum of them.
 
 Two tables that answer apart decide nothing. Model-free on the TAT-QA test pages: 5 questions
@@ -48,8 +48,6 @@ _HOW = re.compile(r"^\s*how\s+(?:many|much)\b", re.I)
 _TOTAL = re.compile(r"^\s*(?:total|subtotal|sub-total)\b", re.I)
 _RESULT = re.compile(r"^\s*(?:total|subtotal|net|gross)\b", re.I)
 """A row that sums or results from the rows above it, no item of them."""
-ROUNDING = 1.01
-"""How far the parts' sum may lie from the total as printed (each cell rounded)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -93,7 +91,9 @@ def _adds_up(grid: Grid, total: int, parts: list[int]) -> bool:
     for header in grid.headers:
         whole, cells = grid.value(total, header), [grid.value(k, header) for k in parts]
         if whole is not None and all(c is not None for c in cells) and any(c.amount.value for c in cells):
-            if abs(sum(c.amount.value for c in cells) - whole.amount.value) > ROUNDING:
+            places = max(len(c.amount.text.rpartition(".")[2]) if "." in c.amount.text else 0 for c in [whole, *cells])
+            slack = 0.5 * (len(cells) + 1) * 10.0**-places  # each printed cell rounded: "0.40 + 0.39" is no "0.20"
+            if abs(sum(c.amount.value for c in cells) - whole.amount.value) > slack:
                 return False
             checked += 1
     return checked > 0

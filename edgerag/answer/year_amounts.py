@@ -46,6 +46,11 @@ _AMOUNT = re.compile(
 _PAREN_YEAR = re.compile(
     r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^);]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*(?=[;)])"
 )
+PART_OF_YEAR = re.compile(
+    r"\b(?:first|second|third|fourth|last)\s+(?:half|quarter)\b|\b(?:three|six|nine)\s+months\b|\bH[12]\b|\bQ[1-4]\b|\binterim\b|\bhalf[- ]year\b",
+    re.I,
+)
+"""A part of a year a sentence names ("the first half", "six months", "Q3"): its figures are no year's."""
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 
 
@@ -113,7 +118,7 @@ def own_year(sentence: str, subject: list[str], years: Collection[int], near: in
     gives an amount (`bracketed`); None where there is not one such year or amount."""
     given = {b.year for b in bracketed(sentence)}
     own = [y for y in years_in(sentence) if y in years and y not in given]
-    if not own and given and set(years_in(sentence)) <= given and max(given) + 1 in years:
+    if not own and given and set(years_in(sentence)) <= given and max(given) + 1 in years and not PART_OF_YEAR.search(sentence):
         own = [max(given) + 1]  # "… was NZ$6.2 million (2017: NZ$5.1 million)": the figure outside the bracket is the next year's
     if len(own) != 1:
         return None
