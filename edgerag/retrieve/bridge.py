@@ -200,8 +200,12 @@ def drop_near_duplicates(
     head = order[: int(np.searchsorted(np.cumsum(tokens[order]), 2 * head_tokens)) + 1]
     sims = vectors[head] @ vectors[head].T
     if tables_of is not None:
-        own = tables_of(head)
-        sims[(own[:, None] == own[None, :]) & (own[:, None] != "")] = -np.inf
+        near = (sims >= tau) & ~np.eye(len(head), dtype=bool)
+        involved = np.flatnonzero(near.any(axis=1))  # only a row near another can be dropped: read just those
+        if len(involved):
+            own = np.full(len(head), "", dtype=object)
+            own[involved] = tables_of(head[involved])
+            sims[(own[:, None] == own[None, :]) & (own[:, None] != "")] = -np.inf
     near = np.full(len(head), -np.inf)  # each row's highest cosine to a kept row
     keep, held, end = [], 0, len(head)
     for i, row in enumerate(head):
