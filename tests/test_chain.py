@@ -199,6 +199,10 @@ def test_an_answer_that_repeats_the_question_is_an_echo_unless_the_question_offe
     assert echoes("Ed Sheeran", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
     assert not echoes("Athina Andrelos", 'Who did Ed Sheeran write the song "Thinking Out Loud" for?')
     assert not echoes("Keith Bostic", "who is younger Keith Bostic or Jerry Glanville ?")
+    asked = "Between 2018 and 2019 year end, which year has a higher total fair value of money market funds?"
+    assert not echoes("2019", asked)  # a year asked: the years named are its options
+    assert echoes("money market funds", asked)
+    assert echoes("2019", "What drove the increase in revenue in 2019?")
 
 
 @pytest.mark.parametrize(

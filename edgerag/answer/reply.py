@@ -105,12 +105,17 @@ ECHOED = "the reply repeated a name of the question: its short answer is the one
 ECHOED_SEVERAL = "the reply repeated the question's words where it asks for several things: no one name answers it, so it is not answered"
 
 
+_ASKS_A_YEAR = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+|financial\s+)?year\b", re.I)
+_A_YEAR = re.compile(r"^(?:FY\s?)?(?:19|20)\d\d$", re.I)
+
+
 def echoes(short: str, asked: str) -> bool:
     """True when a short answer is a name the question itself gives ("Who did Ed Sheeran write
     the song for?" → "Ed Sheeran"): a 0.5B model often answers with the name it was asked about.
     Never for a question that offers options ("Who is younger, A or B?", "…, A and B?"): its
-    answer is one of its own names (`named_option`)."""
-    if closed_choices(asked):
+    answer is one of its own names (`named_option`); nor for a year where a year is asked
+    ("Between 2018 and 2019, which year had the higher …?" → "2019": the years named are its options)."""
+    if closed_choices(asked) or (_A_YEAR.match(short.strip()) and _ASKS_A_YEAR.search(asked)):
         return False
     needle = normalize(short)
     return bool(needle) and f" {needle} " in f" {normalize(asked)} "
