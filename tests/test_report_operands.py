@@ -332,6 +332,8 @@ def test_a_change_in_a_row_of_averages_is_a_change_not_a_change_of_averages():
         [["Metal", "2019", "2018"], ["Gold", "1,309", "1,281"], ["Silver", "16.42", "17.15"]]
     )
     assert compute("What was the change in the average prices for Gold in 2019 from 2018?", [("k", above)]).answer == "28"  # said above
+    assert compute("In which year was the average prices for Silver larger?", [("k", above)]).answer == "2018"  # said above too
+    assert compute("In which year was the average revenue larger?", [("k", _text(plain))]) is None  # no average printed
     assert operation("What is the change in the average total bookings between 2017-2018, and 2018-2019?") is None
 
 

@@ -312,10 +312,12 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     asks_year = which_year(question)
     if asks_year and asked.op not in ("which_year", "count_years", "years_over"):
         found = []  # "Which year had the lowest percentage difference …?": a year asked, never a number computed
-    if not found and (by_year := asks_year):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average"
+    if not found and (
+        by_year := asks_year
+    ):  # "… Weighted average grant-date fair value … the smallest?": the row's own "average", or its table's"
         for grid in grids(units_texts):
             done_by_year = _by_year(by_year[0], grid, question)
-            if done_by_year is not None and all(w in content(done_by_year.cells[0].label) for w in by_year[1]):
+            if done_by_year is not None and all(_says(w, grid, done_by_year.cells[:1], units_texts) for w in by_year[1]):
                 found.append((label_score(done_by_year.cells[0].label, content(question)), done_by_year))
     if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts and not asks_year:
         stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
