@@ -551,3 +551,17 @@ def test_how_many_of_a_rows_thing_is_the_rows_cell():
     asked = "How many employees (FTE) were there at the end of 2019 and 2018 respectively?"
     assert look_up(asked, [("p", text)]).answer == "2,412; 2,288"
     assert look_up("How many years had revenue above 550?", [("p", text)]) is None
+
+
+def test_a_tables_lead_in_names_what_its_rows_count_and_their_scale():
+    """A PDF's table under its heading and a line of prose ("Sales volumes are measured in
+    thousands of nine-litre case equivalents."), no caption on its rows: "How many cases were sold
+    in China in 2017?" is the China row's 2017 cell, in thousands (the 1.5B had read Australia's
+    row and the check refused it). Without the lead-in's "cases" the row is not bound."""
+    rows = "\n".join(
+        grid_lines([["Market", "2018", "2017"], ["New Zealand", "182", "195"], ["Australia", "96", "104"], ["China", "88", "61"]])
+    )
+    lead = "Sales volumes by market\n\nSales volumes are measured in thousands of nine-litre case equivalents.\n\n"
+    assert look_up("How many cases were sold in China in 2017?", [("p", lead + rows)]).answer == "61 thousand"
+    assert look_up("How many cases were sold in China in 2017?", [("p", "Sales by market\n\n" + rows)]) is None
+    assert grids([("p", "Amounts by market\n\n" + rows)])[0].said_scale == ""

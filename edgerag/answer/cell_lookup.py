@@ -95,13 +95,15 @@ _NO_ROW_WORDS = frozenset("respective company company's".split())
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
-    """Whether the rows' labels and the columns explain most of the question's own words; all
-    of them for a total row the question does not call one (`_TOTAL`)."""
+    """Whether the rows' labels, the columns and the table's caption and lead-in (table_topic.py)
+    explain most of the question's own words; all of them for a total row the question does not
+    call one (`_TOTAL`)."""
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
     words = [w for w in content(question) if w not in GENERIC and w not in STOP and w not in _NO_ROW_WORDS | every and not years_in(w)]
     if not words:
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
+    told += grid.topic  # the lead-in above the table says what every row is ("… measured in thousands of … case equivalents")
     held = sum(any(close(w, t) for t in told) for w in words)
     total_row = any(re.search(r"\btotals?\b", grid.labels[i].rpartition(SECTION_MARK)[2], re.I) for i in rows) and not _TOTAL.search(
         question

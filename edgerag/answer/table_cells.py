@@ -206,10 +206,12 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
                 t.keys.extend([key] * len(totals))
         labels = [r.cells.get(first, "") for r in t.rows]
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
-        grid.said_scale = prose_scale(grid, [text for key, text in units_texts if key in set(t.keys)])
-        notes = (grid.caption, grid.label_header, *grid.headers, *(text for key, text in units_texts if key in set(t.keys)))
+        own_texts = [text for key, text in units_texts if key in set(t.keys)]
+        lead = lead_in(t.rows[0].text, own_texts)
+        grid.said_scale = prose_scale(grid, own_texts, lead)
+        notes = (grid.caption, grid.label_header, *grid.headers, *own_texts)
         grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
-        grid.topic = tuple(content(lead_in(t.rows[0].text, [text for key, text in units_texts if key in set(t.keys)])))
+        grid.topic = tuple(content(lead))
         out.append(grid)
     return out + [t for g in out if (t := turned(g)) is not None]  # a table of quarters by row, also read turned
 
@@ -223,7 +225,11 @@ _NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥]\s*)?(?P<word>thousands|milli
 "(In thousands, except per share data)", "(dollars in millions)"."""
 
 
-def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
+_IN_SCALE = re.compile(r"\bin\s+(?P<word>thousands|millions|billions)\b", re.I)
+"""A lead-in's word of scale outside brackets: "Sales volumes are measured in thousands of cases"."""
+
+
+def prose_scale(grid: Grid, texts: Sequence[str], lead: str = "") -> str:
     """The scale of a table that says none (no header, caption or label scales it) implied by its
     prose, or by a note in one column's header ("(dollars in millions)" over the change column
     only, where the others say none; a header that scales its own column otherwise, "$m", keeps
@@ -231,7 +237,8 @@ def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     said: "2018 · (S$ million)" beside "As at 31 March · 2019"): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
     beside it states one of its amounts with a scale ("a net income of $392 million" over a row
     "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
-    three digits is too common to tell."""
+    three digits is too common to tell. The lead-in just above the table (``lead``, table_topic.py)
+    that says one scale ("measured in thousands of … cases") says the table's, before a sentence's amount."""
     heads = (grid.caption, grid.label_header, *grid.headers)
     if any(_SCALED.search(h) for h in heads):
         noted = {m["word"].lower().rstrip("s") for h in heads for m in _NOTED.finditer(h)}
@@ -252,6 +259,9 @@ def prose_scale(grid: Grid, texts: Sequence[str]) -> str:
     noted = {m["word"].lower().rstrip("s") for text in prose for m in _NOTED.finditer(text)}
     if len(noted) == 1:
         return next(iter(noted))
+    led = {m["word"].lower().rstrip("s") for m in _IN_SCALE.finditer(lead)}
+    if len(led) == 1:
+        return next(iter(led))
     values = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
     said = set()
     for text in prose:
