@@ -202,3 +202,32 @@ def test_the_lead_is_read_before_the_sentence_itself_not_before_a_short_line_it_
     unit = passage("f1", "Fees", "Fees\n\nThe permit is free. Renewal is online. Fees: a replacement permit costs £25.")
     text = passage_text(Standing(unit, "Fees: a replacement permit costs £25."), "£25")
     assert text == "The permit is free. Renewal is online. Fees: a replacement permit costs £25."
+
+
+def test_a_year_its_prior_year_bracket_settles_is_not_asked_again():
+    """ "It excludes lease liabilities of €37.4 million (2021: €33.9 million)." gives 2022's figure
+    (asked.py `own_year`): the call is asked the question without "in 2022", which the sentence
+    does not print (the 1.5B said no to it with the year, on a held-out report). A figure inside
+    the bracket, or a year the bracket does not settle, keeps the question whole."""
+    note = passage(
+        "n1", "Net debt", "Net debt is bank borrowings less cash. It excludes lease liabilities of €37.4 million (2021: €33.9 million)."
+    )
+    standing = Standing(note, "It excludes lease liabilities of €37.4 million (2021: €33.9 million).")
+    asked = "How much in lease liabilities was excluded from net debt in 2022?"
+    text = sentence_messages(asked, standing, "€37.4 million")[1]["content"]
+    assert "Question: How much in lease liabilities was excluded from net debt?" in text
+    assert "in 2022" in sentence_messages(asked, standing, "€33.9 million")[1]["content"]  # the bracket's own figure
+    assert "in 2019" in sentence_messages(asked.replace("2022", "2019"), standing, "€37.4 million")[1]["content"]
+
+
+def test_a_bare_number_is_proposed_as_the_sentence_prints_it():
+    """The 1.5B said no to "37.4" and yes to "€37.4 million" for the same sentence: a bare number
+    the model read is proposed with the sentence's currency and scale, where one amount of that
+    value is printed with them."""
+    from edgerag.answer.model_check import as_printed
+
+    sentence = "It excludes lease liabilities of €37.4 million (2021: €33.9 million)."
+    assert as_printed(sentence, "37.4") == "€37.4 million"
+    assert as_printed(sentence, "€37.4 million") == "€37.4 million"
+    assert as_printed(sentence, "41.0") == "41.0"  # not printed: as read
+    assert as_printed("Staff rose to 1,204 (2021: 1,100).", "1,204") == "1,204"  # no currency nor scale to add

@@ -53,6 +53,7 @@ only where an answer passed every rule step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..llm.local import Completion
@@ -60,8 +61,11 @@ from ..llm.metered import MeteredLLM
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
+from .asked import own_year
 from .binding import Standing
 from .reply import merged
+from .scaled import BARE
+from .year_amounts import amounts_in
 
 MODEL_CHECKS = 3
 """Sentences holding the answer asked of at most, in turn, until the model says one answers."""
@@ -108,14 +112,45 @@ def passage_text(standing: Standing, answer: str) -> str:
     return " ".join([*(window(s, "") for s in lead), window(standing.sentence, answer)])
 
 
+def year_settled(question: str, standing: Standing, answer: str) -> str:
+    """``question`` without the year it names where the sentence gives ``answer`` as that year's
+    by its prior-year bracket (asked.py `own_year`: "It excludes lease liabilities of €37.4
+    million (2021: €33.9 million)" is 2022's): the rule step settled the year, and the call, shown
+    no "2022", said no to the report's own figure; else ``question`` as it is."""
+    year = own_year(standing.sentence, answer)
+    if year is None or year not in question:
+        return question
+    said = re.compile(
+        rf"\s*,?\s*\b(?:(?:in|for|during|as\s+(?:at|of)|at\s+the\s+end\s+of)\s+)?(?:(?:the\s+)?(?:fiscal|financial)\s+(?:year\s+)?|FY\s?)?{year}\b",
+        re.I,
+    )
+    return " ".join(said.sub("", question, count=1).split())
+
+
+def as_printed(sentence: str, answer: str) -> str:
+    """``answer``, a bare number, as the sentence prints it ("37.4" → "€37.4 million", the one
+    amount of that value it states with a currency or scale); else ``answer``. Asked of "37.4",
+    the 1.5B said no to the sentence that gives "€37.4 million"."""
+    if not BARE.match(answer.strip()):
+        return answer
+    try:
+        value = abs(float(re.sub(r"[^\d.]", "", answer)))
+    except ValueError:
+        return answer
+    printed = {a.text for _, a, scale in amounts_in(sentence) if abs(a.value) == value and (a.currency or scale) and not a.percent}
+    return next(iter(printed)) if len(printed) == 1 else answer
+
+
 def sentence_messages(question: str, standing: Standing, answer: str) -> list[dict[str, str]]:
-    """The call's prompt (the module doc): the text under its heading, the question, the answer read."""
+    """The call's prompt (the module doc): the text under its heading, the question (its year
+    left out where the sentence's bracket settles it, `year_settled`), the answer read, as the
+    sentence prints it (`as_printed`)."""
     heading = heading_of(standing)
     lines = [f"Passage: {heading}"] if heading else []
     lines += [
         f"Text: {passage_text(standing, answer)}",
-        f"Question: {question}",
-        f"Proposed answer: {answer}",
+        f"Question: {year_settled(question, standing, answer)}",
+        f"Proposed answer: {as_printed(standing.sentence, answer)}",
         "Does the text give this answer to the question? Answer yes or no.",
     ]
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
