@@ -347,3 +347,22 @@ def test_a_columns_date_names_no_row(tmp_path):
     units = [Unit("chunk", "1", text, 0, 0.0, "10q.html", "c1")]
     assert check_answer("156,872", "156,872", "What was the inventory balance at June 30, 2021?", units).abstained
     assert not check_answer("156,872", "156,872", "What was the cost of sales for the six months ended June 30, 2021?", units).abstained
+
+
+def test_a_sentence_that_introduces_the_things_asked_by_their_noun_is_about_them():
+    """ "What markets does the company operate in?" over a report whose board says "growth in all
+    three of our markets: A, B, and C": the sentence says neither "company" nor "operate", but it
+    introduces the markets by name (the 1.5B's whole list was dropped as not about what was asked
+    on a held-out report). A sentence that only mentions markets is still not about it."""
+    board = passage(
+        "r1",
+        "Report of the Executive Board",
+        "2019 was the fifth consecutive year of growth for Oosterhout. Net revenue increased by 7.5%, with growth in all three of "
+        "our markets: technical installations for utility buildings, installations for the housing market, and maintenance and "
+        "service contracts.",
+    )
+    listed = "technical installations for utility buildings, installations for the housing market, and maintenance and service contracts"
+    checked = check_answer(listed, listed, "What markets does the company operate in?", [board])
+    assert checked.short == listed and not checked.abstained
+    growth = passage("r2", "Outlook", "Net revenue increased by 7.5% in 2019. Our markets grew, most of all utility buildings.")
+    assert check_answer("utility buildings", "utility buildings", "What markets does the company operate in?", [growth]).abstained

@@ -388,7 +388,22 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
     words = telling(words, units)
-    return _shares_subject(words, f"{own} {heads(unit)} {before(sentence, unit.text)}")
+    return _shares_subject(words, f"{own} {heads(unit)} {before(sentence, unit.text)}") or introduces(sentence, question)
+
+
+_AUX_WORDS = frozenset("is are was were does do did has have had can could will would should".split())
+
+
+def introduces(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` introduces the things a "What <noun> …?" question asks for by that
+    noun, as a list's lead: "… growth in all three of our *markets:* technical installations …"
+    for "What markets does the company operate in?", whose other words ("company", "operate")
+    the sentence need not say."""
+    kinds = {lemma(m.group(1)) for m in _KIND_NOUN.finditer(question) if m.group(1).lower() not in _AUX_WORDS | GENERIC}
+    return any(
+        re.search(rf"\b{re.escape(k)}(?:s|es)?\s*(?::|\b(?:are|were|include|includes|included|comprise|comprised)\b)", sentence, re.I)
+        for k in kinds
+    )
 
 
 _IRREGULAR = {
