@@ -78,6 +78,31 @@ def test_cells_are_made_plain():
     ]
 
 
+def test_cells_and_scales_as_other_countries_print_them():
+    """A typeset minus, thousands set apart by (no-break, thin) spaces, a currency code, "nil";
+    scales as German, South African, Brazilian and Australian reports print them."""
+    assert clean_cell("−45") == "-45" and clean_cell("– 12.5") == "-12.5" and clean_cell("−€3.4") == "-€3.4"
+    assert clean_cell("1 204 567") == "1,204,567" and clean_cell("1\u202f204") == "1,204" and clean_cell("(1\xa0204)") == "-1,204"
+    assert clean_cell("(CHF 3.2)") == "-CHF 3.2" and clean_cell("nil") == ""
+    assert clean_cell("– 1 to 30 days") == "– 1 to 30 days"  # a label's dash is no minus
+    assert clean_cell("2019 2018") == "2019 2018" and clean_cell("12 3") == "12 3"  # two numbers are not joined
+    said = ("TEUR", "T€", "Mio. €", "Mrd. €", "Rm", "R million", "US$000", "$000s", "R$ mil", "RM'000", "Rooms", "Milestones")
+    assert [scale_word(s) for s in said] == [
+        "thousand", "thousand", "million", "billion", "million", "million", "thousand", "thousand", "thousand", "thousand", "", "",
+    ]  # fmt: skip
+
+
+def test_a_european_table_is_read_and_computed(tmp_path):
+    """An HTML table headed "TEUR" with spaced thousands and a typeset minus, read by the real
+    reader: a cell and a change come back in thousands, the minus kept."""
+    grid = [["TEUR", "2023", "2022"], ["Revenue", "1 204 567", "1 103 220"], ["Net result", "−12 345", "8 210"]]
+    f = tmp_path / "bericht.html"
+    f.write_text(html_page("Annual report", "<h2>Key figures</h2>" + _html_table(grid, heads=1)))
+    units = [("k", _one(f).text)]
+    assert compute("What was the change in revenue from 2022 to 2023?", units).answer == "101,347 thousand"
+    assert compute("What was the percentage change in net result from 2022 to 2023?", units).answer == "-250.37%"
+
+
 def test_a_report_table_is_written_as_printed():
     lines = grid_lines(SEGMENTS, "Segment results", header_rows=1)
     assert lines == [

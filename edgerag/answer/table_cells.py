@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.printed import SCALE, scale_word
+from ..text.printed import CURRENCY, SCALE, scale_word
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP, stem, tables_in, words_in
 from .operation import said_numbers, splits_a_year, years_in
@@ -36,7 +36,7 @@ GENERIC = frozenset(
     "as share growth rate ended ending".split()
 )
 _AMOUNT = re.compile(
-    r"^(?:(?P<neg>-)|\+)?\s*(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
+    rf"^(?:(?P<neg>-)|\+)?\s*(?P<cur>{CURRENCY})?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
     re.I,
 )
 

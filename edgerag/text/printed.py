@@ -1,9 +1,12 @@
 """A table as a report prints it, made plain before its rows are written (text/rows.py
 `grid_lines`, for every reader: HTML, Markdown, DOCX, PDF):
 
-* **Cells**: a negative in parentheses ``(1,204)`` / ``$(3.1)`` / ``(15)%`` is written
-  ``-1,204`` / ``-$3.1`` / ``-15%``; a dash alone (``-``, ``–``, ``—``) is nothing; footnote
-  marks (``Gross profit(4)``, ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped.
+* **Cells**: a negative in parentheses ``(1,204)`` / ``$(3.1)`` / ``(15)%`` / ``(CHF 3.2)``, or
+  printed with a typeset minus ``−45`` / ``– 12.5``, is written ``-1,204`` / ``-$3.1`` / ``-15%`` /
+  ``-CHF 3.2`` / ``-45`` / ``-12.5``; thousands set apart by spaces (``1 204 567``) by commas; a
+  dash alone (``-``, ``–``, ``—``) or ``nil`` is nothing; footnote marks (``Gross profit(4)``,
+  ``Revenue*``, ``2019¹``, a trailing `` .``) are dropped. A currency may be a sign or a code
+  (`CURRENCY`: ``₹``, ``NZ$``, ``CHF``, ``Rs.``).
 * **A currency or percent sign in a cell of its own** (``$`` | ``1,204``, ``12.5`` | ``%``)
   joins its number; a column left empty by that is dropped.
 * **Spans lost**: an upper header cell spans the empty cells after it ("2019" over "$" and
@@ -49,26 +52,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-DASHES = frozenset({"-", "–", "—", "−", "--", "n/a", "N/A", "n.a.", "nm", "NM", "*"})
+DASHES = frozenset({"-", "–", "—", "−", "--", "n/a", "N/A", "n.a.", "nm", "NM", "*", "nil", "Nil", "NIL"})
+CURRENCY = r"[$€£¥₹]|[A-Z]{1,3}\$|(?:USD|EUR|GBP|CHF|JPY|INR|ZAR|SEK|NOK|DKK|AUD|NZD|CAD|SGD|HKD|CNY|RMB|BRL|Rs\.?)\s?"
+"""A currency as a cell prints it before its number: a sign ("$", "₹", "NZ$") or a code ("CHF 3.2", "Rs. 1,204")."""
 _NEGATIVE = re.compile(
-    r"^(?P<cur>[$€£¥]|[A-Z]{1,3}\$)?\s*\(\s*(?P<cur2>[$€£¥])?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*\)\s*(?P<pct2>%)?$"
+    rf"^(?P<cur>{CURRENCY})?\s*\(\s*(?P<cur2>{CURRENCY})?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*\)\s*(?P<pct2>%)?$"
 )
+_MINUS = re.compile(r"^[−–]\s?(?=(?:[$€£¥₹]|[A-Z]{1,3}\$)?\s?\d)")
+"""A minus printed as U+2212 or an en dash before a number ("−45", "– 12.5"), as typeset reports print it."""
+_SPACED = re.compile(r"(?<![\d.,])(\d{1,3}(?: \d{3})+)(?![\d,])")
+"""Thousands set apart by spaces ("1 204 567", a thin or no-break space in the page), as many European reports print them."""
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,3})\))+$|\s*[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\s+\.$")
 _VALUE_FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+$|\s*[*†‡§]+$")
 """A value's marks: not "²" or "³", which are its unit's ("1.2 km²")."""
 _SIGN = re.compile(r"^(?:[$€£¥]|[A-Z]{1,3}\$|US\$|A\$|R|RMB|HK\$)$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\b(?:FY|F)\s?'?\d{2}\b", re.I)
 _UNIT = re.compile(
-    r"^\(?\s*(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥]\)?$",
+    r"^\(?\s*(?:[$€£¥₹]|[A-Z]{1,3}\$|RMB|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥₹]\)?$"
+    r"|^\(?\s*(?:TEUR|KEUR|T€|k€|Mio\.?\s?(?:€|EUR)?|(?:€|EUR)\s?(?:Mio\.?|thousand|million)|R\$\s?mil|Rm|R\s?million|¥\s?millions?|₹\s?crores?)\s*\)?$",
     re.I,
 )
 SCALE = re.compile(
     r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?[$€£¥]|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
     r"|\(\s*(?P<bare>thousands|millions|billions)\s*\)"
     r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
-    r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)",
+    r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)"
+    r"|(?P<kilo>(?<![\w'’‘])(?:[$€£¥₹]|[A-Z]{1,3}\$)000s?\b|\b[TK](?:EUR|CHF|USD|GBP|DKK|SEK|NOK)\b|\bT€|(?-i:\bTSD\b)|R\$\s?mil\b(?!h))"
+    r"|(?P<mega>(?-i:\bMio\b\.?|\bM(?:EUR|CHF|USD)\b|\bR\s?(?:m|mn|million)\b)|\bmilh(?:ões|oes)\b)"
+    r"|(?P<giga>(?-i:\bMrd\b\.?))",
     re.I,
 )
+"""A table's scale as a header or note says it: "(in millions)", "$m", "'000", "USDm", and as
+other countries' reports print it: "$000", "TEUR" / "T€" (thousands), "Mio. €", "Rm" (millions),
+"Mrd." (billions), Brazil's "R$ mil" (thousands) and "milhões" (millions)."""
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _PERIOD = re.compile(
     r"^(?:for\s+the\s+)?(?:(?:fiscal|financial)\s+)?"
@@ -90,6 +106,8 @@ def scale_word(text: str) -> str:
     m = SCALE.search(text)
     if m is None:
         return ""
+    if m["kilo"] or m["mega"] or m["giga"]:
+        return "thousand" if m["kilo"] else "million" if m["mega"] else "billion"
     said = (m["word"] or m["bare"] or m["code"] or "").lower()
     if "thousand" in said or "000" in said or said.endswith("k"):
         return "thousand"
@@ -162,13 +180,19 @@ def _years_to_twins(heads: list[list[str]]) -> None:
 
 
 def clean_cell(text: str) -> str:
-    """One cell made plain (the module doc): negatives, dashes, footnote marks."""
-    text = " ".join(text.split())
+    """One cell made plain (the module doc): negatives (a typeset minus too), dashes, footnote
+    marks, thousands set apart by spaces."""
+    text = " ".join(text.split())  # a no-break or thin space too
     if text in DASHES:
         return ""
+    if _MINUS.match(text) and re.fullmatch(rf"(?:{CURRENCY})?\s?\d[\d, ]*(?:\.\d+)?\s?%?", _MINUS.sub("", text)):
+        text = _MINUS.sub("-", text)  # a number's minus, not a label's dash ("– 1 to 30 days")
+    if re.fullmatch(rf"-?(?:{CURRENCY})?\s?\(?\s?\d{{1,3}}(?: \d{{3}})+(?:\.\d+)?\s?\)?\s?%?", text):
+        text = _SPACED.sub(lambda m: m.group(1).replace(" ", ","), text)  # "1 204" → "1,204": one number, never two
     m = _NEGATIVE.match(text)
     if m:
-        return f"-{m['cur'] or m['cur2'] or ''}{m['num']}{'%' if m['pct'] or m['pct2'] else ''}"
+        cur = (m["cur"] or m["cur2"] or "").strip()
+        return f"-{cur}{' ' if len(cur) > 2 and not cur.endswith('$') else ''}{m['num']}{'%' if m['pct'] or m['pct2'] else ''}"
     text = (_VALUE_FOOTNOTE if text[:1].isdigit() else _FOOTNOTE).sub("", text).strip()
     return "" if text in DASHES else text
 
