@@ -565,3 +565,20 @@ def test_a_tables_lead_in_names_what_its_rows_count_and_their_scale():
     assert look_up("How many cases were sold in China in 2017?", [("p", lead + rows)]).answer == "61 thousand"
     assert look_up("How many cases were sold in China in 2017?", [("p", "Sales by market\n\n" + rows)]) is None
     assert grids([("p", "Amounts by market\n\n" + rows)])[0].said_scale == ""
+
+
+def test_a_users_verb_names_the_reports_noun():
+    """People ask in their own words: "How much did the bank lend to customers at the end of
+    2023?" is the row "Customer loans" ("lend" is "loans"; the bank is the report's own, and a year's
+    "end" no row's word), "paid in dividends" the row "Dividends paid", and "lending … grow" a change
+    of that row. A verb with no such noun in the table binds nothing."""
+    table = "\n".join(
+        grid_lines(
+            [["€ million", "2023", "2022"], ["Customer loans", "41,207", "38,950"], ["Customer deposits", "45,110", "43,002"]],
+            "Balance sheet",
+        )
+    )
+    units = [("k", table)]
+    assert look_up("How much did the bank lend to customers at the end of 2023?", units).answer == "41,207 million"
+    assert compute("By how much did lending to customers grow from 2022 to 2023?", units).answer == "2,257 million"
+    assert look_up("How much did the bank borrow from customers in 2023?", units) is None

@@ -90,8 +90,10 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
     return any((v := grid.value(i, h)) is not None and not v.amount.percent and not v.amount.text.endswith("bps") for h in grid.headers)
 
 
-_NO_ROW_WORDS = frozenset("respective company company's".split())
-"""Words no row need explain: "the company's respective land value" asks the row "Land"."""
+_NO_ROW_WORDS = frozenset("respective company company's group group's bank bank's end".split())
+"""Words no row need explain: "the company's respective land value" asks the row "Land"; the
+report's own entity ("How much did the bank lend to customers …?") and a year's "end" ("at the end
+of 2023") are no row's either."""
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:

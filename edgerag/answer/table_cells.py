@@ -271,10 +271,32 @@ def prose_scale(grid: Grid, texts: Sequence[str], lead: str = "") -> str:
     return next(iter(said)) if len(said) == 1 else ""
 
 
+_SAID_AS = [
+    "sold sell sells selling sale sales",
+    "lend lends lent lending loan loans",
+    "earn earns earned earning earnings",
+    "spend spends spent spending expenditure expenditures",
+    "pay pays paid paying payment payments",
+    "borrow borrows borrowed borrowing borrowings",
+    "employ employs employed employee employees",
+    "invest invests invested investing investment investments",
+    "lose loses lost losing loss losses",
+    "grow grows grew grown growing growth",
+    "owe owes owed owing",
+]
+"""A user's verb and the noun a report's row says it by ("How much did the bank lend?" → "Loans
+…", "What was paid in dividends?" → "Dividends paid" or "Dividend payments"): one word to `close`."""
+_SAID_AS_STEMS = {stem(w): k for k, group in enumerate(_SAID_AS) for w in group.split()}
+
+
 def close(a: str, b: str) -> bool:
-    """Whether two words are one: the same stem, or stems of four letters or more that share their first five."""
+    """Whether two words are one: the same stem, or stems of four letters or more that share
+    their first five, or a verb and its report noun (`_SAID_AS`: "lend", "loans")."""
     sa, sb = stem(a), stem(b)
-    return sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5])
+    if sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5]):
+        return True
+    ka = _SAID_AS_STEMS.get(sa)
+    return ka is not None and ka == _SAID_AS_STEMS.get(sb)
 
 
 def content(text: str) -> list[str]:
