@@ -8,7 +8,7 @@ Runs in its own venv (never needed by `make test`):
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set tatqa            # the fixed sample, the 0.5B
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set conditionalqa --model 1.5b
     .venv/bin/python benchmarks/tatqa.py --answers-from benchmarks/results/tatqa_llamaindex_0_5b.json   # scored beside edgerag
-    .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set reports          # or --set heldout (reports.py's two sets)
+    .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set reports          # or --set heldout / heldout2 (reports.py's sets)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json
 
 What "by default" is here (LlamaIndex's own defaults, read from the installed package and kept
@@ -70,7 +70,7 @@ import reports
 docs = reports.write_docs(Path(sys.argv[2]), reports.SETS[sys.argv[1]][0])
 print(json.dumps({name: str(path) for name, path in docs.items()}))
 """
-OUT_NAMES = {"reports": "reports", "heldout": "reports_heldout"}
+OUT_NAMES = {name: name if name == "reports" else f"reports_{name}" for name in reports.SETS}
 """The result name of each set whose name differs (reports.py's)."""
 
 

@@ -8,6 +8,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --skip 20 --limit 20 # a slice, merged into --out
     .venv/bin/python benchmarks/reports.py --rescore            # score --out's rows again; ask nothing
     .venv/bin/python benchmarks/reports.py --set heldout        # the held-out set (below), apart
+    .venv/bin/python benchmarks/reports.py --set heldout2       # the second held-out set (below)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
@@ -20,8 +21,21 @@ risks, a US 10-Q with three- and six-month column groups); 55 questions of the s
 the same way. Its indexes are built under ``<work>/heldout`` and its default out file is
 benchmarks/results/reports_heldout_<model>.json; the first set's defaults are unchanged.
 
+``--set heldout2`` asks a second held-out set (benchmarks/reports/heldout2/{sources,questions.jsonl}),
+written by another outside tester who saw neither set's excerpts: eight excerpts of invented companies
+in other industries, countries and currencies (a Japanese airline's results summary with years as rows
+and a "%" beside each column, "¥ million" and "—"; a German insurer's key figures in "€ thousand" with
+restated IFRS 17 comparatives, section rows and "–" negatives; an Indian bank's highlights in "₹ crore"
+with lakh-grouped totals ("1,18,263") and two header rows; a Canadian gold miner's quarters with the
+scale only in the prose and "nil"; a Swiss pharma half year with CHF and CER change columns over three
+header rows; a UK retailer's income statement with a Note column, "£'000" and parentheses; a South
+African utility's segments with years ascending under Revenue and EBITDA groups; a Brazilian software
+release in "R$ mil" with quarter and year column groups); 66 questions of the same kinds, some in the
+user's own words, scored the same way. Its indexes are built under ``<work>/heldout2`` and its default
+out file is benchmarks/results/reports_heldout2_<model>.json, as for any set but the first.
+
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
-``--set reports`` or ``--set heldout``: plain RAG at LlamaIndex's defaults, one index per excerpt
+``--set reports``, ``heldout`` or ``heldout2``: plain RAG at LlamaIndex's defaults, one index per excerpt
 over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
 and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
@@ -76,7 +90,10 @@ from tatqa_metric import numbers_in
 HERE = sets.REPO / "benchmarks" / "reports"
 SOURCES = HERE / "sources"
 QUESTIONS = HERE / "questions.jsonl"
-SETS = {"reports": (SOURCES, QUESTIONS), "heldout": (HERE / "heldout" / "sources", HERE / "heldout" / "questions.jsonl")}
+SETS = {
+    "reports": (SOURCES, QUESTIONS),
+    **{name: (HERE / name / "sources", HERE / name / "questions.jsonl") for name in ("heldout", "heldout2")},
+}
 """Each ``--set``: its excerpts and its questions (module doc)."""
 KINDS = ("table", "text", "list", "arithmetic", "unanswerable")
 OPS = ("value", "items", "respectively", "change", "pct_change", "average", "sum", "proportion", "ratio", "which_year", "none")
@@ -234,7 +251,12 @@ def failures(rows: list[dict], by_id: dict[str, dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sets.add_arguments(ap, "reports")
-    ap.add_argument("--set", choices=sorted(SETS), default="reports", help="reports (the first five excerpts) or heldout (module doc)")
+    ap.add_argument(
+        "--set",
+        choices=sorted(SETS),
+        default="reports",
+        help="reports (the first five excerpts), heldout or heldout2 (the held-out sets; module doc)",
+    )
     args = ap.parse_args()
     sources, questions_file = SETS[args.set]
     name = "reports" if args.set == "reports" else f"reports_{args.set}"

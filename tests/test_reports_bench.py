@@ -109,34 +109,40 @@ def test_abstention_and_unanswerable_verdicts():
     assert reports.score_row(answered, _q("free cash flow"))["verdict"] == "wrong"
 
 
-# ---- the held-out set (``--set heldout``) --------------------------------------------------------
+# ---- the held-out sets (``--set heldout``, ``--set heldout2``) ----------------------------------
 
 HELDOUT_SOURCES, HELDOUT_FILE = reports.SETS["heldout"]
 HELDOUT = reports.load_questions(HELDOUT_FILE)
+HELDOUT_SETS = ("heldout", "heldout2")
 
 
-@pytest.fixture(scope="module")
-def heldout_docs(tmp_path_factory) -> dict[str, str]:
-    """Each held-out excerpt's file name → the text edgerag's readers make of it, its white space
-    made single spaces (a PDF's lines wrap inside a phrase)."""
-    written = reports.write_docs(tmp_path_factory.mktemp("heldout"), HELDOUT_SOURCES)
+@pytest.fixture(scope="module", params=HELDOUT_SETS)
+def heldout_set(request, tmp_path_factory) -> tuple[str, list[dict], dict[str, str]]:
+    """A held-out set's name, its questions, and each of its excerpts' file name → the text
+    edgerag's readers make of it, its white space made single spaces (a PDF's lines wrap inside
+    a phrase)."""
+    sources, questions = reports.SETS[request.param]
+    written = reports.write_docs(tmp_path_factory.mktemp(request.param), sources)
     texts: dict[str, str] = {}
     for item in iter_documents(list(written.values())):
         assert not isinstance(item, Skipped), item
         if isinstance(item, Document):
             name = Path(item.path or item.source).name
             texts[name] = texts.get(name, "") + " " + " ".join(item.text.split())
-    return texts
+    return request.param, reports.load_questions(questions), texts
 
 
-def test_heldout_questions_parse_and_name_their_sources(heldout_docs):
-    """Every held-out question is well formed and names an excerpt that is written and read; the
-    two sets share no excerpt."""
-    assert len({q["id"] for q in HELDOUT}) == len(HELDOUT) >= 40
-    assert set(Counter(q["kind"] for q in HELDOUT)) == set(reports.KINDS)
-    assert not {q["doc"] for q in HELDOUT} & {q["doc"] for q in QUESTIONS}
-    assert {q["doc"] for q in HELDOUT} == set(heldout_docs)
-    for q in HELDOUT:
+def test_heldout_questions_parse_and_name_their_sources(heldout_set):
+    """Every held-out question is well formed and names an excerpt that is written and read; no
+    two sets share an excerpt."""
+    name, questions, docs = heldout_set
+    assert len({q["id"] for q in questions}) == len(questions) >= 40
+    assert all(q["id"].startswith(f"{name}-") for q in questions)
+    assert set(Counter(q["kind"] for q in questions)) == set(reports.KINDS)
+    others = {q["doc"] for other, (_, file) in reports.SETS.items() if other != name for q in reports.load_questions(file)}
+    assert not {q["doc"] for q in questions} & others
+    assert {q["doc"] for q in questions} == set(docs)
+    for q in questions:
         assert q["op"] in reports.OPS and q["scale"] in (*reports.SCALES, "percent") if "scale" in q else True, q
         assert {"number": "value", "numbers": "values", "list": "items", "choice": "options"}.get(q["answer_type"], "answers") in q, q
         if q["answer_type"] == "choice":
@@ -144,15 +150,16 @@ def test_heldout_questions_parse_and_name_their_sources(heldout_docs):
         assert reports.gold_text(q)
 
 
-def test_heldout_looked_up_values_are_in_their_excerpts(heldout_docs):
-    for q in HELDOUT:
+def test_heldout_looked_up_values_are_in_their_excerpts(heldout_set):
+    _, questions, docs = heldout_set
+    for q in questions:
         if q["kind"] in ("table", "text") and q["answer_type"] == "number":
             printed = f"{abs(q['value']):,.{q['decimals']}f}"
-            assert printed in heldout_docs[q["doc"]], (q["id"], printed)
+            assert printed in docs[q["doc"]], (q["id"], printed)
         for v in q.get("values", []):
-            assert f"{v:,.{q['decimals']}f}" in heldout_docs[q["doc"]], (q["id"], v)
+            assert f"{v:,.{q['decimals']}f}" in docs[q["doc"]], (q["id"], v)
         if q["answer_type"] == "list":
-            assert all(i in heldout_docs[q["doc"]] for i in q["items"]), q["id"]
+            assert all(i in docs[q["doc"]] for i in q["items"]), q["id"]
 
 
 # ---- another system's answers beside edgerag's (``--answers-from``) ------------------------------
