@@ -14,8 +14,10 @@ reader looks at positions instead:
    centre-aligned cells all work). There must be two columns or more, the first line (the
    header) must fill all but one of them, and the cells must be short (a header of at most
    8 words, cells of at most `WIDEST_MEAN` characters on average): two columns of prose are
-   no table. A header holds no digits but one year ("Budget 2025"): a first line of values
-   ("2019 – 2021   Research engineer") means the lines have no header, and stay text.
+   no table. A header holds no digits but one year ("Budget 2025") or a period's name ("Q1
+   2023", "31 March 2024", "52 weeks ended 30 March 2024", "4Q23": `period_name`), and its first
+   cell none but a year: a first line of values ("2019 – 2021   Research engineer") means the
+   lines have no header, and stay text.
 3. A line with nothing in the first column continues the row above (a cell whose text wraps,
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
@@ -41,6 +43,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..text.printed import yearish
 from ..text.rows import MOST_HEADER_WORDS, grid_lines
 
 GAP = 1.0
@@ -162,7 +165,8 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
         or any(len(h.split()) > MOST_HEADER_WORDS or len(h) > 60 for h in header)
         or sum(map(len, filled)) / len(filled) > WIDEST_MEAN
         or all(r[0].endswith(":") for r in grid)  # labels and their values ("Date:  3 May"): no table
-        or any(_data(h) for h in header)  # a first line of values ("2019 – 2021   Engineer"): no header
+        or _data(header[0])  # a first line of values ("2019 – 2021   Engineer"): no header
+        or any(_data(h) and not period_name(h) for h in header[1:])  # "Q1 2023", "31 March 2024" name columns
     ):
         return None
     lines = grid_lines(grid, caption)
@@ -176,6 +180,19 @@ def _data(cell: str) -> bool:
     year ("Budget 2025" names a column; "1,200", "3 May 2025", "2019 – 2021" do not)."""
     years = _YEAR.findall(cell)
     return len(years) > 1 or any(ch.isdigit() for ch in _YEAR.sub("", cell))
+
+
+_PERIOD_NAME = re.compile(
+    r"^(?:\d{1,2}\s+(?:weeks?|months?)\s+(?:ended|ending|to)\b.*|[1-4]Q\s?'?\d{2}|[12]H\s?'?\d{2}|\d{1,2}M\s?'?\d{2}|[1-4]T\s?'?\d{2})$",
+    re.I,
+)
+
+
+def period_name(cell: str) -> bool:
+    """Whether a header cell names a period, digits and all: a year or a date ("Q1 2023",
+    "FY24", "31 March 2024", text/printed.py `yearish`), "52 weeks ended 30 March 2024", or a
+    quarter, half or months written short ("4Q23", "1H24", "12M23", "3T23")."""
+    return yearish(cell) or bool(_PERIOD_NAME.match(cell.strip()))
 
 
 def _caption(line: _Line | None, below: _Line) -> str:

@@ -224,13 +224,32 @@ def yearish(cell: str) -> bool:
 
 
 def _heads_more(row: Sequence[str]) -> bool:
-    """A body row that is one more header row: an empty first cell, the rest years or units; or
-    the table's scale in the first cell over two years or more and column names ("(In
-    thousands) | 2019 | 2018 | Change from 2018")."""
+    """A body row that is one more header row: an empty first cell, or one naming the columns'
+    period ("Year ended 30 June" under "Revenue" and "EBITDA"), the rest years or units; or the
+    table's scale in the first cell over two years or more and column names ("(In thousands) |
+    2019 | 2018 | Change from 2018")."""
     rest = [c for c in row[1:] if c]
     if row and SCALE.fullmatch(row[0].strip()) and sum(1 for c in rest if yearish(c)) >= 2:
         return _header_like(row)
-    return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
+    first = not row[0] or bool(_PERIOD.match(row[0].strip()))
+    return first and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
+
+
+def _qualifies(row: Sequence[str]) -> bool:
+    """A body row that says the columns' basis, above a table of numbers: its first cell empty or
+    the table's scale, two cells or more past it, each a few words and no number: "(unaudited)" |
+    "(unaudited)", "CHF m" | "CHF" | "CER" under "H1 2024" | "H1 2023" | "% change" | "% change"."""
+    rest = [_FOOTNOTE.sub("", c).strip() for c in row[1:] if c]
+    first = not row[0] or bool(SCALE.fullmatch(row[0].strip())) or bool(_UNIT.match(row[0].strip()))
+    return first and len(rest) >= 2 and all(_BASIS.fullmatch(c) for c in rest)
+
+
+_BASIS = re.compile(
+    r"\((?:un)?audited\)|\((?:restated|reported|actual|budget|adjusted|pro\s?forma)\)|(?:un)?audited|restated|reported|actual|budget"
+    r"|CER|at\s+CER|constant\s+(?:currency|exchange\s+rates?)|[A-Z]{3}|[$€£¥₹]|local\s+currency|IFRS|(?:non-)?GAAP|core",
+    re.I,
+)
+"""A column's basis under its name: audited or not, restated, reported, at constant exchange rates (CER), a currency."""
 
 
 def section_row(row: Sequence[str]) -> bool:
@@ -293,10 +312,13 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
     rows = [r for r in rows if any(r)]
     header_rows = min(max(header_rows, 1), len(rows))
     header_rows = _before_sections(rows, header_rows)
+    numbers = any(_is_number(clean_cell(c)) for r in rows[header_rows:] for c in r[1:])
     while header_rows < len(rows) - 1 and (
-        _heads_more(rows[header_rows]) or (period_row(rows[header_rows]) and any(yearish(c) for c in rows[header_rows - 1][1:]))
+        _heads_more(rows[header_rows])
+        or (period_row(rows[header_rows]) and any(yearish(c) for c in rows[header_rows - 1][1:]))
+        or (numbers and _qualifies(rows[header_rows]))
     ):
-        header_rows += 1  # one more header row in the body: years or units, or the period under the years
+        header_rows += 1  # one more header row in the body: years or units, the period under the years, or the columns' basis
     scale = ""
     body = [_merge_signs(r) if n >= header_rows else r for n, r in enumerate(rows)]
     body = [
