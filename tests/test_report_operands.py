@@ -415,3 +415,42 @@ def test_the_years_a_row_is_negative_in_and_a_bound_said_as_the_table_prints_it(
     assert compute("In which year was Provision for income taxes negative?", [("k", tax)]).answer == "2019"
     assert compute("How many years was there a positive Provision for income taxes?", [("k", tax)]).answer == "1"
     assert compute("In which year was the net loss less -10,000?", [("k", tax)]).answer == "2018"
+
+
+def test_questions_as_an_outside_tester_asked_them():
+    """Held-out set 2's phrasings (the tester read no code): "How many times did A cover B" is A / B;
+    "What share of B did A account for" is A of B; "What percentage of gross revenue was recurring"
+    is the row "Recurring revenue"; a whole named as a sum ("total income (net interest income plus
+    other income)") or a forecast ("What growth … does the company now expect for 2024?") is no
+    computation of code's; "the gross NPA ratio" names a row, not a ratio to compute."""
+    pl = [["£'000", "2024", "2023"], ["Revenue", "486,215", "452,908"], ["Operating profit", "35,080", "27,650"]]
+    pl += [["Finance costs", "(9,874)", "(8,903)"], ["Profit before taxation", "25,818", "18,895"]]
+    units = [("k", _text(pl))]
+    assert compute("How many times did operating profit cover finance costs in 2024?", units).answer == "3.55"
+    assert compute("By what percentage did profit before tax increase from 2023 to 2024?", units).answer == "36.64%"
+    assert look_up(
+        "What was gross profit for the 52 weeks ended 30 March 2024?", [("k", _text([*pl, ["Gross profit", "184,762", "169,637"]]))]
+    ).answer == ("184,762 thousand")
+    sales = [["CHF m", "H1 2024", "H1 2023"], ["Oncology", "1,842", "1,706"], ["Total net sales", "4,638", "4,531"]]
+    assert compute("What share of total net sales did Oncology account for in H1 2024?", [("k", _text(sales))]).answer == "39.72%"
+    revenue = [["R$ mil", "2023", "2022"], ["Recurring revenue", "683,915", "566,480"], ["Gross revenue", "805,220", "695,250"]]
+    assert compute("What percentage of gross revenue was recurring in 2023?", [("k", _text(revenue))]).answer == "84.94%"
+    assert (
+        operation("What were operating expenses as a percentage of total income (net interest income plus other income) in FY24?") is None
+    )
+    assert operation("What growth in core operating income does the company now expect for 2024?") is None
+    assert operation("What is the change in expected volatility from 2018 to 2019?").op == "change"  # a row's "expected"
+    ratios = [["Key ratios", "FY24", "FY23"], ["Gross NPA", "2.14", "2.87"], ["Net NPA", "0.68", "0.97"]]
+    assert look_up("What was the gross NPA ratio as at March 31, 2023?", [("k", _text(ratios))]).answer == "2.87"
+
+
+def test_a_fiscal_years_label_names_its_column_beside_the_months_it_spans():
+    """ "FY2023 · (Apr 2023 – Mar 2024)" is the column of FY2023, as the report names it, not of no year."""
+    revenue = [
+        ["¥ million", "FY2022", "FY2023"],
+        ["", "(Apr 2022 – Mar 2023)", "(Apr 2023 – Mar 2024)"],
+        ["Cargo and mail", "62,480", "51,905"],
+        ["Other", "81,180", "100,090"],
+    ]
+    units = [("k", "\n".join(grid_lines(revenue, header_rows=2)))]
+    assert compute("What was the percentage change in cargo and mail revenue from FY2022 to FY2023?", units).answer == "-16.93%"

@@ -222,6 +222,8 @@ def _calc(op: Operation, cells: list[Cell]) -> tuple[float, str] | None:
     if op.op in ("ratio", "proportion") and len(v) == 2 and v[1] != 0:
         if op.op == "proportion":  # a part's share of a whole is a size: expenses printed negative are still a share
             return abs(v[0]) / abs(v[1]) * 100, f"{t[0].lstrip('-')} / {t[1].lstrip('-')} × 100"
+        if re.search(r"\bcover", op.cue, re.I):  # "How many times did operating profit cover finance costs?": sizes, costs printed negative
+            return abs(v[0]) / abs(v[1]), f"{t[0].lstrip('-')} / {t[1].lstrip('-')}"
         return v[0] / v[1], f"{t[0]} / {t[1]}"
     return None
 

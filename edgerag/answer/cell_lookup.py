@@ -90,10 +90,13 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
     return any((v := grid.value(i, h)) is not None and not v.amount.percent and not v.amount.text.endswith("bps") for h in grid.headers)
 
 
-_NO_ROW_WORDS = frozenset("respective company company's group group's bank bank's end".split())
+_NO_ROW_WORDS = frozenset(
+    "respective company company's group group's bank bank's mine end ended ending week weeks month months period "
+    "january february march april may june july august september october november december".split()
+)
 """Words no row need explain: "the company's respective land value" asks the row "Land"; the
-report's own entity ("How much did the bank lend to customers …?") and a year's "end" ("at the end
-of 2023") are no row's either."""
+report's own entity ("How much did the bank lend to customers …?") and the words of a period ("at
+the end of 2023", "for the 52 weeks ended 30 March 2024") are no row's either."""
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
@@ -196,7 +199,7 @@ _KIND_WORDS = frozenset("expense expenses respective figure figures item items l
 
 def _own_words(question: str) -> list[str]:
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
-    return [w for w in content(question) if w not in GENERIC and w not in STOP and w not in every and not years_in(w)]
+    return [w for w in content(question) if w not in GENERIC and w not in STOP and w not in every and w not in _MONTHS and not years_in(w)]
 
 
 def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
@@ -248,8 +251,8 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     if not ASKS_VALUE.search(question) or _NOT_A_VALUE.search(question):
         return None
     op = operation(question)
-    if op is not None and op.op != "sum":
-        return None  # a computation: arithmetic.py's, or the model's
+    if op is not None and op.op != "sum" and not (op.op == "ratio" and not op.parts):
+        return None  # a computation: arithmetic.py's, or the model's; not a ratio by its name ("the gross NPA ratio"), a row
     named = [p for p in _SPLIT.split(question) if _own_words(p)]
     found: list[Looked] = []
     bound = _BOUND.search(question)

@@ -80,7 +80,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("ratio", re.compile(r"\bratio\b", re.I)),
+    ("ratio", re.compile(r"\bratio\b|\bhow\s+many\s+times\b.*\bcover(?:s|ed)?\b", re.I)),
     (
         "proportion",
         re.compile(
@@ -107,6 +107,14 @@ _OVER = re.compile(  # "the proportion of the value of finished goods over total
     re.I,
 )
 _PARTS: list[re.Pattern[str]] = [
+    re.compile(  # "How many times did operating profit cover finance costs in 2024?": A / B
+        r"\bhow\s+many\s+times\s+(?:did|does|do|was|were|is|are)\s+(?:the\s+)?(?P<a>.+?)\s+cover(?:ed)?\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(  # "What share of total net sales did Oncology account for in H1 2024?": the part after the whole
+        r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:did|does|do)\s+(?:the\s+)?(?P<a>.+?)\s+(?:account|make\s+up|represent)(?:\s+for)?\b",
+        re.I,
+    ),
     re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
         r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
@@ -293,8 +301,22 @@ def _an_averages_row(composite: str, question: str) -> bool:
     )
 
 
+_EXPECTED = re.compile(
+    r"\b(?:does|do|did|will)\s+(?:the\s+)?(?:company|group|bank|management|board|it|we|they)\s+(?:now\s+|still\s+)?"
+    r"(?:expect|forecast|anticipate|project|target|plan|guide)\b|\b(?:guidance|outlook)\s+(?:for|of)\b",
+    re.I,
+)
+"""A question of what the report expects ("What growth … does the company now expect for 2024?"): a
+forecast the text states, never a change computed from the cells of past periods."""
+_SUM_INSIDE = re.compile(r"\bplus\b|\s\+\s|\bminus\b|\bless\b(?!\s+than)", re.I)
+"""A part that is itself a sum ("total income (net interest income plus other income)"): one row
+bound for it would be the wrong denominator, so code leaves the question to the model."""
+
+
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
+    if _EXPECTED.search(question):
+        return None
     if (w := which_year(question)) and not w[1]:
         return w[0]
     for name, pattern in (("count_years", _COUNT_YEARS), ("years_over", _YEARS_OVER)):
@@ -329,6 +351,10 @@ def operation(question: str) -> Operation | None:
         if a is not None and b is not None and 1 < abs(b - a) <= 10:  # "the average … between 2017 and 2019": every year of it
             years = tuple(dict.fromkeys((*years, *range(min(a, b), max(a, b) + 1))))
     parts, joined = _parts(question)
+    if any(_SUM_INSIDE.search(p) for p in parts):
+        return None
+    if op == "proportion" and len(parts) == 2 and len(parts[0].split()) == 1 and len(parts[1].split()) > 1:
+        parts = (f"{parts[0]} {parts[1].split()[-1]}", parts[1])  # "What percentage of gross revenue was recurring?": recurring revenue
     periods = periods_asked(question) or tuple(Period(y) for y in years)
     label_says = "average" if composite else ""
     return Operation(op, parts, years, _decimals(question), cue, label_says=label_says, periods=periods, joined=joined)

@@ -25,6 +25,7 @@ from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP, stem, tables_in, words_in
 from .operation import said_numbers, splits_a_year, years_in
 from .period_rows import turned
+from .periods import year_of
 from .table_topic import lead_in
 from .total_rows import unlabeled_totals
 
@@ -36,7 +37,7 @@ GENERIC = frozenset(
     "as share growth rate ended ending".split()
 )
 _AMOUNT = re.compile(
-    rf"^(?:(?P<neg>-)|\+)?\s*(?P<cur>{CURRENCY})?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps)?$",
+    rf"^(?:(?P<neg>-)|\+)?\s*(?P<cur>{CURRENCY})?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*(?P<scale>m|bn|k|million|billion|thousand|bps|p|c|¢)?$",
     re.I,
 )
 
@@ -273,12 +274,14 @@ def prose_scale(grid: Grid, texts: Sequence[str], lead: str = "") -> str:
 
 _SAID_AS = [
     "sold sell sells selling sale sales",
-    "lend lends lent lending loan loans",
+    "lend lends lent lending loan loans advance advances",
     "earn earns earned earning earnings",
     "spend spends spent spending expenditure expenditures",
     "pay pays paid paying payment payments",
     "borrow borrows borrowed borrowing borrowings",
-    "employ employs employed employee employees",
+    "employ employs employed employee employees staff headcount workforce",
+    "tax taxes taxation",
+    "oz ounce ounces",
     "invest invests invested investing investment investments",
     "lose loses lost losing loss losses",
     "grow grows grew grown growing growth",
@@ -400,10 +403,18 @@ def _by_topic(grid: Grid, scored: list[tuple[float, int]], words: Sequence[str])
     return told or scored
 
 
+_FISCAL_LABEL = re.compile(r"\bFY\s?'?(?:\d{4}|\d{2})\b", re.I)
+
+
 def header_year(header: str) -> int | None:
-    """The one year a column is of; None for none, several, or a change across a split year ("2018/2019 change")."""
+    """The one year a column is of; None for none, several, or a change across a split year
+    ("2018/2019 change"). A fiscal year's label names it beside the months it spans: "FY2023 · (Apr
+    2023 – Mar 2024)" is FY2023's column, as its report calls it."""
     if splits_a_year(header) and A_CHANGE.search(header):
         return None
+    labels = {year_of(m.group()) for m in _FISCAL_LABEL.finditer(header)}
+    if len(labels) == 1 and len(years_in(header)) > 1:
+        return labels.pop()
     ys = years_in(header)
     return ys[0] if len(ys) == 1 else None
 
