@@ -366,3 +366,37 @@ def test_a_sentence_that_introduces_the_things_asked_by_their_noun_is_about_them
     assert checked.short == listed and not checked.abstained
     growth = passage("r2", "Outlook", "Net revenue increased by 7.5% in 2019. Our markets grew, most of all utility buildings.")
     assert check_answer("utility buildings", "utility buildings", "What markets does the company operate in?", [growth]).abstained
+
+
+def test_a_figure_of_another_quarter_or_half_does_not_answer_the_one_asked():
+    """Held-out set 2: "What were Immunology sales in the second quarter of 2024?" over a half-year
+    table (H1 2024 only) and "net income in the third quarter of 2023" over 4Q23's column: the figures
+    the model read are another period's, and the documents do not say the one asked."""
+    from edgerag.text.rows import grid_lines
+
+    half = passage("h", "Half-year report", "\n".join(grid_lines([["CHF m", "H1 2024", "H1 2023"], ["Immunology", "1,215", "1,264"]])))
+    assert check_answer("1,215", "1,215", "What were Immunology sales in the second quarter of 2024?", [half]).abstained
+    assert not check_answer("1,215", "1,215", "What were Immunology sales in the first half of 2024?", [half]).abstained
+    quarters = passage("q", "Earnings", "\n".join(grid_lines([["R$ mil", "4Q23", "4Q22"], ["Net income", "24,106", "19,873"]])))
+    assert check_answer("24,106", "24,106", "What was net income in the third quarter of 2023?", [quarters]).abstained
+    assert not check_answer("24,106", "24,106", "What was net income in the fourth quarter of 2023?", [quarters]).abstained
+
+
+def test_a_rate_in_per_cent_is_no_share_asked():
+    """ "What proportion of total gross written premiums came from Property-Casualty?" is not held by
+    the row "Combined ratio Property-Casualty (in %)" (the 0.5B's "93.1%"); a "% of total" column holds it."""
+    from edgerag.answer.derived import underived
+    from edgerag.text.rows import grid_lines
+
+    rows = [
+        ["€ thousand", "2023", "2022"],
+        ["Property-Casualty", "1,284,560", "1,196,830"],
+        ["Combined ratio Property-Casualty (in %)", "93.1", "95.4"],
+    ]
+    page = passage("k", "Key figures", "\n".join(grid_lines(rows)))
+    asked = "What proportion of total gross written premiums came from Property-Casualty in 2023?"
+    assert underived("93.1%", asked, [page]) is not None
+    shares = passage(
+        "s", "Mix", "\n".join(grid_lines([["Segment", "2023 · % of total", "2022 · % of total"], ["Property-Casualty", "52.5", "50.3"]]))
+    )
+    assert underived("52.5%", asked, [shares]) is None

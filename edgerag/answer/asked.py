@@ -30,7 +30,8 @@ from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, h
 from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
-from .table_cells import close, content, question_words
+from .periods import column_period, named_period, periods_asked, written_years
+from .table_cells import close, content, header_year, question_words
 from .year_amounts import PART_OF_YEAR, amounts_in
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
@@ -117,13 +118,14 @@ def says_what_was_asked(standing: Standing, question: str, kind: str, units: lis
     application's "13 weeks" on the same planning page)."""
     unit, sentence = standing.unit, standing.sentence
     read = " ".join(f"{u.title} {u.text}" for u in units)
-    said_years = set(_YEAR.findall(sentence)) | ({y} if short and (y := own_year(sentence, short)) else set())
+    read_years = written_years(read)  # "4Q23" is 2023's
+    said_years = set(_YEAR.findall(sentence)) | written_years(sentence) | ({y} if short and (y := own_year(sentence, short)) else set())
     around = f"{heads(unit)} {unit.text}"
     plain = re.sub(r"\([^()]*\)", "", question)  # not a name's "(Died 1304)"
     if any(not _says_range(first, last, read) for first, last in _YEAR_RANGE.findall(plain)):
         return False  # "the 2026-27 price list" where only 2025-26's was read
     for year in _YEAR.findall(plain):
-        if year not in read and year not in said_years:
+        if year not in read and year not in said_years and year not in read_years:
             return False
         if not _WHEN_OF_FACT.search(plain.replace(year, "YEAR", 1)):
             continue  # a year that tells a thing apart ("the driver born in 1990", "Suicide's 1977 album")
@@ -213,3 +215,22 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
     told = content(" ".join([label[1], row.caption, heading if case_row else "", *columns]))
     told += [w for t in told for group in _SAME_THING if any(close(t, g) for g in group) for w in group]
     return not any(close(w, q) for w in told for q in asked)
+
+
+def other_period(question: str, sentence: str, short: str) -> bool:
+    """Whether ``sentence`` is a table's row that holds ``short``'s figures only in columns of
+    another part of a year than the one ``question`` asks ("What were Immunology sales in the second
+    quarter of 2024?" over "H1 2024: 1,215"; "net income in the third quarter of 2023" over "Quarter ·
+    4Q23: 24,106"): that period's figure is not printed. False for prose, a question naming no one
+    part of a year, or a column naming none."""
+    asked = periods_asked(question)
+    row = parse_row(sentence)
+    said = figures(short)
+    if row is None or len(asked) != 1 or not asked[0].part or not said:
+        return False
+    _, *rest = row.cells.items()
+    columns = [h for h, cell in rest if said & figures(cell)]
+    named = [named_period(h) or column_period(h, header_year(h)) for h in columns]
+    return bool(columns) and all(
+        p is not None and (p.part, p.index, p.year) != (asked[0].part, asked[0].index, asked[0].year) for p in named
+    )

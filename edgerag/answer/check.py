@@ -94,7 +94,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .asked import role_bound, says_what_was_asked, unnamed_row, unread_qualifier
+from .asked import other_period, role_bound, says_what_was_asked, unnamed_row, unread_qualifier
 from .binding import (
     Standing,
     about,
@@ -307,6 +307,7 @@ def check_answer(
             and (not count or says_counted(count, f"{heads(s.unit)} {before(s.sentence, s.unit.text)} {s.sentence}", short))
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
             and not (figure and unnamed_row(core, s.sentence, short, heads(s.unit)))  # another thing's row: "Interest and other income"
+            and not (figure and other_period(core, s.sentence, short))  # another quarter's or half's column: "H1 2024" for Q2
             and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:

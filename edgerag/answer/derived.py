@@ -16,7 +16,9 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
   or average only where the question asks one; one year's cell holds no sum or average of
   several years. On TAT-QA's whole test set a cell so cued held 5 right replies and let 15
   wrong ones through, each of another year's column, another row or the percentage beside an
-  amount; held to these, 5 and 9. A proportion is not held by a column or row of changes ("% CHANGE:
+  amount; held to these, 5 and 9. A proportion is held only where a row or column says a share
+  ("% of revenue", "share", "of total"), not a rate in per cent ("Combined ratio (in %): 93.1" is
+  no share of premiums: a held-out report's 0.5B reply). A proportion is not held by a column or row of changes ("% CHANGE:
   5.5%" for "the percentage of IPTV subscribers out of the total"), nor by prose that says the
   number as a change ("up 5.5% from 1,675,706 subscribers"): two wrong replies so held.
 
@@ -50,7 +52,7 @@ _CUES = {
     "difference": r"chang|increas|decreas|varian|differen",
     "average": r"average|\bmean\b",
     "ratio": r"ratio|\btimes\b|\bx\b",
-    "proportion": r"%|percent|\bshare\b|\bof\s+(?:total|revenue|sales)",
+    "proportion": r"%\s*of\b|percent(?:age)?\s+of\b|\bshare\b|\bof\s+(?:total|revenue|sales)|\bmix\b",
     "sum": r"total|\bsum\b|combined|aggregate",
 }
 _CUES["percent_change"] = _CUES["change"] + r"|%"

@@ -186,3 +186,10 @@ def named_period(text: str) -> Period | None:
 
 KIND_WORDS = {"quarter": "quarterly", "half": "half-yearly", "month": "monthly"}
 """The word a question says of an average over every part of a kind ("the average quarterly budget")."""
+
+
+def written_years(text: str) -> set[str]:
+    """The years ``text`` writes short, as four digits: a quarter's or half's run on ("4Q23",
+    "1H24": "2023", "2024") and a fiscal year's ("FY24": "2024"), which a search for "2023" misses."""
+    out = {str(f[2]) for f in _mentions(text) if f[2] is not None}
+    return out | {str(y) for m in YEAR.finditer(text) if (y := year_of(m.group())) is not None}
