@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 7
+READER_VERSION = 8
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,
@@ -39,8 +39,10 @@ a header, and Markdown cells lose their bold marks; 6: a period's row under the 
 ended 31 December", empty cells) is the header's, and a row of "n/a" or dashes keeps them, no
 section; 7: a subtotal ends its section (bold labels from HTML, Markdown and DOCX; "Net cash
 from …", "Cash generated from operations"), a list's heading ("Adjustments for:") is a section
-inside the one above it, and columns named alike take their years ("2021 · % of revenue"); a
-record without one is 0."""
+inside the one above it, and columns named alike take their years ("2021 · % of revenue"); 8:
+cells and scales as other countries print them (a typeset minus, spaced thousands, "TEUR",
+"Mio.", "$000"), a PDF header of periods with digits ("Q1 2023"), and a period's or a basis' row
+("Year ended 30 June", "(unaudited)") under the header's. A record without one is 0."""
 
 
 @dataclass(frozen=True)
