@@ -454,3 +454,14 @@ def test_a_fiscal_years_label_names_its_column_beside_the_months_it_spans():
     ]
     units = [("k", "\n".join(grid_lines(revenue, header_rows=2)))]
     assert compute("What was the percentage change in cargo and mail revenue from FY2022 to FY2023?", units).answer == "-16.93%"
+
+
+def test_years_down_the_side_are_read_as_columns():
+    """A results summary prints its years as rows ("FY2023" | "FY2022") under columns of items with
+    their unit ("Operating revenue · ¥ million"): read turned, a year's value and a change bind, and
+    the unit is no word the question must say."""
+    summary = [["", "Operating revenue", "Operating income", "Ordinary income"], ["", "¥ million", "¥ million", "¥ million"]]
+    summary += [["FY2023", "612,480", "46,430", "43,115"], ["FY2022", "534,210", "24,340", "19,880"]]
+    units = [("k", "\n".join(grid_lines(summary, header_rows=2)))]
+    assert look_up("What was ordinary income in FY2023 and FY2022 respectively?", units).answer == "43,115 million; 19,880 million"
+    assert compute("What was the percentage change in operating income from FY2022 to FY2023?", units).answer == "90.76%"

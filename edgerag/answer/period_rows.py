@@ -7,13 +7,16 @@ columns do for quarters as columns they do for quarters as rows, by the same per
 quarterly EBIT in 2020" the mean of 2020's quarter rows, "the % change in revenue from Q3 to Q4
 2020" the two rows' cells.
 
-A table is turned only where two rows or more name a part of a year with its year, and no
-column does; a compact label ("2Q20", "1H20") is headed as the periods' reading writes it
+A table whose rows are years and nothing else ("FY2023" | "FY2022" down the side of a results
+summary, its columns "Operating revenue", "Ordinary income") is turned too, its years as columns.
+A table is turned only where two rows or more name a part of a year with its year (or all its
+rows are years), and no column does; a compact label ("2Q20", "1H20") is headed as the periods' reading writes it
 ("Q2 2020", "H1 2020"). The table as printed is read too (table_cells.py `grids`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
@@ -47,6 +50,16 @@ def row_period(label: str) -> Period | None:
     return None if p is None or p.year is None or p.part not in _SHORT else p
 
 
+_YEAR_LABEL = re.compile(r"(?:FY\s?'?)?(?:19|20)?\d{2}(?:/\d{2}(?:\d{2})?)?", re.I)
+
+
+def year_row(label: str) -> bool:
+    """Whether a row's label is a year and nothing else ("FY2023", "2023", "2023/24"), as a
+    results summary prints its years down the side."""
+    own = label.rpartition(SECTION_MARK)[2].strip()
+    return bool(_YEAR_LABEL.fullmatch(own)) and year_of(own) is not None
+
+
 def _heading(label: str, period: Period | None) -> str:
     """The column's header: the period as written, or as the periods' reading writes it where
     the label holds no four-digit year ("2Q20" → "Q2 2020")."""
@@ -59,9 +72,12 @@ def turned(grid: Grid) -> Grid | None:
     """``grid`` with its rows of periods as columns (the module doc); None where its rows are no
     periods, or its columns already are."""
     periods = [row_period(label) for label in grid.labels]
-    if sum(p is not None for p in periods) < 2 or any(column_period(h, None) for h in grid.headers):
+    if all(year_row(label) for label in grid.labels) and len(grid.labels) >= 2 and not any(year_of(h) for h in grid.headers):
+        heads = list(grid.labels)  # years as rows ("FY2023" | "FY2022" over "Operating revenue", "Ordinary income"): a column each
+    elif sum(p is not None for p in periods) < 2 or any(column_period(h, None) for h in grid.headers):
         return None
-    heads = [_heading(label, p) for label, p in zip(grid.labels, periods)]
+    else:
+        heads = [_heading(label, p) for label, p in zip(grid.labels, periods)]
     if len(set(heads)) < len(heads):
         return None  # two rows of one name: no column each
     cells = [{grid.label_header: h, **{heads[i]: grid.cells[i].get(h, "") for i in range(len(heads))}} for h in grid.headers]

@@ -351,8 +351,12 @@ def _contrasted(mine: Sequence[str], words: Sequence[str]) -> bool:
     return False
 
 
+_SCALE_WORDS = frozenset("thousand thousands million millions billion billions m bn k mn".split())
+"""A label's scale ("Operating revenue · ¥ million", a results summary's column turned into a row): no word the question must say."""
+
+
 def _score(section: str, own: str, words: Sequence[str]) -> float:
-    mine = [w for w in content(own) if w != "total"] or content(own)
+    mine = [w for w in content(own) if w != "total" and w not in _SCALE_WORDS] or content(own)
     if not mine:
         return 0.0
     held = sum(any(close(w, q) for q in words) for w in mine)
