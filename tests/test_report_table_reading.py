@@ -582,3 +582,17 @@ def test_a_users_verb_names_the_reports_noun():
     assert look_up("How much did the bank lend to customers at the end of 2023?", units).answer == "41,207 million"
     assert compute("By how much did lending to customers grow from 2022 to 2023?", units).answer == "2,257 million"
     assert look_up("How much did the bank borrow from customers in 2023?", units) is None
+
+
+def test_a_quarter_written_short_names_its_column():
+    """ "What was SaaS revenue in 4Q23?" over columns "Quarter · 4Q23", "Quarter · 4Q22", "Year · 2023":
+    the quarter's column, though the question names no four-digit year."""
+    earnings = [
+        ["R$ mil", "Quarter", "", "Year", ""],
+        ["", "4Q23", "4Q22", "2023", "2022"],
+        ["SaaS", "128,615", "98,342", "472,880", "358,610"],
+    ]
+    earnings.append(["Licenses", "9,340", "10,525", "36,700", "40,530"])
+    text = "\n".join(grid_lines(earnings, header_rows=2))
+    assert look_up("What was SaaS revenue in 4Q23?", [("k", text)]).answer == "128,615 thousand"
+    assert look_up("What was SaaS revenue in 3Q23?", [("k", text)]) is None

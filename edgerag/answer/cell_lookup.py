@@ -39,6 +39,7 @@ from .compare import Decision
 from .operation import operation, years_in
 from .outflow_rows import read_as_size, side_asked
 from .period_cells import year_periods
+from .periods import column_period, named_period
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
 
 ASKS_VALUE = re.compile(
@@ -91,7 +92,8 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
 
 
 _NO_ROW_WORDS = frozenset(
-    "respective company company's group group's bank bank's mine end ended ending week weeks month months period "
+    "respective company company's group group's bank bank's mine business segment division end ended ending week weeks month months period "
+    "generate generated generates record recorded report reported post posted achieve achieved deliver delivered "
     "january february march april may june july august september october november december".split()
 )
 """Words no row need explain: "the company's respective land value" asks the row "Land"; the
@@ -146,6 +148,10 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
     years = years_in(question)
     if not years and len(rows) == 1 and _EVERY_YEAR.search(question):
         return _every_year(grid, rows)
+    if not years and (asked := named_period(question)) is not None:  # "SaaS revenue in 4Q23": the column of that quarter
+        cols = [h for h in grid.headers if (named_period(h) or column_period(h, header_year(h))) == asked]
+        cols = [h for h in cols if all(grid.value(i, h) is not None for i in rows)]
+        return cols if len(cols) == 1 else None
     if years:
         out = []
         periods = year_periods(grid, question)
