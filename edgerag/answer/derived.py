@@ -144,14 +144,23 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
     words = question_words(asked)
     years = set(years_in(asked))
     asks_percent = bool(_ASKS_PERCENT.search(asked))
-    for row in rows_in(text):
+    rows = rows_in(text)
+    whole = {  # a column of shares: its total row is 100 ("Total: 100.0" under "2019 · %")
+        h
+        for r in rows
+        if re.match(r"\s*total\b", next(iter(r.cells.values()), ""), re.I)
+        for h, c in r.cells.items()
+        if c.strip().rstrip("%") in ("100", "100.0")
+    }
+    for row in rows:
         label = next(iter(row.cells.values()), "")
         own = label.rpartition(SECTION_MARK)[2]
         named = any(close(w, q) for w in content(own) for q in words)
         for header, cell in row.cells.items():
             if value not in _values(cell):
                 continue
-            if not (cue.search(header) or cue.search(label) or (op.op == "proportion" and "%" in cell)):
+            shares = op.op == "proportion" and ("%" in cell or header in whole)
+            if not (cue.search(header) or cue.search(label) or shares):
                 continue
             if op.op == "proportion" and (_CHANGE_WORD.search(header) or _CHANGE_WORD.search(own)) and not _CHANGE_WORD.search(asked):
                 continue  # "% CHANGE: 5.5%" is the row's growth, not its share of the total asked
