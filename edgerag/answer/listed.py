@@ -40,6 +40,7 @@ from ..types import Unit
 from .binding import before, distinguishing, heads, house_name, lemma, list_items, names_in, question_names, subject_words, telling
 from .compare import Decision
 from .kinds import asked_kind
+from .operation import operation
 
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
 _VALUE = re.compile(
@@ -158,6 +159,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     count = counted(question)
     if count is None or asked_kind(question) != "number" or _SEVERAL.search(question) or len(set(_YEAR.findall(question))) > 1:
         return None  # "the respective maintenance revenue in 2018 and 2019": two values asked, not one item's
+    if (op := operation(question)) is not None and op.op not in ("sum", "ratio"):
+        return None  # "the average quarterly net revenue": computed, never one item's figure ("NRR of 108%")
     amount = _HOW.search(question) is None or "much" in _HOW.search(question).group(1).lower()
     every = [n for n in distinguishing(question_names(question), units) if not re.fullmatch(_MONTH, n)]  # "as of March 31": a date, no name
     names = [n for n in every if not house_name(n, question)] or ([] if amount else every)  # "the Institute's income"
@@ -180,7 +183,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             else:  # no name: the item holding most telling words, a word no other item holds among them ("legacies £0.7 million")
                 held = {i: len(_stems(it) & rest) for i, it in enumerate(items) if _values(it)}
                 top = max(held.values(), default=0)
-                naming = [items[i] for i, n in held.items() if n == top and n and _stems(items[i]) & rest - _others(items, i)]
+                enough = 1 if len(rest) <= 2 else 2  # "international passenger revenue": not the item of "operating revenue"
+                naming = [items[i] for i, n in held.items() if n == top and n >= enough and _stems(items[i]) & rest - _others(items, i)]
             if len(naming) != 1 or len(_values(naming[0])) != 1:
                 continue
             if _RATE.search(question) and not re.search(r"%|per\s?cent", _values(naming[0])[0], re.I):
