@@ -417,3 +417,15 @@ def test_the_top_n_rows_of_a_column_are_named_in_rank_order():
     assert table_answer("Which are the two smallest prepaid expenses in 2019?", units).answer == "Other prepaid expenses; Prepaid insurance"
     assert table_answer("What is the total sum of the top 3 prepaid expenses in 2019?", units) is None  # a sum: arithmetic's
     assert table_answer("Which are the top 3 prepaid expenses for 2018?", units) is None  # 70 and 70 tie at the third place
+
+
+def test_a_question_asking_a_period_is_never_answered_with_a_rows_label():
+    """ "In which quarter of 2023 was the head grade highest?" over quarters as columns: a period is
+    asked, and the row "Ore milled (tonnes)" (the largest number of column "Q1 2023") is no answer."""
+    from edgerag.text.rows import grid_lines
+
+    grid = [["", "Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023"], ["Ore milled (tonnes)", "412,300", "428,950", "435,120", "441,630"]]
+    grid.append(["Head grade (g/t Au)", "1.92", "2.05", "2.11", "1.98"])
+    units = [("t", "\n".join(grid_lines(grid, "Selected quarterly information")))]
+    assert table_answer("In which quarter of 2023 was the head grade highest?", units) is None
+    assert table_answer("Which item was highest in Q1 2023?", units) is not None  # a thing asked: a row's label

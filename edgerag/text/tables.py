@@ -342,7 +342,14 @@ def table_answer(question: str, units_texts: Sequence[tuple[str, str]]) -> Table
     return None
 
 
+_ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?:quarter|half|month|year|period|week|day)s?\b", re.I)
+"""A question that asks a period ("In which quarter of 2023 was the head grade highest?"): its answer
+is a column's period (arithmetic.py's which year), never a row's label."""
+
+
 def _decide(question: str, words: list[str], cue: _Cue, table: Table, header: str, kind: str, direction: str) -> TableDecision | None:
+    if _ASKS_PERIOD.search(question) and kind != "date":
+        return None
     returned = _returned(words, table, header)
     if not returned or (returned == header and "which" in words):
         return None  # "which *room* is largest?": the rooms' numbers are no size
