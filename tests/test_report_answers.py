@@ -644,3 +644,17 @@ def test_review_a_half_years_figure_and_a_small_sum_are_no_years_or_parts():
     assert check_answer("EUR 210 million", "EUR 210 million", "What was the revenue in 2019?", interim).abstained
     eps = [["", "2019", "2018"], ["Basic EPS", "0.40", "0.35"], ["Diluted EPS", "0.39", "0.34"], ["Dividend per share", "0.20", "0.18"]]
     assert decide_from_read("What are the components of dividend per share?", _units("\n".join(grid_lines(eps)))) is None
+
+
+def test_a_change_column_read_for_a_value_asked_moves_to_the_year_asked():
+    """ "What did the insurer earn from its investments in 2023?": the model read the row's "Change
+    in %" (27.7), the answer is its 2023 cell; asked the change itself, the reply stays."""
+    rows = [
+        ["€ thousand", "2023", "2022", "Change in %"],
+        ["Net investment result", "112,870", "88,410", "27.7"],
+        ["Other result", "-38,240", "-41,960", ""],
+    ]
+    units = [passage("k", "Key figures", "\n".join(grid_lines(rows)))]
+    moved = in_year_asked("27.7%", "What did the insurer earn from its investments in 2023?", units)
+    assert moved is not None and moved.answer == "112,870"
+    assert in_year_asked("27.7", "By what percentage did the net investment result change in 2023?", units) is None

@@ -6,8 +6,10 @@ Where the question proper names one year and asks no computation (operation.py; 
 charges for fiscal 2019" names a cell, not a sum), and the reply is one bare number held by
 exactly one row of the tables read, in a column of another year, the answer is that row's cell in
 the year asked, as printed (said with its scale after, as any number read from a table is:
-scaled.py). A number the row already holds in the year asked, one held by several rows, by a
-column of no year, or by no table is left as it is. The same holds for a row code looked up by
+scaled.py). So is one read from a column of changes ("Change in %: 27.7" for "What did the insurer
+earn from its investments in 2023?") where the question asks no change, percentage or rate. A
+number the row already holds in the year asked, one held by several rows, by another column of no
+year, or by no table is left as it is. The same holds for a row code looked up by
 its label (read.py `decided`).
 
 `year_of_size`: asked "In which year was X larger?", the model names a year of the row it read
@@ -31,7 +33,7 @@ from .binding import lemma
 from .list_value import year_pairs
 from .operation import operation, years_in
 from .scaled import BARE
-from .table_cells import amount, content, grids, header_year, year_columns
+from .table_cells import A_CHANGE, amount, content, grids, header_year, year_columns
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _YEAR_HEAD = re.compile(r"\b(?:(?:FY|F)\s?'?\d{2}|(?:19|20)\d{2}(?:\s?/\s?(?:19|20)?\d{2})?)\b", re.I)
@@ -49,11 +51,12 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     year's (the module doc); None to leave the reply as it is."""
     years = years_in(asked)
     op = operation(asked)
-    if len(years) != 1 or not BARE.match(short.strip()) or _YEAR.fullmatch(short.strip()):
+    read = short.strip().removesuffix("%").strip()  # "27.7%" of a "Change in %" column: its number
+    if len(years) != 1 or not BARE.match(read) or _YEAR.fullmatch(read):
         return None
     if op is not None and op.op != "sum":  # "the total charges for fiscal 2019" is a cell, not a sum of years
         return None
-    said = amount(short.strip())
+    said = amount(read)
     if said is None:
         return None
     hits = []
@@ -64,7 +67,10 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
                 if cell is not None and abs(cell.value) == abs(said.value):
                     hits.append((grid, i, header))
     rows = {(id(g), i) for g, i, _ in hits}
-    if len(rows) != 1 or any(header_year(h) in (None, years[0]) for _, _, h in hits):
+    change = not re.search(r"%|percent|\brate\b|\bchange|\bgrow", asked, re.I)  # a change's column read for a value asked
+    if len(rows) != 1 or any(
+        header_year(h) == years[0] or (header_year(h) is None and not (change and A_CHANGE.search(h))) for _, _, h in hits
+    ):
         return None
     grid, i, header = hits[0]
     columns = year_columns(grid, years[0], content(asked), i)
