@@ -429,3 +429,14 @@ def test_a_question_asking_a_period_is_never_answered_with_a_rows_label():
     units = [("t", "\n".join(grid_lines(grid, "Selected quarterly information")))]
     assert table_answer("In which quarter of 2023 was the head grade highest?", units) is None
     assert table_answer("Which item was highest in Q1 2023?", units) is not None  # a thing asked: a row's label
+
+
+def test_a_period_asked_over_rows_of_periods_is_a_rows_label():
+    """ "Which fiscal year has the highest total number of shares purchased?" over rows "Fiscal Year
+    2018", "Fiscal Year 2019": the rows are the periods asked (TAT-QA 0206-q8, lost to the guard above)."""
+    from edgerag.text.rows import grid_lines
+
+    grid = [["Period", "Total number of shares purchased", "Average price paid per share"]]
+    grid += [["Fiscal Year 2018", "1,200,000", "$10.12"], ["Fiscal Year 2019", "950,000", "$11.40"]]
+    units = [("t", "\n".join(grid_lines(grid, "Share repurchases")))]
+    assert table_answer("Which fiscal year has the highest total number of shares purchased?", units).answer == "Fiscal Year 2018"

@@ -37,7 +37,21 @@ from ..text.keywords import keywords
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .binding import before, distinguishing, heads, house_name, lemma, list_items, names_in, question_names, subject_words, telling
+from .anchors import FUNCTION_WORDS
+from .binding import (
+    GENERIC,
+    QUESTION_WORDS,
+    before,
+    distinguishing,
+    heads,
+    house_name,
+    lemma,
+    list_items,
+    names_in,
+    question_names,
+    subject_words,
+    telling,
+)
 from .compare import Decision
 from .kinds import asked_kind
 from .operation import operation
@@ -150,6 +164,33 @@ def _restated(item: str) -> bool:
     return bool(_values(item)) and not any(not re.fullmatch(r"[\d.,]+", w) for w in _stems(item))
 
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z\d'’]*")
+
+
+def _before_each(text: str) -> dict[str, str]:
+    """Each word's lemma → the lemma of the word before it ("" where none, or a function word)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return {lemma(w): (lemma(words[k - 1]) if k and words[k - 1] not in FUNCTION_WORDS else "") for k, w in enumerate(words)}
+
+
+_NO_MODIFIERS = GENERIC | QUESTION_WORDS | frozenset("thousand million billion bn".split())
+"""Words before a noun that tell no kind of it apart ("a $2.43 billion decrease", "How much decrease")."""
+
+
+def _contrasted(item: str, question: str) -> bool:
+    """Whether the item says its noun with another modifier than the question's ("operating revenue
+    was ¥612,480 million" for "international passenger revenue"): each word before the shared noun,
+    the other side does not say."""
+    mine, asked = _before_each(item), _before_each(question)
+    for w, a in mine.items():
+        q = asked.get(w)
+        if w in FUNCTION_WORDS or not a or not q or a == q or {a, q} & _NO_MODIFIERS:
+            continue
+        if a not in asked and q not in mine:
+            return True
+    return False
+
+
 def _others(items: list[str], i: int) -> set[str]:
     return set().union(*(_stems(o) for j, o in enumerate(items) if j != i))
 
@@ -183,8 +224,11 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             else:  # no name: the item holding most telling words, a word no other item holds among them ("legacies £0.7 million")
                 held = {i: len(_stems(it) & rest) for i, it in enumerate(items) if _values(it)}
                 top = max(held.values(), default=0)
-                enough = 1 if len(rest) <= 2 else 2  # "international passenger revenue": not the item of "operating revenue"
-                naming = [items[i] for i, n in held.items() if n == top and n >= enough and _stems(items[i]) & rest - _others(items, i)]
+                naming = [
+                    items[i]
+                    for i, n in held.items()
+                    if n == top and n and _stems(items[i]) & rest - _others(items, i) and not _contrasted(items[i], question)
+                ]
             if len(naming) != 1 or len(_values(naming[0])) != 1:
                 continue
             if _RATE.search(question) and not re.search(r"%|per\s?cent", _values(naming[0])[0], re.I):

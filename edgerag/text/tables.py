@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 from .cells import Number, date, later, number, numeric_dates
 from .dates import When
+from .printed import yearish
 from .row_scope import compared_rows
 from .rows import SECTION_MARK, Row, rows_in
 
@@ -344,12 +345,18 @@ def table_answer(question: str, units_texts: Sequence[tuple[str, str]]) -> Table
 
 _ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?:quarter|half|month|year|period|week|day)s?\b", re.I)
 """A question that asks a period ("In which quarter of 2023 was the head grade highest?"): its answer
-is a column's period (arithmetic.py's which year), never a row's label."""
+is a column's period (arithmetic.py's which year), never the label of a row of things (a row of
+periods, "Fiscal Year 2018", is one)."""
 
 
 def _decide(question: str, words: list[str], cue: _Cue, table: Table, header: str, kind: str, direction: str) -> TableDecision | None:
-    if _ASKS_PERIOD.search(question) and kind != "date":
-        return None
+    first = table.headers[0]
+    if (
+        _ASKS_PERIOD.search(question)
+        and kind != "date"
+        and not all(yearish(r.cells.get(first, "")) for r in table.rows if r.cells.get(first))
+    ):
+        return None  # a period asked, rows of things: no row's label answers ("Which fiscal year …?" over years as rows does)
     returned = _returned(words, table, header)
     if not returned or (returned == header and "which" in words):
         return None  # "which *room* is largest?": the rooms' numbers are no size
