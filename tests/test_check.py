@@ -408,3 +408,16 @@ def test_a_rate_in_per_cent_is_no_share_asked():
     ]
     page = passage("m", "Revenue by process", "\n".join(grid_lines(mix)))
     assert underived("13.6%", "What percentage of total was 90 nanometers in 2019?", [page]) is None  # a column of shares: it totals 100
+
+
+def test_a_margin_asked_is_a_share_stated_or_none():
+    """ "What was the group's EBITDA margin in 2024?": the 1.5B's "12.2%" (EBITDA's growth, said in
+    the prose) is no margin; a row "EBITDA margin (%)" states it."""
+    from edgerag.answer.derived import underived
+    from edgerag.text.rows import grid_lines
+
+    asked = "What was the group's EBITDA margin in 2024?"
+    grown = passage("g", "Review", "EBITDA grew 12.2% to R3,731 million.")
+    assert underived("12.2%", asked, [grown]) is not None
+    rows = [["R million", "2023", "2024"], ["Revenue", "12,828", "14,177"], ["EBITDA margin (%)", "25.9", "26.3"]]
+    assert underived("26.3%", asked, [passage("t", "Key figures", "\n".join(grid_lines(rows)))]) is None

@@ -40,7 +40,7 @@ from .cell_lookup import shown as shown_cell
 from .compare import Decision
 from .count_rows import asks_rows_over, count_rows
 from .operands import operands
-from .operation import Operation, operation, which_year
+from .operation import SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .periods import column_period
 from .printed_change import printed_change, printed_percent, printed_row, printed_share
@@ -274,8 +274,8 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     if asks_rows_over(question):
         return _rows_counted(question, units_texts)
     op = operation(question)
-    if op is None:
-        return None
+    if op is None or any(SUM_INSIDE.search(p) for p in op.parts):
+        return None  # a whole that is itself a sum: no one row is it
     found: list[tuple[float, Computed]] = []
     asked = op
     for grid in grids(units_texts):

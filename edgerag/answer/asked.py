@@ -196,6 +196,11 @@ _MONTHS = frozenset(
 )
 
 
+_NO_ROW = frozenset("end ended ending week weeks month months period periods year years company group bank mine".split())
+"""A question's words that date its figure or name the report's own entity ("How much did the bank
+lend to customers at the end of FY24?"): no row's, so no column's "year ended" names the row."""
+
+
 def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
     """Whether ``sentence`` is a table's row whose label, section and caption, the columns
     holding ``short``'s figures, and, for a row labelled by a band of money or dates (cases.py
@@ -203,7 +208,9 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
     solicitor's bill" over its fee bands) share no word with ``question``
     (the module doc); False for prose, or a reply with no figure the row holds."""
     row = parse_row(sentence)
-    asked = [w for w in question_words(question) if w not in _MONTHS]  # "at June 30, 2021" dates the figure, names no row
+    asked = [
+        w for w in question_words(question) if w not in _MONTHS and w not in _NO_ROW
+    ]  # "at June 30, 2021" dates the figure, names no row
     said = figures(short)
     if row is None or not asked or not said:
         return False

@@ -52,7 +52,7 @@ _CUES = {
     "difference": r"chang|increas|decreas|varian|differen",
     "average": r"average|\bmean\b",
     "ratio": r"ratio|\btimes\b|\bx\b",
-    "proportion": r"%\s*of\b|percent(?:age)?\s+of\b|\bshare\b|\bof\s+(?:total|revenue|sales)|\bmix\b",
+    "proportion": r"%\s*of\b|percent(?:age)?\s+of\b|\bshare\b|\bof\s+(?:total|revenue|sales)|\bmix\b|\bmargin\b",
     "sum": r"total|\bsum\b|combined|aggregate",
 }
 _CUES["percent_change"] = _CUES["change"] + r"|%"
@@ -77,6 +77,12 @@ _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 """A count ("How many items had a % change …?") is read, not computed."""
 
 
+_MARGIN = re.compile(
+    r"\b(?:gross|operating|ebitda|ebit|net|profit|contribution|core\s+operating|adjusted\s+ebitda)\s+(?:profit\s+)?margin\b", re.I
+)
+"""A margin asked ("the EBITDA margin"): a proportion of revenue, which the report states or code computes."""
+
+
 def asks_computed(asked: str) -> Operation | None:
     """The operation ``asked`` asks whose answer is computed, never read as one value: a change,
     percentage change, difference, average, ratio, proportion, or a sum of two or more named
@@ -84,6 +90,8 @@ def asks_computed(asked: str) -> Operation | None:
     total property and equipment"); a
     count ("How many …?") is none."""
     op = operation(asked)
+    if op is None and (m := _MARGIN.search(asked)) and not _COUNT.match(asked):  # "What was the group's EBITDA margin in 2024?"
+        op = Operation("proportion", (), years_in(asked), 2, m.group())  # a share of revenue, stated or computed, never guessed
     if op is None or _COUNT.match(asked) or op.op not in _COMPUTED:
         return None
     if op.op == "sum" and len(op.parts) < 2 and len(op.periods) < 2:

@@ -308,9 +308,10 @@ _EXPECTED = re.compile(
 )
 """A question of what the report expects ("What growth … does the company now expect for 2024?"): a
 forecast the text states, never a change computed from the cells of past periods."""
-_SUM_INSIDE = re.compile(r"\bplus\b|\s\+\s|\bminus\b|\bless\b(?!\s+than)", re.I)
+SUM_INSIDE = re.compile(r"\bplus\b|\s\+\s|\bminus\b|\bless\b(?!\s+than)", re.I)
 """A part that is itself a sum ("total income (net interest income plus other income)"): one row
-bound for it would be the wrong denominator, so code leaves the question to the model."""
+bound for it would be the wrong denominator, so arithmetic.py computes nothing (the check still
+knows a proportion is asked, derived.py)."""
 
 
 def operation(question: str) -> Operation | None:
@@ -351,8 +352,6 @@ def operation(question: str) -> Operation | None:
         if a is not None and b is not None and 1 < abs(b - a) <= 10:  # "the average … between 2017 and 2019": every year of it
             years = tuple(dict.fromkeys((*years, *range(min(a, b), max(a, b) + 1))))
     parts, joined = _parts(question)
-    if any(_SUM_INSIDE.search(p) for p in parts):
-        return None
     if op == "proportion" and len(parts) == 2 and len(parts[0].split()) == 1 and len(parts[1].split()) > 1:
         parts = (f"{parts[0]} {parts[1].split()[-1]}", parts[1])  # "What percentage of gross revenue was recurring?": recurring revenue
     periods = periods_asked(question) or tuple(Period(y) for y in years)
