@@ -419,5 +419,7 @@ def test_a_margin_asked_is_a_share_stated_or_none():
     asked = "What was the group's EBITDA margin in 2024?"
     grown = passage("g", "Review", "EBITDA grew 12.2% to R3,731 million.")
     assert underived("12.2%", asked, [grown]) is not None
+    both = passage("b", "Review", "Group revenue increased by 10.5% to R14,177 million and EBITDA by 12.2% to R3,731 million.")
+    assert underived("12.2%", asked, [both]) is not None  # the change verb said once for both
     rows = [["R million", "2023", "2024"], ["Revenue", "12,828", "14,177"], ["EBITDA margin (%)", "25.9", "26.3"]]
     assert underived("26.3%", asked, [passage("t", "Key figures", "\n".join(grid_lines(rows)))]) is None

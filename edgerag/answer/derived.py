@@ -191,6 +191,9 @@ _MOVED = re.compile(
 """The words before a number that say it is a change ("up 5.5%", "improved by 4.3%")."""
 
 
+_MOVED_EARLIER = re.compile(r"\b(?:rose|fell|grew|increas\w*|decreas\w*|declin\w*|improv\w*|up|down)\s+by\b", re.I)
+
+
 def _in_prose(value: float, percent: bool, op: Operation, asked: str, text: str) -> bool:
     """Whether the prose of ``text`` states ``value``; for a proportion, not as a change ("up 5.5%
     from 1,675,706 subscribers" holds no share of a total), unless a change is asked."""
@@ -201,7 +204,9 @@ def _in_prose(value: float, percent: bool, op: Operation, asked: str, text: str)
         return True
     for m in _NUMBER.finditer(said):
         if abs(float(m.group().replace(",", ""))) == value and (not percent or _PERCENT.match(said, m.end())):
-            if not _MOVED.search(said[max(0, m.start() - 24) : m.start()]):
+            before = said[max(0, m.start() - 24) : m.start()]
+            elided = re.search(r"\bby\s+$", before) and _MOVED_EARLIER.search(said[max(0, m.start() - 120) : m.start()])
+            if not _MOVED.search(before) and not elided:  # "revenue increased by 10.5% … and EBITDA by 12.2%": a change too
                 return True
     return False
 
