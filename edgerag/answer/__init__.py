@@ -44,11 +44,15 @@ One module per step of the path:
             total_rows.py  a total printed under a table's rows with no label, each value the
                      sum of the rows above it: read back as the table's "Total" row
             period_rows.py  a table whose rows are quarters or halves ("Q2 2020", "2Q20",
-                     "H1 2020") also read turned, its periods as columns, so the column
-                     readers bind them
+                     "H1 2020"), or years ("FY2023"), also read turned, its periods as
+                     columns, so the column readers bind them
             table_topic.py  a table's lead-in ("The provision for income taxes consists of
                      …"): its words are every row's, so a row named only by them yields to one
                      the question also names by words that tell it apart
+            table_scale.py  the scale of a table that says none, from its prose: a page's note,
+                     the lead-in ("measured in thousands of …"), a sentence stating an amount
+            table_words.py  one word is another's: stems, first five letters, a user's verb
+                     and the report's noun ("lend", "Loans")
           printed_change.py  a change the table prints in a column the question names ("the
                      variance in percent"), read as printed; a percentage in a change column
                      of no year, where the row's cells give it so rounded ("+3.6%" for 3.64%)

@@ -21,12 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.printed import CURRENCY, SCALE, scale_word
-from ..text.rows import SECTION_MARK, row_spans
-from ..text.tables import STOP, stem, tables_in, words_in
+from ..text.rows import SECTION_MARK
+from ..text.tables import stem, tables_in
 from .operation import said_numbers, splits_a_year, years_in
 from .period_rows import turned
 from .periods import year_of
+from .table_scale import Printed, prose_scale
 from .table_topic import lead_in
+from .table_words import close, content
 from .total_rows import unlabeled_totals
 
 MIN_LABEL = 0.75
@@ -209,102 +211,14 @@ def grids(units_texts: Sequence[tuple[str, str]]) -> list[Grid]:
         grid = Grid(first, headers, labels, [dict(r.cells) for r in t.rows], t.keys, [r.text for r in t.rows], t.rows[0].caption)
         own_texts = [text for key, text in units_texts if key in set(t.keys)]
         lead = lead_in(t.rows[0].text, own_texts)
-        grid.said_scale = prose_scale(grid, own_texts, lead)
+        numbers = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
+        printed = Printed(grid.caption, grid.label_header, grid.headers, [header_year(h) for h in grid.headers], numbers)
+        grid.said_scale = prose_scale(printed, own_texts, lead)
         notes = (grid.caption, grid.label_header, *grid.headers, *own_texts)
         grid.except_shares = any(EXCEPT_SHARES.search(n) for n in notes)
         grid.topic = tuple(content(lead))
         out.append(grid)
     return out + [t for g in out if (t := turned(g)) is not None]  # a table of quarters by row, also read turned
-
-
-_SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|million|billion|bn)\b", re.I)
-_SCALED = re.compile(r"[$€£¥]|thousand|million|billion|'000|’000|\b(?:m|bn|k)\b|\bin\s+(?:thousands|millions|billions)", re.I)
-
-
-_NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^()]*\)", re.I)
-"""A page's note of its tables' scale: "(Tabular amounts in millions, unless otherwise disclosed)",
-"(In thousands, except per share data)", "(dollars in millions)"."""
-
-
-_IN_SCALE = re.compile(r"\bin\s+(?P<word>thousands|millions|billions)\b", re.I)
-"""A lead-in's word of scale outside brackets: "Sales volumes are measured in thousands of cases"."""
-
-
-def prose_scale(grid: Grid, texts: Sequence[str], lead: str = "") -> str:
-    """The scale of a table that says none (no header, caption or label scales it) implied by its
-    prose, or by a note in one column's header ("(dollars in millions)" over the change column
-    only, where the others say none; a header that scales its own column otherwise, "$m", keeps
-    its table's others unscaled, unless the table is one column a year and only one scale is
-    said: "2018 · (S$ million)" beside "As at 31 March · 2019"): the page's note of its tables' scale (`_NOTED`), one scale only; else a sentence
-    beside it states one of its amounts with a scale ("a net income of $392 million" over a row
-    "Net income: $392"); "" when none does, or two scales are implied. An amount of fewer than
-    three digits is too common to tell. The lead-in just above the table (``lead``, table_topic.py)
-    that says one scale ("measured in thousands of … cases") says the table's, before a sentence's amount."""
-    heads = (grid.caption, grid.label_header, *grid.headers)
-    if any(_SCALED.search(h) for h in heads):
-        noted = {m["word"].lower().rstrip("s") for h in heads for m in _NOTED.finditer(h)}
-        own = [h for h in heads if _SCALED.search(h) and not _NOTED.search(h)]
-        if len(noted) == 1 and not own:
-            return next(iter(noted))  # "(dollars in millions)" over one column: the table's
-        said = {w for h in heads if (w := scale_word(h))}
-        years = [h for h in grid.headers if header_year(h) is not None]
-        one_each = len(years) == len(grid.headers) == len({header_year(h) for h in years})
-        if len(said) == 1 and one_each and any(scale_word(h) for h in years):
-            return next(iter(said))  # "2018 · (S$ million)" beside "As at 31 March · 2019": a column a year, one scale
-        return ""
-    prose = []
-    for text in texts:
-        for start, end in reversed(row_spans(text)):
-            text = text[:start] + text[end:]
-        prose.append(text)
-    noted = {m["word"].lower().rstrip("s") for text in prose for m in _NOTED.finditer(text)}
-    if len(noted) == 1:
-        return next(iter(noted))
-    led = {m["word"].lower().rstrip("s") for m in _IN_SCALE.finditer(lead)}
-    if len(led) == 1:
-        return next(iter(led))
-    values = {a.text.lstrip("-$€£¥ ").replace(" ", "") for row in grid.cells for cell in row.values() if (a := amount(cell))}
-    said = set()
-    for text in prose:
-        for m in _SAID.finditer(text):
-            if m["num"] in values and len(re.sub(r"\D", "", m["num"])) >= 3:
-                said.add("billion" if m["word"].lower().startswith("b") else m["word"].lower())
-    return next(iter(said)) if len(said) == 1 else ""
-
-
-_SAID_AS = [
-    "sold sell sells selling sale sales",
-    "lend lends lent lending loan loans advance advances",
-    "earn earns earned earning earnings",
-    "spend spends spent spending expenditure expenditures",
-    "pay pays paid paying payment payments",
-    "borrow borrows borrowed borrowing borrowings",
-    "employ employs employed employee employees staff headcount workforce",
-    "tax taxes taxation",
-    "oz ounce ounces",
-    "invest invests invested investing investment investments",
-    "lose loses lost losing loss losses",
-    "grow grows grew grown growing growth",
-    "owe owes owed owing",
-]
-"""A user's verb and the noun a report's row says it by ("How much did the bank lend?" → "Loans
-…", "What was paid in dividends?" → "Dividends paid" or "Dividend payments"): one word to `close`."""
-_SAID_AS_STEMS = {stem(w): k for k, group in enumerate(_SAID_AS) for w in group.split()}
-
-
-def close(a: str, b: str) -> bool:
-    """Whether two words are one: the same stem, or stems of four letters or more that share
-    their first five, or a verb and its report noun (`_SAID_AS`: "lend", "loans")."""
-    sa, sb = stem(a), stem(b)
-    if sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5]):
-        return True
-    ka = _SAID_AS_STEMS.get(sa)
-    return ka is not None and ka == _SAID_AS_STEMS.get(sb)
-
-
-def content(text: str) -> list[str]:
-    """The words of ``text`` that can name a row or a column: no stop word, no number."""
-    return [w for w in words_in(text) if w not in STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
 
 
 def label_score(label: str, words: Sequence[str]) -> float:

@@ -1,0 +1,45 @@
+"""How a question's words meet a table's labels and headers (issue #63): one word is another's
+when their stems agree, or they share their first five letters, or one is a user's verb and the
+other the noun a report says it by ("lend" and "Loans", `close`); `content` keeps the words that
+can name a row or a column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.tables import STOP, stem, words_in
+
+_SAID_AS = [
+    "sold sell sells selling sale sales",
+    "lend lends lent lending loan loans advance advances",
+    "earn earns earned earning earnings",
+    "spend spends spent spending expenditure expenditures",
+    "pay pays paid paying payment payments",
+    "borrow borrows borrowed borrowing borrowings",
+    "employ employs employed employee employees staff headcount workforce",
+    "tax taxes taxation",
+    "oz ounce ounces",
+    "invest invests invested investing investment investments",
+    "lose loses lost losing loss losses",
+    "grow grows grew grown growing growth",
+    "owe owes owed owing",
+]
+"""A user's verb and the noun a report's row says it by ("How much did the bank lend?" → "Loans
+…", "What was paid in dividends?" → "Dividends paid" or "Dividend payments"): one word to `close`."""
+_SAID_AS_STEMS = {stem(w): k for k, group in enumerate(_SAID_AS) for w in group.split()}
+
+
+def close(a: str, b: str) -> bool:
+    """Whether two words are one: the same stem, or stems of four letters or more that share
+    their first five, or a verb and its report noun (`_SAID_AS`: "lend", "loans")."""
+    sa, sb = stem(a), stem(b)
+    if sa == sb or (min(len(sa), len(sb)) >= 4 and sa[:5] == sb[:5]):
+        return True
+    ka = _SAID_AS_STEMS.get(sa)
+    return ka is not None and ka == _SAID_AS_STEMS.get(sb)
+
+
+def content(text: str) -> list[str]:
+    """The words of ``text`` that can name a row or a column: no stop word, no number."""
+    return [w for w in words_in(text) if w not in STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
