@@ -238,6 +238,7 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     _, *rest = row.cells.items()
     columns = [h for h, cell in rest if said & figures(cell)]
     named = [named_period(h) or column_period(h, header_year(h)) for h in columns]
+    want = asked[0]
     return bool(columns) and all(
-        p is not None and (p.part, p.index, p.year) != (asked[0].part, asked[0].index, asked[0].year) for p in named
-    )
+        p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)) for p in named
+    )  # a column "Q2" under "Budget 2024" is Q2 2024's

@@ -388,9 +388,15 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     common = " ".join(every).lower()
     words = {w for w in subject_words(question) if w not in common}
     words = telling(words, units)
-    return _shares_subject(words, f"{own} {heads(unit)} {before(sentence, unit.text)}") or introduces(sentence, question)
+    said = f"{own} {heads(unit)} {before(sentence, unit.text)}"
+    return _shares_subject(words, said) or (introduces(sentence, question) and _shares_subject(words - _OWN_WORDS, said))
 
 
+_OWN_WORDS = frozenset(
+    "company group bank business firm organisation organization operate operates offer offers provide provides serve serves report reports".split()
+)
+"""A question's words of the document's own entity and what it does ("What markets does the company operate in?"): a list
+introduced by the noun asked need not say them; any other subject word it must ("parking permits")."""
 _AUX_WORDS = frozenset("is are was were does do did has have had can could will would should".split())
 
 

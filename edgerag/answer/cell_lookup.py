@@ -92,13 +92,36 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
 
 
 _NO_ROW_WORDS = frozenset(
-    "respective company company's group group's bank bank's mine business segment division end ended ending week weeks month months period "
-    "generate generated generates record recorded report reported post posted achieve achieved deliver delivered "
-    "january february march april may june july august september october november december".split()
+    "respective company company's group group's bank bank's mine business segment division end ended ending period "
+    "generate generated generates record recorded report reported post posted achieve achieved deliver delivered".split()
 )
 """Words no row need explain: "the company's respective land value" asks the row "Land"; the
-report's own entity ("How much did the bank lend to customers …?") and the words of a period ("at
-the end of 2023", "for the 52 weeks ended 30 March 2024") are no row's either."""
+report's own entity ("How much did the bank lend to customers …?"), a year's "end" and a
+reporting verb are no row's either. A period's end date is set aside whole (`_DATED`)."""
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+_DATED = re.compile(
+    r"\b(?:(?:\d{1,2}|fifty-two|fifty-three)\s+weeks\s+|(?:three|six|nine|twelve|\d{1,2})\s+months\s+)?"
+    r"(?:ended|ending|as\s+(?:at|of)|at\s+the\s+end\s+of)\s+(?:\d{1,2}\s+)?(?P<month>"
+    + "|".join(_MONTH_NAMES)
+    + r")(?:\s+\d{1,2})?,?\s+(?:19|20)\d{2}",
+    re.I,
+)
+"""A period's end date the question dates its figure by ("for the 52 weeks ended 30 March 2024", "as
+at March 31, 2023"): no row's words; a column naming another month does not answer it."""
+
+
+def _undated(question: str, headers: Sequence[str] = ()) -> str | None:
+    """``question`` without its period's end date (`_DATED`); None where a column among ``headers``
+    names another month than that date's ("cash as at 30 September 2023" over "31 March 2023")."""
+    m = _DATED.search(question)
+    if m is None:
+        return question
+    month = m["month"].lower()
+    for h in headers:
+        named = {x for x in _MONTH_NAMES if re.search(rf"\b{x[:3]}", h, re.I)}
+        if named and month not in named:
+            return None
+    return question[: m.start()] + question[m.end() :]
 
 
 def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
@@ -106,7 +129,10 @@ def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence
     explain most of the question's own words; all of them for a total row the question does not
     call one (`_TOTAL`)."""
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
-    words = [w for w in content(question) if w not in GENERIC and w not in STOP and w not in _NO_ROW_WORDS | every and not years_in(w)]
+    undated = _undated(question, headers)
+    if undated is None:
+        return False  # another month's column
+    words = [w for w in content(undated) if w not in GENERIC and w not in STOP and w not in _NO_ROW_WORDS | every and not years_in(w)]
     if not words:
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
@@ -205,7 +231,8 @@ _KIND_WORDS = frozenset("expense expenses respective figure figures item items l
 
 def _own_words(question: str) -> list[str]:
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
-    return [w for w in content(question) if w not in GENERIC and w not in STOP and w not in every and w not in _MONTHS and not years_in(w)]
+    undated = _undated(question) or question
+    return [w for w in content(undated) if w not in GENERIC and w not in STOP and w not in every and w not in _MONTHS and not years_in(w)]
 
 
 def said_closer(question: str, cells: Sequence[Cell], units_texts: Sequence[tuple[str, str]]) -> bool:
@@ -280,6 +307,12 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             continue  # "X expressed as a percentage to Y", "the percentage constituent of A to B": a share, no amount
         if _ASKS_PERCENT.search(question) and not any(c.amount.percent for c in cells) and not _in_cells(question, cells):
             continue  # "the gross profit margin" asked, a "Gross margin" amount bound: a margin no cell prints
+        if (
+            op is not None
+            and op.op == "ratio"
+            and not any(re.search(r"ratio|%", f"{c.label} {c.header} {grid.caption} {grid.label_header}", re.I) for c in cells)
+        ):
+            continue  # "the debt ratio" asked, the "Total debt" amount bound: a ratio no row says
         answer = "; ".join(
             shown(c).replace("-", "", 1) if read_as_size(c) or side_asked(c, question) else shown(c) for c in cells
         )  # "Tax paid: (5.6)" → 5.6; "the net loss" of "Net income (loss): (6,557)" → 6,557

@@ -80,7 +80,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("ratio", re.compile(r"\bratio\b|\bhow\s+many\s+times\b.*\bcover(?:s|ed)?\b", re.I)),
+    ("ratio", re.compile(r"\bratio\b|\bhow\s+many\s+times\s+(?:did|does|do)\b.*\bcover\b", re.I)),
     (
         "proportion",
         re.compile(
@@ -108,7 +108,7 @@ _OVER = re.compile(  # "the proportion of the value of finished goods over total
 )
 _PARTS: list[re.Pattern[str]] = [
     re.compile(  # "How many times did operating profit cover finance costs in 2024?": A / B
-        r"\bhow\s+many\s+times\s+(?:did|does|do|was|were|is|are)\s+(?:the\s+)?(?P<a>.+?)\s+cover(?:ed)?\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        r"\bhow\s+many\s+times\s+(?:did|does|do)\s+(?:the\s+)?(?P<a>.+?)\s+cover\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
     re.compile(  # "What share of total net sales did Oncology account for in H1 2024?": the part after the whole
@@ -303,7 +303,7 @@ def _an_averages_row(composite: str, question: str) -> bool:
 
 _EXPECTED = re.compile(
     r"\b(?:does|do|did|will)\s+(?:the\s+)?(?:company|group|bank|management|board|it|we|they)\s+(?:now\s+|still\s+)?"
-    r"(?:expect|forecast|anticipate|project|target|plan|guide)\b|\b(?:guidance|outlook)\s+(?:for|of)\b",
+    r"(?:expect|forecast|anticipate|project|target|plan|guide)\b",
     re.I,
 )
 """A question of what the report expects ("What growth … does the company now expect for 2024?"): a

@@ -192,4 +192,8 @@ def written_years(text: str) -> set[str]:
     """The years ``text`` writes short, as four digits: a quarter's or half's run on ("4Q23",
     "1H24": "2023", "2024") and a fiscal year's ("FY24": "2024"), which a search for "2023" misses."""
     out = {str(f[2]) for f in _mentions(text) if f[2] is not None}
-    return out | {str(y) for m in YEAR.finditer(text) if (y := year_of(m.group())) is not None}
+    return out | {str(y) for m in _FY.finditer(text) if (y := year_of(m.group())) is not None}
+
+
+_FY = re.compile(r"\bFY\s?'?(?:\d{4}|\d{2})\b")
+"""A fiscal year written short ("FY24"), case as reports print it: never "of 20%" or "PDF 24KB"."""

@@ -17,7 +17,7 @@ _SAID_AS = [
     "spend spends spent spending expenditure expenditures",
     "pay pays paid paying payment payments",
     "borrow borrows borrowed borrowing borrowings",
-    "employ employs employed employee employees staff headcount workforce",
+    "employ employs employed employee employees headcount workforce",
     "tax taxes taxation",
     "oz ounce ounces",
     "invest invests invested investing investment investments",

@@ -46,6 +46,14 @@ class Moved:
     why: str
 
 
+_ASKS_CHANGE = re.compile(
+    r"%|percent|\brate\b|\bchang|\bgrow|\bnew\b|\bmore\b|\bfewer\b|\bless\b|\badditional\b|\badded\b|\bnet\b|\bjoin|\bleft\b"
+    r"|\bcompared\b|\bincreas|\bdecreas|\bup\b|\bdown\b|\bdiffer|\bvaria",
+    re.I,
+)
+"""A question that asks a change however worded ("How many new staff joined in 2023?"): a change column answers it."""
+
+
 def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None:
     """The row's cell of the year ``asked`` names, where the reply ``short`` read another
     year's (the module doc); None to leave the reply as it is."""
@@ -67,11 +75,13 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
                 if cell is not None and abs(cell.value) == abs(said.value):
                     hits.append((grid, i, header))
     rows = {(id(g), i) for g, i, _ in hits}
-    change = not re.search(r"%|percent|\brate\b|\bchange|\bgrow", asked, re.I)  # a change's column read for a value asked
+    change = not _ASKS_CHANGE.search(asked)  # a change's column read for a value asked
     if len(rows) != 1 or any(
         header_year(h) == years[0] or (header_year(h) is None and not (change and A_CHANGE.search(h))) for _, _, h in hits
     ):
         return None
+    if read != short.strip() and not all(header_year(h) is None and A_CHANGE.search(h) for _, _, h in hits):
+        return None  # "40.0%" of another year's "%" column: a share, never moved to an amount
     grid, i, header = hits[0]
     columns = year_columns(grid, years[0], content(asked), i)
     cell = grid.value(i, columns[0]) if columns else None

@@ -192,6 +192,8 @@ def period_name(cell: str) -> bool:
     """Whether a header cell names a period, digits and all: a year or a date ("Q1 2023",
     "FY24", "31 March 2024", text/printed.py `yearish`), "52 weeks ended 30 March 2024", or a
     quarter, half or months written short ("4Q23", "1H24", "12M23", "3T23")."""
+    if len(_YEAR.findall(cell)) > 1:
+        return False  # "2019 – 2023": a span a CV's job lasted, a value
     return yearish(cell) or bool(_PERIOD_NAME.match(cell.strip()))
 
 

@@ -106,7 +106,10 @@ def scale_word(text: str) -> str:
     m = SCALE.search(text)
     if m is None:
         return ""
-    if m["kilo"] or m["mega"] or m["giga"]:
+    if m["kilo"] or m["mega"] or m["giga"]:  # "TEUR", "Mio. €", "Rm": a unit cell or a bracket, never a word of prose ("Rm 2.14")
+        bracketed = "(" in text[: m.start()] and ")" in text[m.end() :]
+        if len(text.split()) > 3 and not bracketed:
+            return ""
         return "thousand" if m["kilo"] else "million" if m["mega"] else "billion"
     said = (m["word"] or m["bare"] or m["code"] or "").lower()
     if "thousand" in said or "000" in said or said.endswith("k"):
@@ -223,6 +226,9 @@ def yearish(cell: str) -> bool:
     return not any(int(d) > 31 for d in re.findall(r"\d+", rest))
 
 
+_BARE_YEAR = re.compile(r"(?:FY\s?)?(?:19|20)\d{2}(?:/\d{2}(?:\d{2})?)?|FY\s?\d{2}", re.I)
+
+
 def _heads_more(row: Sequence[str]) -> bool:
     """A body row that is one more header row: an empty first cell, or one naming the columns'
     period ("Year ended 30 June" under "Revenue" and "EBITDA"), the rest years or units; or the
@@ -231,8 +237,9 @@ def _heads_more(row: Sequence[str]) -> bool:
     rest = [c for c in row[1:] if c]
     if row and SCALE.fullmatch(row[0].strip()) and sum(1 for c in rest if yearish(c)) >= 2:
         return _header_like(row)
-    first = not row[0] or bool(_PERIOD.match(row[0].strip()))
-    return first and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
+    if row[0] and _PERIOD.match(row[0].strip()):  # "Year ended 30 June" over bare years, never over dates (a deadlines table)
+        return len(rest) >= 2 and all(_BARE_YEAR.fullmatch(c.strip()) or _UNIT.match(c) for c in rest)
+    return not row[0] and len(rest) >= 2 and all(yearish(c) or _UNIT.match(c) for c in rest)
 
 
 def _qualifies(row: Sequence[str]) -> bool:
@@ -359,8 +366,8 @@ def plain(grid: Sequence[Sequence[str]], header_rows: int = 1, before: str = "")
         scale = m.group().strip()
         for r in heads:
             r[0] = " ".join(SCALE.sub("", r[0]).split()).strip(" ,")
-    if not scale and (m := SCALE.search(before[-300:])):
-        scale = m.group().strip()
+    if not scale and (m := SCALE.search(before[-300:])) and not (m["kilo"] or m["mega"] or m["giga"]):
+        scale = m.group().strip()  # the prose's "in thousands", never a word that spells a unit ("Rm 2.14", "TSD")
     if not heads:
         heads = [[""] * len(body[0])]
     _years_to_twins(heads)

@@ -349,12 +349,24 @@ is a column's period (arithmetic.py's which year), never the label of a row of t
 periods, "Fiscal Year 2018", is one)."""
 
 
+_PERIOD_LABEL = re.compile(
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|week\s*\d+|"
+    r"q[1-4]|h[12]|[1-4]q\s?\d{2}|(?:first|second|third|fourth)\s+(?:quarter|half))(?:\s+\d{2,4})?",
+    re.I,
+)
+
+
+def _a_period(label: str) -> bool:
+    """Whether a row's label names a period: a year or a date (`yearish`), a month, a weekday, a week, a quarter or a half."""
+    return yearish(label) or bool(_PERIOD_LABEL.fullmatch(label.strip()))
+
+
 def _decide(question: str, words: list[str], cue: _Cue, table: Table, header: str, kind: str, direction: str) -> TableDecision | None:
     first = table.headers[0]
     if (
         _ASKS_PERIOD.search(question)
         and kind != "date"
-        and not all(yearish(r.cells.get(first, "")) for r in table.rows if r.cells.get(first))
+        and not all(_a_period(r.cells.get(first, "")) for r in table.rows if r.cells.get(first))
     ):
         return None  # a period asked, rows of things: no row's label answers ("Which fiscal year …?" over years as rows does)
     returned = _returned(words, table, header)
