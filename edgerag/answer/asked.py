@@ -32,6 +32,7 @@ from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
 from .periods import column_period, named_period, periods_asked, written_years
 from .table_cells import close, content, header_year, question_words
+from .table_words import OWN_ENTITY
 from .year_amounts import PART_OF_YEAR, amounts_in
 
 _LIFESPAN = re.compile(r"\(\s*(?:born|b\.|died|d\.)?[^()]*\d{3,4}[^()]*\)")
@@ -196,7 +197,7 @@ _MONTHS = frozenset(
 )
 
 
-_NO_ROW = frozenset("end ended ending week weeks month months period periods year years company group bank mine".split())
+_NO_ROW = OWN_ENTITY | frozenset("end ended ending week weeks month months period periods year years".split())
 """A question's words that date its figure or name the report's own entity ("How much did the bank
 lend to customers at the end of FY24?"): no row's, so no column's "year ended" names the row."""
 

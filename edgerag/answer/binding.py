@@ -31,6 +31,7 @@ from ..text.normalize import normalize
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .kinds import ROLE_WORDS
+from .table_words import OWN_ENTITY
 
 TITLES = frozenset("dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss sir dame lord lady cllr councillor rev revd hon".split())
 QUESTION_WORDS = frozenset(
@@ -392,9 +393,7 @@ def about(standing: Standing, question: str, units: list[Unit], names: list[str]
     return _shares_subject(words, said) or (introduces(sentence, question) and _shares_subject(words - _OWN_WORDS, said))
 
 
-_OWN_WORDS = frozenset(
-    "company group bank business firm organisation organization operate operates offer offers provide provides serve serves report reports".split()
-)
+_OWN_WORDS = OWN_ENTITY | frozenset("operate operates offer offers provide provides serve serves report reports".split())
 """A question's words of the document's own entity and what it does ("What markets does the company operate in?"): a list
 introduced by the noun asked need not say them; any other subject word it must ("parking permits")."""
 _AUX_WORDS = frozenset("is are was were does do did has have had can could will would should".split())

@@ -41,6 +41,7 @@ from .outflow_rows import read_as_size, side_asked
 from .period_cells import year_periods
 from .periods import column_period, named_period
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
+from .table_words import OWN_ENTITY
 
 ASKS_VALUE = re.compile(
     r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b"
@@ -91,8 +92,8 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
     return any((v := grid.value(i, h)) is not None and not v.amount.percent and not v.amount.text.endswith("bps") for h in grid.headers)
 
 
-_NO_ROW_WORDS = frozenset(
-    "respective company company's group group's bank bank's mine business segment division end ended ending period "
+_NO_ROW_WORDS = OWN_ENTITY | frozenset(
+    "respective segment division end ended ending period "
     "generate generated generates record recorded report reported post posted achieve achieved deliver delivered".split()
 )
 """Words no row need explain: "the company's respective land value" asks the row "Land"; the
