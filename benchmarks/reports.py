@@ -9,6 +9,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --rescore            # score --out's rows again; ask nothing
     .venv/bin/python benchmarks/reports.py --set heldout        # the held-out set (below), apart
     .venv/bin/python benchmarks/reports.py --set heldout2       # the second held-out set (below)
+    .venv/bin/python benchmarks/reports.py --set heldout3       # the third held-out set (below)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
@@ -34,8 +35,22 @@ release in "R$ mil" with quarter and year column groups); 66 questions of the sa
 user's own words, scored the same way. Its indexes are built under ``<work>/heldout2`` and its default
 out file is benchmarks/results/reports_heldout2_<model>.json, as for any set but the first.
 
+``--set heldout3`` asks a third held-out set (benchmarks/reports/heldout3/{sources,questions.jsonl}),
+written by an outside tester who saw no earlier set's excerpts: seven excerpts of invented companies in
+yet other countries, industries and currencies (a French telecom's key figures in M€ with "Exercice
+2023" columns, years descending, "Var." columns in M€ and %, "o/w" rows and subscriber counts; an
+Australian REIT's half year, "1H24"/"1H23" with a June year end, parentheses, "n.m." and "-",
+cents per unit and occupancy; a Korean chip maker's quarters as columns in "KRW billion" with QoQ/YoY
+and "%p" columns and "KRW 10.83 trillion" in the prose; a Mexican cement maker's PDF in "Ps." with
+years ascending, the scale only in the prose and volumes in tonnes and m3; a Norwegian logistics
+group's Q4 and full-year columns over three header rows with restated comparatives and minus signs; a
+Hong Kong hotel group's segment note in "HK$'000" with section rows, "—" and a footnote mark, beside
+occupancy and RevPAR by city; a UAE food group's quarter and year groups in "AED million" with "nil",
+"n.m." and fils per share); 56 questions of the same kinds, scored the same way. Its indexes are built
+under ``<work>/heldout3`` and its default out file is benchmarks/results/reports_heldout3_<model>.json.
+
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
-``--set reports``, ``heldout`` or ``heldout2``: plain RAG at LlamaIndex's defaults, one index per excerpt
+``--set reports``, ``heldout``, ``heldout2`` or ``heldout3``: plain RAG at LlamaIndex's defaults, one index per excerpt
 over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
 and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
@@ -92,7 +107,7 @@ SOURCES = HERE / "sources"
 QUESTIONS = HERE / "questions.jsonl"
 SETS = {
     "reports": (SOURCES, QUESTIONS),
-    **{name: (HERE / name / "sources", HERE / name / "questions.jsonl") for name in ("heldout", "heldout2")},
+    **{name: (HERE / name / "sources", HERE / name / "questions.jsonl") for name in ("heldout", "heldout2", "heldout3")},
 }
 """Each ``--set``: its excerpts and its questions (module doc)."""
 KINDS = ("table", "text", "list", "arithmetic", "unanswerable")
@@ -255,7 +270,7 @@ def main() -> int:
         "--set",
         choices=sorted(SETS),
         default="reports",
-        help="reports (the first five excerpts), heldout or heldout2 (the held-out sets; module doc)",
+        help="reports (the first five excerpts), heldout, heldout2 or heldout3 (the held-out sets; module doc)",
     )
     args = ap.parse_args()
     sources, questions_file = SETS[args.set]
