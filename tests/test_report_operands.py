@@ -488,3 +488,24 @@ def test_a_list_item_answers_only_a_value_it_names_and_never_a_computation():
     assert listed_value("What was operating income in the year?", [results]).answer == "46,430 million"
     kpis = passage("k", "Highlights", "Net revenue retention (NRR) of 108% in 2023, with gross churn of 0.9% per month.")
     assert listed_value("What was the average quarterly net revenue in 2023?", [kpis]) is None
+
+
+def test_together_is_a_sum_and_a_list_item_names_two_telling_words():
+    """A third outside tester's set (first run): "What were Road and Sea revenues together for the
+    full year 2023?" is their sum, not both cells; "How much did the operator pay for spectrum
+    licences in 2023?" is not the list item "… an interim dividend of €0.30 was paid" (one word of
+    four), while "commercial analysis and consultancy £2.2 million", split at its "and", still is."""
+    rows = [["NOK million", "2023", "2022"], ["Road", "5,512", "5,104"], ["Sea", "3,288", "3,010"], ["Air", "1,200", "1,150"]]
+    assert compute("What were Road and Sea revenues together in 2023?", [("k", _text(rows))]).answer == "8,800 million"
+    dividend = passage(
+        "d",
+        "Dividend",
+        "The Board will propose a dividend of €0.80 per share for 2023, of which an interim dividend of €0.30 was paid in December 2023.",
+    )
+    assert listed_value("How much did the operator pay for spectrum licences in 2023?", [dividend]) is None
+    income = passage(
+        "i",
+        "Income",
+        "Research grants brought in £6.1 million, commercial analysis and consultancy £2.2 million, donations and legacies £0.7 million in 2024.",
+    )
+    assert listed_value("How much did commercial analysis and consultancy earn in 2024?", [income]).answer == "£2.2 million"

@@ -191,6 +191,16 @@ def _contrasted(item: str, question: str) -> bool:
     return False
 
 
+def _with_lead(items: list[str]) -> list[str]:
+    """Each item with the items before it that hold no value and follow one that does ("commercial
+    analysis" before "consultancy £2.2 million"): a name a list split at its "and"."""
+    out, lead = [], ""
+    for it in items:
+        out.append(f"{lead} {it}".strip())
+        lead = "" if _values(it) else f"{lead} {it}".strip()
+    return out
+
+
 def _others(items: list[str], i: int) -> set[str]:
     return set().union(*(_stems(o) for j, o in enumerate(items) if j != i))
 
@@ -222,12 +232,14 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             if names:
                 naming = [it for it in items if any(names_in(n, it) for n in names)]
             else:  # no name: the item holding most telling words, a word no other item holds among them ("legacies £0.7 million")
-                held = {i: len(_stems(it) & rest) for i, it in enumerate(items) if _values(it)}
+                named = _with_lead(items)  # "commercial analysis and consultancy £2.2 million": split at "and", one item
+                held = {i: len(_stems(named[i]) & rest) for i, it in enumerate(items) if _values(it)}
                 top = max(held.values(), default=0)
+                enough = 1 if len(rest) <= 2 else 2  # "How much did the operator pay for spectrum licences?": not "… €0.30 was paid"
                 naming = [
                     items[i]
                     for i, n in held.items()
-                    if n == top and n and _stems(items[i]) & rest - _others(items, i) and not _contrasted(items[i], question)
+                    if n == top and n >= enough and _stems(items[i]) & rest - _others(items, i) and not _contrasted(items[i], question)
                 ]
             if len(naming) != 1 or len(_values(naming[0])) != 1:
                 continue

@@ -99,7 +99,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("sum", re.compile(r"\b(?:total|sum|combined|altogether|in\s+all|aggregate)\b", re.I)),
+    ("sum", re.compile(r"\b(?:total|sum|combined|altogether|together|in\s+all|aggregate)\b", re.I)),
 ]
 _OVER = re.compile(  # "the proportion of the value of finished goods over total inventories": A over B, never "over the years"
     r"\b(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?(?P<a>[^?]+?)"
