@@ -492,3 +492,20 @@ def test_a_note_number_is_no_amount_and_gets_no_scale():
         assert asks_reference(q), q
     for q in ("What were the net finance costs in 2019?", "How many notes were issued in 2019?", "What is the total of notes payable?"):
         assert not asks_reference(q), q
+
+
+def test_a_pdf_header_of_years_set_left_of_its_numbers_heads_them_in_order(tmp_path):
+    """A PDF table whose header line holds only its years, drawn left of the right-aligned numbers
+    and over the end of a long label (a third outside tester's page): the years head the value
+    columns in order, not the labels (2022's figure had been read as 2021's)."""
+    page = "\n".join(
+        [
+            "SALES VOLUMES",
+            "                                             2021         2022         2023",
+            "Gray cement (thousands of tonnes)          12,840       13,215       13,062",
+            "Ready-mix concrete (thousands of m3)        3,910        4,204        4,388",
+            "Aggregates (thousands of tonnes)            9,455       10,120       10,630",
+        ]
+    )
+    text = _one(make_pdf(tmp_path / "volumes.pdf", [page])).text
+    assert "Item: Gray cement (thousands of tonnes); 2021: 12,840; 2022: 13,215; 2023: 13,062" in text

@@ -18,7 +18,9 @@ reader looks at positions instead:
    2023", "31 March 2024", "52 weeks ended 30 March 2024", "4Q23": `period_name`), and its first
    cell none but a year: a first line of values ("2019 – 2021   Research engineer") means the
    lines have no header, and stay text.
-3. A line with nothing in the first column continues the row above (a cell whose text wraps,
+3. A header line of periods only, one for each column of values, that begins over the labels'
+   column (set left of right-aligned numbers under a long label) heads the value columns in order.
+   A line with nothing in the first column continues the row above (a cell whose text wraps,
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
    stop at its end ("Table 2: Lab instruments").
@@ -148,8 +150,11 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
     if len(cols) < 2:
         return None
     grid: list[list[str]] = []
-    for line in block:
+    for n, line in enumerate(block):
         cells = [""] * len(cols)
+        if n == 0 and _periods_over_values(line, cols):  # "2021  2022  2023" set left of the numbers under them
+            grid.append(["", *(_text(run) for run in line.runs)])
+            continue
         for run in line.runs:
             k = next(k for k, (a, b) in enumerate(cols) if a <= run[0].left <= b)
             cells[k] = f"{cells[k]} {_text(run)}".strip()
@@ -165,7 +170,7 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
         or any(len(h.split()) > MOST_HEADER_WORDS or len(h) > 60 for h in header)
         or sum(map(len, filled)) / len(filled) > WIDEST_MEAN
         or all(r[0].endswith(":") for r in grid)  # labels and their values ("Date:  3 May"): no table
-        or _data(header[0])  # a first line of values ("2019 – 2021   Engineer"): no header
+        or (_data(header[0]) and not _PERIOD_HEAD.match(header[0]))  # a first line of values ("2019 – 2021   Engineer"): no header
         or any(_data(h) and not period_name(h) for h in header[1:])  # "Q1 2023", "31 March 2024" name columns
     ):
         return None
@@ -175,6 +180,15 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
     return PageTable(lines, frozenset(c.index for line in block for c in line.chars))
 
 
+def _periods_over_values(line: _Line, cols: list[tuple[float, float]]) -> bool:
+    """Whether a header line of periods only, one for each column of values, begins over the labels'
+    column (a header set left of right-aligned numbers, under a long label): its periods head the
+    value columns in order, not the labels."""
+    texts = [_text(run) for run in line.runs]
+    a, b = cols[0]
+    return len(texts) == len(cols) - 1 and a <= line.runs[0][0].left <= b and all(period_name(t) for t in texts)
+
+
 def _data(cell: str) -> bool:
     """Whether a cell reads as a value rather than a column's name: digits other than one
     year ("Budget 2025" names a column; "1,200", "3 May 2025", "2019 – 2021" do not)."""
@@ -182,6 +196,11 @@ def _data(cell: str) -> bool:
     return len(years) > 1 or any(ch.isdigit() for ch in _YEAR.sub("", cell))
 
 
+_PERIOD_HEAD = re.compile(
+    r"^(?:for\s+the\s+)?(?:years?|quarters?|periods?|(?:three|six|nine|twelve|\d{1,2})\s+(?:months|weeks))\s+(?:ended|ending|to)\b|^as\s+(?:at|of)\b",
+    re.I,
+)
+"""The labels' header that names the columns' period ("Years ended December 31"), digits and all."""
 _PERIOD_NAME = re.compile(
     r"^(?:\d{1,2}\s+(?:weeks?|months?)\s+(?:ended|ending|to)\b.*|[1-4]Q\s?'?\d{2}|[12]H\s?'?\d{2}|\d{1,2}M\s?'?\d{2}|[1-4]T\s?'?\d{2})$",
     re.I,
