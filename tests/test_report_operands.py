@@ -509,15 +509,3 @@ def test_together_is_a_sum_and_a_list_item_names_two_telling_words():
         "Research grants brought in £6.1 million, commercial analysis and consultancy £2.2 million, donations and legacies £0.7 million in 2024.",
     )
     assert listed_value("How much did commercial analysis and consultancy earn in 2024?", [income]).answer == "£2.2 million"
-
-
-def test_a_year_asked_reads_the_whole_years_column_not_a_quarters():
-    """Columns "Fourth quarter · 2023" and "Full year · 2023": a question naming the year reads the
-    full year's (a third outside tester's "Road and Sea revenues together for the full year 2023"
-    summed the quarter); one naming the quarter reads the quarter's."""
-    grid = [["NOK million", "Fourth quarter", "", "Full year", ""], ["", "2023", "2022", "2023", "2022"]]
-    grid += [["Road", "1,420", "1,300", "5,512", "5,104"], ["Sea", "864", "800", "3,288", "3,010"]]
-    units = [("k", "\n".join(grid_lines(grid, header_rows=2)))]
-    assert compute("What were Road and Sea revenues together for the full year 2023?", units).answer == "8,800 million"
-    assert compute("What was the sum of Road and Sea revenues in 2023?", units).answer == "8,800 million"
-    assert compute("What was the sum of Road and Sea revenues in the fourth quarter of 2023?", units).answer == "2,284 million"
