@@ -205,7 +205,7 @@ def _held(header: str, words: Sequence[str]) -> int:
     return sum(any(close(w, q) for q in words) for w in own)
 
 
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
+_MONTHS = frozenset(_MONTH_NAMES)
 
 
 def _rows(grid: Grid, question: str) -> list[int]:
