@@ -32,6 +32,16 @@ class Skipped:
     """Why those pages, in a few words (``no text layer``, ``unreadable``)."""
 
 
+CAPTION_WORDS = 15
+
+
+def reads_as_title(text: str) -> bool:
+    """Whether a line just above a table reads as its title, not a sentence: short, no full stop,
+    colon or question mark at its end, no pipe ("Consolidated income statement summary (Unit:
+    KRW billion)", "**Projects 2025**" without its marks)."""
+    return bool(text) and len(text.split()) <= CAPTION_WORDS and not text.endswith((".", ":", "!", "?")) and "|" not in text
+
+
 def content_id(text: str) -> str:
     """A document's id when its record names none: a hash of its text."""
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]

@@ -4,8 +4,8 @@ The body is read in document order (paragraphs and tables interleaved). A paragr
 ``Heading N`` (or ``Title``) opens a section: the path is the chain of open headings,
 ``Results › Costs``. Each table row is one block written with its header (text/rows.py):
 ``Caption — Item: bolts; Cost: 3 EUR``, the header being the rows marked "Header Row", else
-the first; the caption a paragraph just above styled Caption or opening "Table 3", else the
-heading above. A merged cell, which python-docx returns once per grid column (and row), is
+the first; the caption a paragraph just above styled Caption, opening "Table 3" or reading as a
+title (short, no full stop: "Full-year results (Unit: KRW billion)"), else the heading above. A merged cell, which python-docx returns once per grid column (and row), is
 written once; a table of one column keeps its cells as they stand. The archive is checked
 for zip bombs before python-docx opens it (archive.py); old binary ``.doc`` files, and
 anything else that is not a zip, are refused by name.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..text.rows import grid_lines
 from .archive import UnsafeArchive, open_zip
-from .blocks import Block, Skipped, pack
+from .blocks import Block, Skipped, pack, reads_as_title
 
 _LEVEL = re.compile(r"heading\s*(\d)", re.I)
 _TABLE_NO = re.compile(r"(?:table|tab\.)\s*\d+\b", re.I)
@@ -110,12 +110,14 @@ def _header_rows(table) -> int:
 
 
 def _caption(paragraph, text: str) -> str:
-    """A paragraph's text when it is a caption (style "Caption", or "Table 3: …"), else ""."""
+    """A paragraph's text when it is a caption (style "Caption", "Table 3: …", or a line that reads
+    as a title, blocks.py's `reads_as_title`: "Full-year results (Unit: KRW billion)"), else ""."""
     try:
         style = (paragraph.style.name or "") if paragraph.style is not None else ""
     except (KeyError, ValueError):
         style = ""
-    return " ".join(text.split())[:200] if text and (style.lower() == "caption" or _TABLE_NO.match(text)) else ""
+    line = " ".join(text.split())
+    return line[:200] if line and (style.lower() == "caption" or _TABLE_NO.match(line) or reads_as_title(line)) else ""
 
 
 def _heading_level(paragraph) -> int | None:

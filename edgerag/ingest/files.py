@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 9
+READER_VERSION = 10
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,
@@ -43,7 +43,8 @@ inside the one above it, and columns named alike take their years ("2021 · % of
 cells and scales as other countries print them (a typeset minus, spaced thousands, "TEUR",
 "Mio.", "$000"), a PDF header of periods with digits ("Q1 2023"), and a period's or a basis' row
 ("Year ended 30 June", "(unaudited)") under the header's; 9: a PDF header of years set left of
-its numbers heads them in order. A record without one is 0."""
+its numbers heads them in order; 10: a DOCX paragraph just above a table that reads as a title
+("Full-year results (Unit: KRW billion)") is its caption. A record without one is 0."""
 
 
 @dataclass(frozen=True)

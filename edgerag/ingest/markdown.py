@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..text.rows import grid_lines, parse_row
+from .blocks import reads_as_title
 
 _DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -23,7 +24,6 @@ _WRAPPED = re.compile(r"^(\*\*|__|\*|_)(\S(?:.*\S)?)\1$")
 """A cell set in bold or italic whole ("**Income**"): its text, not the marks (a trailing "*"
 would read as a footnote mark and leave "**Income")."""
 _EMPHASIS = re.compile(r"^[*_]+|[*_]+$")
-CAPTION_WORDS = 15
 
 
 def cells(line: str) -> list[str]:
@@ -55,9 +55,7 @@ def _caption(line: str) -> str:
     if m:
         return m.group(2)
     text = _EMPHASIS.sub("", line.strip()).strip()
-    if not text or len(text.split()) > CAPTION_WORDS or text.endswith((".", ":", "!", "?")) or "|" in text:
-        return ""
-    return text
+    return text if reads_as_title(text) else ""
 
 
 def tables_as_rows(text: str) -> str:

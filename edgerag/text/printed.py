@@ -53,8 +53,15 @@ import re
 from collections.abc import Sequence
 
 DASHES = frozenset({"-", "–", "—", "−", "--", "n/a", "N/A", "n.a.", "nm", "NM", "*", "nil", "Nil", "NIL"})
-CURRENCY = r"[$€£¥₹]|[A-Z]{1,3}\$|(?:USD|EUR|GBP|CHF|JPY|INR|ZAR|SEK|NOK|DKK|AUD|NZD|CAD|SGD|HKD|CNY|RMB|BRL|Rs\.?)\s?"
-"""A currency as a cell prints it before its number: a sign ("$", "₹", "NZ$") or a code ("CHF 3.2", "Rs. 1,204")."""
+SIGNS = "$€£¥₹₩₦₱₺₽₪฿₫"
+"""The currency signs reports print: dollar, euro, pound, yen / yuan, rupee, won, naira, peso, lira, rouble, shekel, baht, dong."""
+CODES = (
+    "USD|EUR|GBP|CHF|JPY|INR|ZAR|SEK|NOK|DKK|ISK|AUD|NZD|CAD|SGD|HKD|CNY|RMB|TWD|KRW|BRL|MXN|CLP|COP|PEN|ARS|PLN|CZK|HUF|RON"
+    "|TRY|RUB|UAH|ILS|AED|SAR|QAR|KWD|EGP|NGN|KES|GHS|IDR|MYR|THB|PHP|VND|PKR|BDT|LKR"
+)
+"""ISO 4217 codes of the currencies reports are printed in ("KRW billion", "PLN 3.2")."""
+CURRENCY = rf"[{SIGNS}]|[A-Z]{{1,3}}\$|(?:{CODES}|Rs\.?|Rp\.?|zł)\s?"
+"""A currency as a cell prints it before its number: a sign ("$", "₹", "NZ$") or a code ("CHF 3.2", "Rs. 1,204", "Rp 1.204")."""
 _NEGATIVE = re.compile(
     rf"^(?P<cur>{CURRENCY})?\s*\(\s*(?P<cur2>{CURRENCY})?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*\)\s*(?P<pct2>%)?$"
 )
@@ -75,8 +82,8 @@ _UNIT = re.compile(
 SCALE = re.compile(
     r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?[$€£¥]|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
     r"|\(\s*(?P<bare>thousands|millions|billions)\s*\)"
-    r"|(?P<code>(?:[$€£¥]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{1,3})?[$€£¥]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
-    r"|(?<!\w)(?:USD|EUR|GBP|RMB|CNY|HKD|SGD|AUD|NZD|CAD|CHF|JPY|INR|ZAR|SEK|NOK|DKK)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)"
+    rf"|(?P<code>(?:[{SIGNS}]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{{1,3}})?[{SIGNS}]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
+    rf"|(?<!\w)(?-i:{CODES}|Rp|zł)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)"
     r"|(?P<kilo>(?<![\w'’‘])(?:[$€£¥₹]|[A-Z]{1,3}\$)000s?\b|\b[TK](?:EUR|CHF|USD|GBP|DKK|SEK|NOK)\b|\bT€|(?-i:\bTSD\b)|R\$\s?mil\b(?!h))"
     r"|(?P<mega>(?-i:\bMio\b\.?|\bM(?:EUR|CHF|USD)\b|\bR\s?(?:m|mn|million)\b)|\bmilh(?:ões|oes)\b)"
     r"|(?P<giga>(?-i:\bMrd\b\.?))",
@@ -84,7 +91,8 @@ SCALE = re.compile(
 )
 """A table's scale as a header or note says it: "(in millions)", "$m", "'000", "USDm", and as
 other countries' reports print it: "$000", "TEUR" / "T€" (thousands), "Mio. €", "Rm" (millions),
-"Mrd." (billions), Brazil's "R$ mil" (thousands) and "milhões" (millions)."""
+"Mrd." (billions), Brazil's "R$ mil" (thousands) and "milhões" (millions); any currency's sign or
+code before its scale ("₩ billion", "KRW billion", "PLN m", "Rp billion")."""
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _PERIOD = re.compile(
     r"^(?:for\s+the\s+)?(?:(?:fiscal|financial)\s+)?"
