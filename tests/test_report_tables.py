@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from edgerag.answer.arithmetic import compute, computed
+from edgerag.answer.cell_lookup import look_up
 from edgerag.answer.in_code import decide_in_code
 from edgerag.answer.operation import operation
 from edgerag.ingest import iter_documents
@@ -509,3 +510,40 @@ def test_a_pdf_header_of_years_set_left_of_its_numbers_heads_them_in_order(tmp_p
     )
     text = _one(make_pdf(tmp_path / "volumes.pdf", [page])).text
     assert "Item: Gray cement (thousands of tonnes); 2021: 12,840; 2022: 13,215; 2023: 13,062" in text
+
+
+def test_a_quarters_table_and_a_full_year_table_under_one_heading_are_two_tables(tmp_path):
+    """An earnings release in DOCX (an outside tester's held-out set 3): under one heading, a
+    title line "… (Unit: KRW billion)", a table of quarters headed "4Q23", "3Q23", "4Q22", a
+    paragraph, then a full-year table with rows of the same names. Read by the real reader, each
+    table keeps its title as caption and scale and stays apart (its "Revenue" row no tie with the
+    other's); a quarter asked reads the quarter's column ("4Q22"), never the year's."""
+    quarters = [["", "4Q23", "3Q23", "4Q22", "QoQ", "YoY"], ["Revenue", "3,184", "2,746", "2,912", "16.0%", "9.3%"]]
+    quarters += [["NAND", "1,015", "872", "905", "16.4%", "12.2%"], ["Operating profit (loss)", "141", "(92)", "64", "n.m.", "120.3%"]]
+    year = [
+        ["", "FY2023", "FY2022", "YoY"],
+        ["Revenue", "10,827", "12,356", "-12.4%"],
+        ["Operating profit (loss)", "(415)", "1,652", "n.m."],
+    ]
+    f = make_docx(
+        tmp_path / "release.docx",
+        [
+            ("h", 1, "Fourth Quarter and Full Year 2023 Earnings Release"),
+            ("p", "Income statement summary (Unit: KRW billion)"),
+            ("t", quarters),
+            ("p", "For the full year, revenue fell and the company recorded an operating loss."),
+            ("p", "Full-year results (Unit: KRW billion)"),
+            ("t", year),
+        ],
+    )
+    text = _one(f).text
+    assert "Income statement summary (Unit: KRW billion) — Item: NAND; 4Q23: 1,015; 3Q23: 872" in text
+    units = [("k", text)]
+    assert look_up("What was revenue in 3Q23?", units).answer == "2,746 billion"
+    assert look_up("What was revenue in 2022?", units).answer == "12,356 billion"
+    assert look_up("What operating profit did the company make in the fourth quarter of 2022?", units).answer == "64 billion"
+    assert look_up("What was operating profit in the first quarter of 2022?", units) is None  # no such column; never FY2022's
+    assert compute("By what percentage did full-year revenue change in 2023?", units).answer == "-12.37%"
+    assert [scale_word(s) for s in ("KRW billion", "(₩ billion)", "PLN m", "Rp billion", "try m", "ABC million")] == [
+        "billion", "billion", "million", "billion", "", "",
+    ]  # fmt: skip

@@ -39,7 +39,7 @@ from .compare import Decision
 from .operation import operation, years_in
 from .outflow_rows import read_as_size, side_asked
 from .period_cells import year_periods
-from .periods import column_period, named_period
+from .periods import column_period, named_period, periods_asked, without_parts
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
 from .table_words import OWN_ENTITY
 
@@ -138,6 +138,8 @@ def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence
         return False
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
     told += grid.topic  # the lead-in above the table says what every row is ("… measured in thousands of … case equivalents")
+    if any(column_period(h, header_year(h)) for h in headers):  # "the fourth quarter of 2022" bound to "4Q22": its words are told
+        told += [w for w in content(undated) if w not in content(without_parts(undated))]
     held = sum(any(close(w, t) for t in told) for w in words)
     total_row = any(re.search(r"\btotals?\b", grid.labels[i].rpartition(SECTION_MARK)[2], re.I) for i in rows) and not _TOTAL.search(
         question
@@ -182,10 +184,16 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
     if years:
         out = []
         periods = year_periods(grid, question)
+        parts = {p.year for p in periods_asked(question) if p.part in ("quarter", "half")}
         for y in years:
             cols = [h for h in year_columns(grid, y, words, rows[0]) if all(grid.value(i, h) is not None for i in rows)]
             if y in periods:  # "Q1 2019 revenue and 2018 revenue": Q1 2019's column, and 2018's own (period_cells.py)
-                cols = [h for h in cols if h in periods[y]]
+                cols = [h for h in cols if h in periods[y]] or sorted(
+                    (h for h in periods[y] if all(grid.value(i, h) is not None for i in rows)),
+                    key=lambda h: column_rank(grid, h, words, rows[0]),
+                )  # "4Q22", a quarter's column whose year is run on
+            elif y in parts and not any(column_period(grid.labels[i], None) for i in rows):
+                return None  # "the fourth quarter of 2022" over a table of whole years: not its "FY2022"
             if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, rows[0]) == column_rank(grid, cols[1], words, rows[0])):
                 return None
             out.append(cols[0])
@@ -232,7 +240,7 @@ _KIND_WORDS = frozenset("expense expenses respective figure figures item items l
 
 def _own_words(question: str) -> list[str]:
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
-    undated = _undated(question) or question
+    undated = without_parts(_undated(question) or question)  # "the fourth quarter", "4Q22": a column's words
     return [w for w in content(undated) if w not in GENERIC and w not in STOP and w not in every and w not in _MONTHS and not years_in(w)]
 
 

@@ -164,13 +164,24 @@ def periods_asked(question: str) -> tuple[Period, ...]:
 
 
 def column_period(header: str, year: int | None) -> Period | None:
-    """The part of a year a column's ``header`` names, with ``year`` (the header's own, or None);
-    None where it names no part, or several ("Q4 vs Q3")."""
-    found = {(f[0], f[1]) for f in _mentions(header)}
+    """The part of a year a column's ``header`` names, with ``year`` (the header's own, else the
+    one run on to the part: "4Q22"; or None); None where it names no part, or several ("Q4 vs Q3")."""
+    mentions = _mentions(header)
+    found = {(f[0], f[1]) for f in mentions}
     if len(found) != 1:
         return None
     part, index = next(iter(found))
+    if year is None and len(run_on := {f[2] for f in mentions if f[2] is not None}) == 1:
+        year = run_on.pop()  # "4Q22": the fourth quarter of 2022, its year run on
     return Period(year, part, index)
+
+
+def without_parts(text: str) -> str:
+    """``text`` with the quarters and halves it names taken out ("What operating profit did the
+    company make in the fourth quarter of 2022?" → "… in the of 2022?"): the words of a column
+    bound by its period, no row's. Months are left: a date's month may be a row's word."""
+    text = _SHARED.sub(" ", text)
+    return _PART.sub(lambda m: m.group() if m["m"] else " ", text)
 
 
 def named_period(text: str) -> Period | None:
