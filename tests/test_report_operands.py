@@ -509,3 +509,29 @@ def test_together_is_a_sum_and_a_list_item_names_two_telling_words():
         "Research grants brought in £6.1 million, commercial analysis and consultancy £2.2 million, donations and legacies £0.7 million in 2024.",
     )
     assert listed_value("How much did commercial analysis and consultancy earn in 2024?", [income]).answer == "£2.2 million"
+
+
+def test_a_year_asked_reads_the_whole_years_column_not_a_quarters():
+    """Columns "Fourth quarter · 2023" and "Full year · 2023": a question naming the year reads the
+    full year's (a third outside tester's "Road and Sea revenues together for the full year 2023"
+    summed the quarter); one naming the quarter reads the quarter's."""
+    grid = [["NOK million", "Fourth quarter", "", "Full year", ""], ["", "2023", "2022", "2023", "2022"]]
+    grid += [["Road", "1,420", "1,300", "5,512", "5,104"], ["Sea", "864", "800", "3,288", "3,010"]]
+    units = [("k", "\n".join(grid_lines(grid, header_rows=2)))]
+    assert compute("What were Road and Sea revenues together for the full year 2023?", units).answer == "8,800 million"
+    assert compute("What was the sum of Road and Sea revenues in 2023?", units).answer == "8,800 million"
+    assert compute("What was the sum of Road and Sea revenues in the fourth quarter of 2023?", units).answer == "2,284 million"
+
+
+def test_a_row_named_with_its_tables_caption_wins_over_a_row_named_alone():
+    """A results table with quarter and full-year columns and a "Revenue by category" table below
+    (a third outside tester's food group): "dairy revenue" is the row "Dairy" under its caption,
+    not the first table's "Revenue", though each row's label holds one of the two words."""
+    results = [["AED million", "Q4 2023", "Q4 2022", "FY 2023", "FY 2022"], ["Revenue", "1,126.4", "1,042.8", "4,318.7", "3,986.2"]]
+    results.append(["EBITDA", "198.5", "176.2", "752.4", "668.9"])
+    category = [["AED million", "FY 2023", "FY 2022"], ["Dairy", "1,842.5", "1,716.3"], ["Beverages", "1,106.9", "1,021.4"]]
+    text = "\n".join(grid_lines(results, "Q4 and full-year 2023 results")) + "\n\n" + "\n".join(grid_lines(category, "Revenue by category"))
+    units = [("k", text)]
+    assert compute("What was the percentage increase in dairy revenue in 2023?", units).answer == "7.35%"
+    assert compute("What was the average yearly Beverages revenue over 2022 and 2023?", units).answer == "1,064.15 million"
+    assert compute("What was the percentage increase in revenue in 2023?", units).answer == "8.34%"

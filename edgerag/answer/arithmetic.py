@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.printed import SCALE, scale_word
-from ..text.rows import row_spans
+from ..text.rows import CAPTION_SEP, row_spans
 from ..types import Unit
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
@@ -50,6 +50,7 @@ from .table_cells import (
     Cell,
     Grid,
     best_row,
+    close,
     column_rank,
     content,
     grids,
@@ -242,7 +243,9 @@ _FALL = re.compile(r"(?:decrease|decline|fell|fall|drop)", re.I)
 """A change asked as a fall ("How much did costs decrease by?"): its size is the answer."""
 
 
-def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Computed] | None:
+def _finish(
+    op: Operation, cells: list[Cell], question: str, units_texts: Sequence[tuple[str, str]]
+) -> tuple[tuple[float, int], Computed] | None:
     """The operation computed over its operands, with its unit, scale and formula; and how surely its rows were named."""
     done = _calc(op, cells)
     if done is None:
@@ -264,8 +267,17 @@ def _finish(op: Operation, cells: list[Cell], question: str, units_texts: Sequen
     labels = list(dict.fromkeys(c.label for c in cells))
     heads = list(dict.fromkeys(c.header for c in cells))
     shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
-    strength = sum(label_score(c.label, content(question)) for c in cells)
-    return strength, Computed(answer, shown, value, op, tuple(cells))
+    return strength(cells, question), Computed(answer, shown, value, op, tuple(cells))
+
+
+def strength(cells: Sequence[Cell], question: str) -> tuple[float, int]:
+    """How surely ``question`` names the rows of ``cells``, to choose between tables: their labels'
+    scores (label_score), then how many of its words the least told of them says with its table's
+    caption ("dairy revenue": the row "Dairy" under "Revenue by category" before "Revenue")."""
+    words = content(question)
+    scores = sum(label_score(c.label, words) for c in cells)
+    told = [content(f"{c.label} {c.row.partition(CAPTION_SEP)[0] if CAPTION_SEP in c.row else ''}") for c in cells]
+    return scores, min((sum(any(close(w, t) for t in said) for w in words) for said in told), default=0)
 
 
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
@@ -276,13 +288,13 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     op = operation(question)
     if op is None or any(SUM_INSIDE.search(p) for p in op.parts):
         return None  # a whole that is itself a sum: no one row is it
-    found: list[tuple[float, Computed]] = []
+    found: list[tuple[tuple[float, int], Computed]] = []
     asked = op
     for grid in grids(units_texts):
         if asked.op in ("which_year", "count_years", "years_over"):
             done_by_year = _by_year(asked, grid, question)
             if done_by_year is not None:
-                found.append((sum(label_score(c.label, content(question)) for c in done_by_year.cells[:1]), done_by_year))
+                found.append((strength(done_by_year.cells[:1], question), done_by_year))
             continue
         printed = (
             printed_change(asked, grid, question)
@@ -293,9 +305,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         if printed is not None:  # the report's own "Variance in Percent" column, its "Revenue growth" row: as printed (printed_change.py)
             answer = shown_cell(printed)
             shown = f"{answer} (as the table prints it: {printed.label}, {printed.header})"
-            found.append(
-                (label_score(printed.label, content(question)) + 1, Computed(answer, shown, printed.amount.value, asked, (printed,)))
-            )
+            found.append((_raised(strength([printed], question)), Computed(answer, shown, printed.amount.value, asked, (printed,))))
             continue
         op, cells = operands(asked, grid, question)
         if not cells or len(cells) < 2 or (op.op == "sum" and not op.parts and len(op.periods) < 2) or _cue_in_label(op, cells, question):
@@ -320,7 +330,7 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
         for grid in grids(units_texts):
             done_by_year = _by_year(by_year[0], grid, question)
             if done_by_year is not None and all(_says(w, grid, done_by_year.cells[:1], units_texts) for w in by_year[1]):
-                found.append((label_score(done_by_year.cells[0].label, content(question)), done_by_year))
+                found.append((strength(done_by_year.cells[:1], question), done_by_year))
     if not found and asked.op in ("change", "percent_change", "average", "sum", "difference") and not asked.parts and not asks_year:
         stated = text_cells(asked, question, units_texts)  # "US$6 million … as at June 2018", "US$6.9 million … June 2019"
         done = _finish(asked, stated, question, units_texts) if stated else None
@@ -332,6 +342,11 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     if len(found) > 1 and found[1][0] == found[0][0] and found[1][1].answer != found[0][1].answer:
         return None  # two tables, two answers: nothing decided
     return found[0][1]
+
+
+def _raised(score: tuple[float, int]) -> tuple[float, int]:
+    """A strength one better: a change the table prints ("Variance in Percent") before one computed."""
+    return score[0] + 1, score[1]
 
 
 def _text_scale(units_texts: Sequence[tuple[str, str]], keys: set[str]) -> str:

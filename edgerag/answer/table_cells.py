@@ -25,7 +25,7 @@ from ..text.rows import SECTION_MARK
 from ..text.tables import stem, tables_in
 from .operation import said_numbers, splits_a_year, years_in
 from .period_rows import turned
-from .periods import year_of
+from .periods import column_period, year_of
 from .table_scale import Printed, prose_scale
 from .table_topic import lead_in
 from .table_words import close, content
@@ -366,7 +366,8 @@ _SHARE_WORDS = frozenset("share shares proportion percentage percent portion".sp
 def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None = None) -> tuple:
     """How a year's column is chosen, smallest first: a value in the row, the header words the
     question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
-    column "2021 · % of revenue" beside "2021 €m"), not of percentages."""
+    column "2021 · % of revenue" beside "2021 €m"), the whole year's before a part's where the
+    question names no part ("Full year · 2023", not "Fourth quarter · 2023"), not of percentages."""
     mine = content(grid.labels[row]) if row is not None else []
     if _SHARES_OF.search(header) and not any(w in _SHARE_WORDS for w in words):
         mine = [
@@ -375,7 +376,15 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
         ]  # "revenue" of "% of revenue" names no column unless a share is asked
     named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
-    return (-(row is not None and cell is None), -named, "%" in header or (cell is not None and cell.percent))
+    part = column_period(header, None) is not None and not any(_PART_WORD.fullmatch(w) for w in words)  # "Fourth quarter · 2023" for "2023"
+    return (-(row is not None and cell is None), -named, part, "%" in header or (cell is not None and cell.percent))
+
+
+_PART_WORD = re.compile(
+    r"q[1-4]|h[12]|[1-4]q\w*|[12]h\w*|quarters?|quarterly|half|halves|first|second|third|fourth|"
+    r"jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|months?|monthly"
+)
+"""A question's word that names a part of a year: then a column of that part may be the one asked."""
 
 
 def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
