@@ -10,6 +10,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --set heldout        # the held-out set (below), apart
     .venv/bin/python benchmarks/reports.py --set heldout2       # the second held-out set (below)
     .venv/bin/python benchmarks/reports.py --set heldout3       # the third held-out set (below)
+    .venv/bin/python benchmarks/reports.py --set heldout4       # the fourth held-out set (below)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
@@ -49,8 +50,24 @@ occupancy and RevPAR by city; a UAE food group's quarter and year groups in "AED
 "n.m." and fils per share); 56 questions of the same kinds, scored the same way. Its indexes are built
 under ``<work>/heldout3`` and its default out file is benchmarks/results/reports_heldout3_<model>.json.
 
+``--set heldout4`` asks a fourth held-out set (benchmarks/reports/heldout4/{sources,questions.jsonl}),
+written by an outside tester who saw no earlier set's excerpts: eight excerpts of invented companies
+and a charity (a Polish bank's selected data in "PLN m" with section rows, parentheses, a "%" change
+column beside "p.p." changes, a footnote mark and "zł" in the prose; a Swedish industrial's year-end
+report with quarter and full-year columns, "Δ%", figures in brackets in the prose and a rolling-12-month
+ratio; an Irish dairy co-op's income statement in "€'000" with a Notes column and "–", beside a segment
+note with years ascending under Revenue and Operating profit groups; a Chilean copper miner's PDF whose
+operating table runs over two pages without its header, quarters beside years, US$/lb and the scale only
+in the prose; an Indonesian palm-oil group's three years ascending with a unit column, "n/a", footnote
+marks and "Rp billion"; a Nigerian telco's revenue by service in "N'000" with a units row and a KPI table
+mixing millions, ₦ and N'000; a UK charity's statement of financial activities in £ with unrestricted,
+restricted and total columns under three header rows; an Italian multi-utility's restated key figures in
+"€ million" with "Δ" and "Δ%" columns, "n.s." and "of which" rows); 64 questions of the same kinds, a
+third in the user's own words, scored the same way. Its indexes are built under ``<work>/heldout4`` and
+its default out file is benchmarks/results/reports_heldout4_<model>.json.
+
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
-``--set reports``, ``heldout``, ``heldout2`` or ``heldout3``: plain RAG at LlamaIndex's defaults, one index per excerpt
+``--set reports``, ``heldout``, ``heldout2``, ``heldout3`` or ``heldout4``: plain RAG at LlamaIndex's defaults, one index per excerpt
 over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
 and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
@@ -107,7 +124,7 @@ SOURCES = HERE / "sources"
 QUESTIONS = HERE / "questions.jsonl"
 SETS = {
     "reports": (SOURCES, QUESTIONS),
-    **{name: (HERE / name / "sources", HERE / name / "questions.jsonl") for name in ("heldout", "heldout2", "heldout3")},
+    **{name: (HERE / name / "sources", HERE / name / "questions.jsonl") for name in ("heldout", "heldout2", "heldout3", "heldout4")},
 }
 """Each ``--set``: its excerpts and its questions (module doc)."""
 KINDS = ("table", "text", "list", "arithmetic", "unanswerable")
@@ -270,7 +287,7 @@ def main() -> int:
         "--set",
         choices=sorted(SETS),
         default="reports",
-        help="reports (the first five excerpts), heldout, heldout2 or heldout3 (the held-out sets; module doc)",
+        help="reports (the first five excerpts), heldout, heldout2, heldout3 or heldout4 (the held-out sets; module doc)",
     )
     args = ap.parse_args()
     sources, questions_file = SETS[args.set]
