@@ -41,7 +41,7 @@ OPERATIONS = (
     "count_rows",
 )
 _NOT_A_NUMBER = re.compile(
-    r"^\s*(?:why|how\s+(?!much\b|many\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)"
+    r"^\s*(?:why|how\s+(?!much\b|many\b|fast\b)|what\s+(?:caused|led|drove|drives|contributed|resulted|explains|accounted|were\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)"
     r"|was\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reason|cause|driver|factor)|are\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons|factors|causes|drivers)|accounts?\s+for|does|do|did)|which\s+(?!year\b))"
     r"|\brespective(?:ly)?\b|\breasons?\b|\bdue\s+to\b|\b(?:represent|represents|attributed\s+to|attributable\s+to|mean|means)\s*\??$",
     re.I,
@@ -52,6 +52,13 @@ _WHICH_YEAR = re.compile(
     r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+(?:than\s+)?[-$€£\d])",
     re.I,
 )
+_EITHER_YEAR = re.compile(
+    r"^\s*(?:was|were|is|are|did|does|do|has|had|have)\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
+    r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+than\b).*?\b(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*,?\s+or\s+(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*\??\s*$",
+    re.I,
+)
+"""Which of two years a row's value was larger in, asked yes-no-wise: "Was the profit for the
+financial year higher in 2022 or in 2023?", "Did the group sell more electricity in 2022 or in 2023?"."""
 _COUNT_YEARS = re.compile(
     r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less(?:\s+than)?|lower\s+than)"
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
@@ -80,7 +87,14 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("ratio", re.compile(r"\bratio\b|\bhow\s+many\s+times\s+(?:did|does|do)\b.*\bcover\b", re.I)),
+    (
+        "ratio",
+        re.compile(
+            r"\bratio\b|\bhow\s+many\s+times\s+(?:did|does|do)\b.*\bcover\b"
+            r"|\bhow\s+many\s+times\s+(?:larger|bigger|greater|higher|more|as\s+(?:large|big|much|high|great))\b|\b(?:was|were|is|are)\s+how\s+many\s+times\b",
+            re.I,
+        ),
+    ),
     (
         "proportion",
         re.compile(
@@ -95,7 +109,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         "change",
         re.compile(
             r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|growth|decline[sd]?|movement|variance)\b"
-            r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b",
+            r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b"
+            r"|\bby\s+how\s+much\b|\bhow\s+fast(?=\s+(?:did|has|had|have|does|do)\b.*\b(?:grow|rise|fall|drop|increase|decrease|decline|shrink)\b)",
             re.I,
         ),
     ),
@@ -107,6 +122,14 @@ _OVER = re.compile(  # "the proportion of the value of finished goods over total
     re.I,
 )
 _PARTS: list[re.Pattern[str]] = [
+    re.compile(  # "How many times larger was Networks EBITDA than water EBITDA in 2023?": A / B
+        r"\bhow\s+many\s+times\s+(?:larger|bigger|greater|higher|more)\s+(?:was|were|is|are)\s+(?:the\s+)?(?P<a>.+?)\s+than\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
+    re.compile(  # "Data revenue was how many times voice revenue in 2023?": A / B
+        r"^\s*(?:the\s+)?(?P<a>[^?,]+?)\s+(?:was|were|is|are)\s+how\s+many\s+times\s+(?:as\s+(?:large|big|much|high)\s+as\s+)?(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        re.I,
+    ),
     re.compile(  # "How many times did operating profit cover finance costs in 2024?": A / B
         r"\bhow\s+many\s+times\s+(?:did|does|do)\s+(?:the\s+)?(?P<a>.+?)\s+cover\s+(?:the\s+)?(?P<b>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
@@ -116,7 +139,7 @@ _PARTS: list[re.Pattern[str]] = [
         re.I,
     ),
     re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
-        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from|went\s+(?:on|to|into)|was\s+spent\s+on)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
     re.compile(
@@ -160,7 +183,9 @@ _ROUND = re.compile(
     r"\b(?:to|in|with|rounded\s+to)\s+(?:the\s+nearest\s+)?(?P<n>one|two|three|zero|no|\d)\s+decimal(?:\s+places?|s)?\b|\bnearest\s+(?P<whole>whole|integer|percent|dollar|unit)\b",
     re.I,
 )
-_AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent)(?:\s+terms)?\s*\??$", re.I)
+_AS_PERCENT = re.compile(r"\b(?:as\s+a|in)\s+(?:percentage|percent|%)(?:\s+terms)?\s*\??$", re.I)
+_PER_CENT = re.compile(r"\bper\s+cent\b", re.I)
+""""per cent" as British and Irish reports write it: "percent" to every pattern here."""
 _COMPOSITE = re.compile(
     r"\b(?:change|difference|increase|decrease)\s+(?:in|of|between)\s+(?:the\s+)?(?:average|mean|total\s+of\s+the)\b"
     r"|\b(?:average|mean)\s+(?:annual\s+|yearly\s+|year[- ](?:on|over)[- ]year\s+)?(?:change|increase|decrease|growth|difference)\b"
@@ -282,7 +307,7 @@ def _parts(question: str) -> tuple[tuple[str, ...], str]:
 def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
     """ "In which year was X smallest?" read whatever words X has, and the words of arithmetic it
     says ("Weighted *average* grant-date fair value": a row's own word, or a computation's)."""
-    m = _WHICH_YEAR.search(question)
+    m = _WHICH_YEAR.search(question) or _EITHER_YEAR.search(question)
     if m is None:
         return None
     said = tuple(w.lower() for w in _ARITHMETIC_WORDS.findall(question))
@@ -316,6 +341,7 @@ knows a proportion is asked, derived.py)."""
 
 def operation(question: str) -> Operation | None:
     """The operation ``question`` asks (the module doc), or None."""
+    question = _PER_CENT.sub("percent", question)
     if _EXPECTED.search(question):
         return None
     if (w := which_year(question)) and not w[1]:
