@@ -4,7 +4,8 @@ quarter, a half or a month, with its year where one is said.
     "Total budgeted income for Q1 and Q2 combined?"               → Q1, Q2 (no year)
     "What was the change in the total revenue between Q3 and Q4 2020?" → Q3 2020, Q4 2020
     "… between the fourth quarter of 2018 and 2019"                → Q4 2018, Q4 2019
-    columns "Q1", "First Quarter · 2019", "2020 · Q3", "H1", "Jan-20", "January 2020", "2Q20", "1H20"
+    columns "Q1", "First Quarter · 2019", "2020 · Q3", "H1", "Jan-20", "January 2020", "2Q20", "1H20",
+    "Oct–Dec 2023" (Q4 2023), "Jan–Jun" (H1); "Jan–Dec 2023" is the whole year
 
 A part's year is the one written beside it ("Q3 2020", "the fourth quarter of 2018", "fiscal 2019
 Q4"); a part said alone takes the question's one year ("between Q3 and Q4 2020"), and one part
@@ -72,8 +73,13 @@ _SHARED = re.compile(
 """An ordinal sharing the part named after the next: "the first and fourth quarter", "the first and second halves"."""
 _AFTER = re.compile(rf"^[\s,'-]*(?:of\s+)?(?:(?:the\s+)?(?:fiscal|financial|calendar)\s+(?:year\s+)?)?(?P<y>{YEAR.pattern})", re.I)
 _BEFORE = re.compile(rf"(?P<y>{YEAR.pattern})(?:\s+fiscal)?[\s·'-]*$", re.I)
-_DATED = re.compile(r"\b(?:three|six|nine|twelve|\d{1,2})\s+months\b|\b\d{1,2}\s*(?:st|nd|rd|th)?\s*$", re.I)
-"""A span of months ended on a date ("Three months ended"): a date, no month of its own."""
+_DATED = re.compile(
+    r"\b(?:three|six|nine|twelve|\d{1,2})\s+months\b|\b\d{1,2}\s*(?:st|nd|rd|th)?\s*$"
+    r"|\b(?:years?|period|quarter|half)\s+(?:to|ended|ending)\s*$|\b(?:ended|ending|as\s+(?:at|of))\s*$",
+    re.I,
+)
+"""A span of months ended on a date ("Three months ended"), a year to its month ("in the year to March
+2024", "the year ended March 2024"): a date, no month of its own."""
 
 
 def _part(m: re.Match[str]) -> tuple[str, int]:
@@ -87,10 +93,44 @@ def _part(m: re.Match[str]) -> tuple[str, int]:
     return "month", next(n for n, name in enumerate(_MONTHS, 1) if name.startswith(word[:3]))
 
 
-def _mentions(text: str) -> list[tuple[str, int, int | None, int, int]]:
-    """Each part ``text`` names: (part, index, its year or None, the year's start or -1, start)."""
+_MONTH_RANGE = re.compile(rf"\b(?P<a>{_MONTH})\.?\s*(?:-|–|—|to)\s*(?P<b>{_MONTH})\b\.?", re.I)
+"""A span of months a Nordic or European report heads a column with: "Oct–Dec 2023" (the fourth
+quarter), "Jan–Jun" (the first half), "Jan–Dec 2023" (the whole year)."""
+
+
+def _month_number(word: str) -> int:
+    return next(n for n, name in enumerate(_MONTHS, 1) if name.startswith(word[:3].lower()))
+
+
+def _ranges(text: str) -> list[tuple[int, int, str, int]]:
+    """The month ranges ``text`` names: (start, end, part, index); part "" for a whole year
+    ("Jan–Dec"), "month" (index 0) for a span that is no quarter or half: its months no period."""
     out = []
+    for m in _MONTH_RANGE.finditer(text):
+        a, b = _month_number(m["a"]), _month_number(m["b"])
+        if (a, b) == (1, 12):
+            out.append((m.start(), m.end(), "", 0))
+        elif b == a + 2 and a % 3 == 1:
+            out.append((m.start(), m.end(), "quarter", (a + 2) // 3))
+        elif b == a + 5 and a in (1, 7):
+            out.append((m.start(), m.end(), "half", 1 if a == 1 else 2))
+        else:
+            out.append((m.start(), m.end(), "month", 0))
+    return out
+
+
+def _mentions(text: str) -> list[tuple[str, int, int | None, int, int]]:
+    """Each part ``text`` names: (part, index, its year or None, the year's start or -1, start);
+    a month range that is a quarter or a half is that part ("Oct–Dec 2023": Q4 2023)."""
+    out = []
+    ranges = _ranges(text)
+    for start, end, part, index in ranges:
+        if part in ("quarter", "half"):
+            after = _AFTER.match(text[end:])
+            out.append((part, index, year_of(after["y"]) if after else None, end + after.start("y") if after else -1, start))
     for m in _PART.finditer(text):
+        if m["m"] and any(a <= m.start() < b for a, b, _, _ in ranges):
+            continue  # a month of a range, read above
         if m["m"] and _DATED.search(text[max(0, m.start() - 24) : m.start()]):
             continue
         if m["m"] and m["m"].lower() == "may" and not m["m"][0].isupper():
