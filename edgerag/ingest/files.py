@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 10
+READER_VERSION = 11
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,
@@ -44,7 +44,9 @@ cells and scales as other countries print them (a typeset minus, spaced thousand
 "Mio.", "$000"), a PDF header of periods with digits ("Q1 2023"), and a period's or a basis' row
 ("Year ended 30 June", "(unaudited)") under the header's; 9: a PDF header of years set left of
 its numbers heads them in order; 10: a DOCX paragraph just above a table that reads as a title
-("Full-year results (Unit: KRW billion)") is its caption. A record without one is 0."""
+("Full-year results (Unit: KRW billion)") is its caption; 11: "of which:" under a row of values is
+that row's breakdown, its dash-marked items ending at the first row not so marked, and a scale
+taken from "(€ million)" leaves no "()" behind. A record without one is 0."""
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,7 @@ def balanced_cell(text: str) -> str:
     if not stray:
         return text
     kept = "".join(ch for i, ch in enumerate(text) if i not in stray).strip()
-    if text.lstrip().startswith("(") and re.fullmatch(r"[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
+    if text.lstrip().startswith("(") and re.fullmatch(r"[$€£¥₹₩₦₱₺₽₪฿₫]?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
         return f"-{kept}"  # "(17": a negative whose ")" the report printed in the next cell
     return kept
 
@@ -210,14 +210,16 @@ def grid_lines(
         caption = f"{caption} ({said})" if caption else f"({said})"
     out = []
     sections = Sections(strong=frozenset(clean_cell(_cell(s)) for s in strong))
+    above = ""  # the last row of values' label: the one an "of which:" heading breaks down
     for r in rows[header_rows:]:
         values = {c for c in r if c}
         if len(values) == 1 and (sum(1 for c in r if c) > 1 or (r[0] and width > 2)):
             out.append(next(iter(values)))  # a sub-heading spanning the table: written as it stands
             if section_row(r) or (r[0] and not any(r[1:])):
-                sections.heading(r[0])  # a section's label (alone, or spanning the table), carried into the rows below
+                sections.heading(r[0], above)  # a section's label (alone, or spanning the table), carried into the rows below
             continue
         label = r[0]
+        above = label
         section = sections.row(label) if label else ""  # a subtotal closes its section (text/sections.py)
         if section:
             r = [f"{section}{SECTION_MARK}{label}", *r[1:]]

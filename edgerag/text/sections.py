@@ -7,6 +7,9 @@
   its label ending in ":" and not set in bold, under a section still open, is a section
   inside it: its items are its own, and when it is closed the rows below are the outer
   section's again. A heading set in bold is always an outer one.
+* **"of which:"** (or "thereof", "o/w") under a row of values is that row's breakdown: its items
+  are "EBITDA › of which: › – Networks"; items marked with a dash ("– Networks") end at the first
+  row not so marked ("EBIT" is no part of EBITDA).
 * **A subtotal or total row** ends a section: a label set in bold (``<b>``, ``<strong>``,
   ``**…**``) with values, or a label that reads as one ("Total …", "Net cash from …", "Cash
   generated from operations", "Net increase in cash …"). A subtotal that shares no word with
@@ -29,6 +32,8 @@ _SUBTOTAL = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[a-z]{4,}")
+_MARK = " › "
+"""text/rows.py's SECTION_MARK (imported there from here would be a cycle)."""
 _NOT_CONTENT = frozenset({"total", "subtotal", "from", "with", "before", "after", "less", "other", "used", "net", "into", "their"})
 
 
@@ -41,6 +46,12 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(text.lower()) if w not in _NOT_CONTENT}
 
 
+_OF_WHICH = re.compile(r"^\s*(?:of\s+which|o/w|thereof|of\s+whom|including)\b\s*:?\s*$", re.I)
+"""A heading that splits the row above it ("EBITDA" then "of which:"), not a section of its own."""
+_ITEM_MARK = re.compile(r"^\s*(?:[-–—•]|o/w\b)")
+"""A row marked as an item of the row above ("– Networks", "o/w Retail")."""
+
+
 @dataclass
 class Sections:
     """The sections open at a row of a table's body, outermost first (two at most)."""
@@ -49,15 +60,31 @@ class Sections:
     strong: Collection[str] = ()
     """The labels set in bold in the table (a reader's own; empty where it cannot tell)."""
 
-    def heading(self, label: str) -> None:
-        """A section heading's row: the section it opens."""
+    marked: bool | None = None
+    """Whether the items of an "of which" heading are marked ("– Networks"); None before its first."""
+
+    def heading(self, label: str, above: str = "") -> None:
+        """A section heading's row: the section it opens. "of which:" under a row of values
+        (``above``: "EBITDA") opens that row's breakdown, "EBITDA › of which:"."""
+        if _OF_WHICH.match(label) and above:
+            self.open, self.marked = [f"{above}{_MARK}{label.strip()}"], None
+            return
         nested = label.rstrip().endswith(":") and bool(self.open) and label not in self.strong
         self.open = [self.open[0], label] if nested else [label]
+        self.marked = None
 
     def row(self, label: str) -> str:
-        """The section a row of values belongs to ("" when none); a subtotal closes its own."""
+        """The section a row of values belongs to ("" when none); a subtotal closes its own, and
+        a breakdown's items marked with a dash end at the first row not so marked ("EBIT" after
+        "– Integrated water service")."""
         if not self.open:
             return ""
+        if _OF_WHICH.match(self.open[-1].rpartition(_MARK)[2]):
+            if self.marked is None:
+                self.marked = bool(_ITEM_MARK.match(label))
+            elif self.marked and not _ITEM_MARK.match(label):
+                self.open, self.marked = [], None
+                return ""
         if not subtotal_label(label, label in self.strong):
             return self.open[-1]
         words = _stems(label)
