@@ -78,7 +78,7 @@ class Looked:
 
 def shown(c: Cell) -> str:
     """A cell as code answers with it: as printed, with its table's scale; a percentage with its "%"."""
-    text = re.sub(r"(?<=[$€£¥])\s+", "", c.amount.text)
+    text = re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", c.amount.text)
     if c.amount.percent:  # a cell of a column or row of percentages ("ROFE (%)": 9.6) is 9.6%
         return text if "%" in text else f"{text}%"
     return f"{text} {c.scale}" if c.scale else text
@@ -231,7 +231,7 @@ def _rows(grid: Grid, question: str) -> list[int]:
     return [] if one is None else [one]
 
 
-_AMOUNT_SAID = re.compile(r"[$€£¥]\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
+_AMOUNT_SAID = re.compile(r"[$€£¥₹₩₦₱₺₽₪฿₫]\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
 
 
 _KIND_WORDS = frozenset("expense expenses respective figure figures item items line".split())

@@ -22,8 +22,9 @@ A sentence decides only when all of these hold, else the model reads as before:
   people words standing for each other ("staff", "people", "employed"), in the unit counted
   ("days of leave" is not "26 weeks");
 * the question asks one value (not "respective …", not two years), a rate's item holds a
-  percentage ("the profit margin" is no "RMB16 million"), and a word of change ("decreased")
-  tells no item apart;
+  percentage ("the profit margin" is no "RMB16 million"), money's a currency ("How much money
+  did data services bring in?" is no "44.6 million used data services"), and a word of change
+  ("decreased") or the report's own entity ("the group") tells no item apart;
 * an item that names a year of its own names one the question asks ("a benefit of $0.3 million
   in fiscal 2017" answers nothing of 2019: on TAT-QA's report excerpts such items were wrong);
 * every sentence read that decides so gives the same value.
@@ -34,6 +35,7 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
+from ..text.printed import CODES, SIGNS
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
@@ -55,10 +57,11 @@ from .binding import (
 from .compare import Decision
 from .kinds import asked_kind
 from .operation import operation
+from .table_words import OWN_ENTITY
 
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
 _VALUE = re.compile(
-    r"(?:[£$€]\s?)?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m|k)\b)?(?:\s?(?:%|per\s?cent\b))?"
+    r"(?:[$€£¥₹₩₦₱₺₽₪฿₫]\s?)?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m|k)\b)?(?:\s?(?:%|per\s?cent\b))?"
     r"(?:\s?(?:hours?|days?|weeks?|months?|years?|kg|km|m|mw|w|gbp|eur|usd)\b)?",
     re.I,
 )
@@ -82,6 +85,16 @@ def names_number(before: str) -> bool:
 
 
 _SEVERAL = re.compile(r"\brespective(?:ly)?\b", re.I)
+_MONEY_ASKED = re.compile(
+    r"\bhow\s+much\s+(?:money|cash)\b|\bhow\s+much\b.*\b(?:spend|spent|cost|pay|paid|earn|earned|bring\s+in|brought\s+in|raise|raised|charge|charged)\b",
+    re.I,
+)
+"""A question of money in people's words ("How much money did data services bring in …?"): an item's
+value with no currency ("of whom 44.6 million used data services") is a count, not its answer."""
+_MONEY_VALUE = re.compile(
+    rf"[{SIGNS}]|\b(?:{CODES}|Rs|Rp|zł)\b|\b(?:euros?|dollars?|pounds?|francs?|kronor|kroner|krona|yen|yuan|naira|rupees?|rand|pesos?|złoty|zloty|lira|reais|real)\b",
+    re.I,
+)
 _RATE = re.compile(r"\b(?:margin|rate|ratio|percentage|percent)\b|%", re.I)
 _MOVES = frozenset(
     lemma(w)
@@ -220,7 +233,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
     words = telling(subject_words(question), units)
     name_words = {lemma(w) for n in names for w in keywords(n)}
     years = set(_YEAR.findall(question))
-    rest = {lemma(w) for w in words if not w.isdigit()} - name_words - _MOVES
+    rest = {lemma(w) for w in words if not w.isdigit()} - name_words - _MOVES - {lemma(w) for w in OWN_ENTITY}  # "the group": every page's
     found: dict[str, tuple[int, Unit, str, str]] = {}
     for u in units:
         for sentence in split_sentences(u.text):
@@ -245,6 +258,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
                 continue
             if _RATE.search(question) and not re.search(r"%|per\s?cent", _values(naming[0])[0], re.I):
                 continue  # "the profit margin": a rate asked, an amount listed ("RMB16 million")
+            if _MONEY_ASKED.search(question) and not _MONEY_VALUE.search(naming[0]):
+                continue  # money asked, a count listed ("of whom 44.6 million used data services")
             said_years = set(_YEAR.findall(sentence))
             lead = _counted_before(before(sentence, u.text)) if _THEM.search(sentence) else ""  # "Durham contributed 47 of them"
             headed = set(_YEAR.findall(f"{heads(u)} {lead}"))  # "Annual Report 2024 › …", whatever year it compares with

@@ -83,7 +83,7 @@ amounts" (not "except per share data", which leaves out only a share's values: `
 SHARE_COUNT = re.compile(r"\bshares?\b(?!\s+(?:price|value))|\bstock\s+units?\b|\bRSUs?\b|\boptions\b|\bwarrants\b", re.I)
 """A row that counts shares, share units, options or warrants."""
 _MONEY_SCALE = re.compile(
-    r"(?:[$€£¥]|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[$€£¥]|dollars|euros|pounds)",
+    r"(?:[$€£¥₹₩₦₱₺₽₪฿₫]|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[$€£¥₹₩₦₱₺₽₪฿₫]|dollars|euros|pounds)",
     re.I,
 )
 """A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""

@@ -10,9 +10,12 @@ import re
 
 from ..text.tables import STOP, stem, words_in
 
-OWN_ENTITY = frozenset("company company's group group's bank bank's mine business firm organisation organization".split())
+OWN_ENTITY = frozenset(
+    "company company's group group's bank bank's mine business firm organisation organization "
+    "trust trust's society society's charity charity's co-operative cooperative insurer operator".split()
+)
 """Words by which a report names its own entity ("How much did the bank lend …?", "What markets does the
-company operate in?"): every page is about it, so they name no row and tell no sentence apart."""
+company operate in?", a charity's "the Trust", a co-op's "the Society"): every page is about it, so they name no row and tell no sentence apart."""
 
 _SAID_AS = [
     "sold sell sells selling sale sales",

@@ -88,7 +88,7 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     if cell is None:
         return None
     return Moved(
-        re.sub(r"(?<=[$€£¥])\s+", "", cell.amount.text),
+        re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", cell.amount.text),
         f"the year asked: {grid.labels[i]}, {columns[0]}: {cell.amount.text} (the reply read {header})",
     )
 
