@@ -95,7 +95,9 @@ say (office.py `abstained`); otherwise **right** when
   ``decimals``, read in the gold's ``scale``: with the reply's own scale word ("£14.6m",
   "6.04 %"), or none (counted apart as ``bare`` where the gold has a scale: the table's unit is taken as read, or the number
   as printed, "$215,000"); a number rounded coarser than the gold but within 0.1 % of it and
-  equal at its own rounding is right too ("$180.3 million" for 180,311 thousand); a word of
+  equal at its own rounding is right too ("$180.3 million" for 180,311 thousand), and so is one
+  rounded finer than the gold that equals its exact value at its own rounding ("7.45%" for 7.446,
+  where the gold is printed "7.4%": rounding 7.45 again would make 7.5); a word of
   decrease or loss in the reply makes its number negative ("a decrease of 14.6") where the gold is
   below zero, or where the question asks a change;
 * ``numbers`` ("… in 2019 and 2018 respectively"): the reply's first numbers, in order, each so;
@@ -171,6 +173,10 @@ def number_match(number: str, scale: str, reply: str, q: dict, value: float) -> 
         if abs(round(units, q["decimals"]) - round(value, q["decimals"])) < 10 ** -(q["decimals"] + 3):
             return how
         if step <= 1e-3 * abs(value) and abs(units - value) <= step / 2 + 1e-9:  # "$180.3 million" for 180,311 thousand
+            return how
+        if (
+            step < 10 ** -q["decimals"] and abs(units - value) <= step / 2 + 1e-9
+        ):  # "7.45%" for 7.446 (gold "7.4%"): finer, and right at its rounding
             return how
     return ""
 

@@ -17,7 +17,9 @@ from edgerag.answer.listed import listed_value
 from edgerag.answer.operation import operation
 from edgerag.answer.table_cells import grids, unscaled_label
 from edgerag.answer.table_topic import lead_in
+from edgerag.ingest import iter_documents
 from edgerag.text.rows import grid_lines
+from edgerag.types import Document
 
 from .helpers import passage
 
@@ -485,7 +487,7 @@ def test_a_list_item_answers_only_a_value_it_names_and_never_a_computation():
         "As a result, operating revenue was ¥612,480 million, operating income was ¥46,430 million and profit was ¥29,860 million.",
     )
     assert listed_value("What was international passenger revenue in the fiscal year ended March 31, 2024?", [results]) is None
-    assert listed_value("What was operating income in the year?", [results]).answer == "46,430 million"
+    assert listed_value("What was operating income in the year?", [results]).answer == "¥46,430 million"
     kpis = passage("k", "Highlights", "Net revenue retention (NRR) of 108% in 2023, with gross churn of 0.9% per month.")
     assert listed_value("What was the average quarterly net revenue in 2023?", [kpis]) is None
 
@@ -535,3 +537,92 @@ def test_a_row_named_with_its_tables_caption_wins_over_a_row_named_alone():
     assert compute("What was the percentage increase in dairy revenue in 2023?", units).answer == "7.35%"
     assert compute("What was the average yearly Beverages revenue over 2022 and 2023?", units).answer == "1,064.15 million"
     assert compute("What was the percentage increase in revenue in 2023?", units).answer == "8.34%"
+
+
+def test_people_words_for_a_comparison_a_change_a_ratio_and_a_share():
+    """A fourth outside tester's phrasings, each a general form of asking: which of two years
+    ("Was X higher in 2022 or in 2023?"), a change behind a yes-no lead ("…, and by how much?"),
+    "in per cent" and "How fast did X grow", "How many times larger was A than B", "A was how
+    many times B" and "What proportion of B went on A"; computed over a table written here."""
+    grid = [["€'000", "2023", "2022"], ["Profit for the financial year", "12,040", "13,115"], ["Electricity sold (GWh)", "9,418", "10,206"]]
+    grid += [["Loans to customers", "54,210.8", "47,885.5"], ["Data", "874.9", "713.4"], ["Voice", "612.4", "640.1"]]
+    units = [("k", _text(grid))]
+    assert compute("Was the profit for the financial year higher in 2022 or in 2023?", units).answer == "2022"
+    assert compute("Did the group sell more electricity in 2022 or in 2023?", units).answer == "2022"
+    assert (
+        compute("Did the bank lend more to customers at the end of 2023 than a year earlier, and by how much?", units).answer
+        == "6,325.3 thousand"
+    )
+    assert compute("By how much did electricity sold change between 2022 and 2023, in per cent?", units).answer == "-7.72%"
+    assert compute("How fast did data grow in 2023, in per cent?", units).answer == "22.64%"
+    assert compute("How many times larger was data than voice in 2023?", units).answer == "1.43"
+    assert compute("Data was how many times voice in 2023?", units).answer == "1.43"
+    assert operation("How many times did the board meet in 2023?") is None  # a count, no ratio
+    spend = [["£", "Total 2024", "Total 2023"], ["Income from:", "", ""], ["Charitable activities", "3,225,195", "2,874,460"]]
+    spend += [["Total income", "5,125,045", "4,565,073"], ["Expenditure on:", "", ""], ["Charitable activities", "4,237,002", "3,951,118"]]
+    spend += [["Total expenditure", "4,657,749", "4,340,020"]]
+    units = [("k", _text(spend))]
+    assert compute("What proportion of total expenditure in 2024 went on charitable activities?", units).answer == "90.97%"
+    assert compute("How fast did total income grow in the year to March 2024, in per cent?", units).answer == "12.27%"
+
+
+def test_a_breakdown_under_of_which_is_its_rows_and_a_part_is_the_row_that_says_all_of_it(tmp_path):
+    """An Italian utility's key figures in Markdown: "EBITDA", then "of which:" and items marked
+    "–", then "EBIT". Read by the real reader, the items are EBITDA's ("EBITDA › of which: › –
+    Networks"), EBIT is no item of it, and "(€ million)" leaves no "()" behind; "water EBITDA" is
+    the one row that says both words, though its own label says more."""
+    md = "\n".join(
+        [
+            "### Key figures",
+            "",
+            "| (€ million) | 2023 | 2022 |",
+            "|---|---|---|",
+            "| EBITDA | 812.4 | 734.9 |",
+            "| of which: | | |",
+            "| – Networks (electricity and gas distribution) | 298.6 | 281.2 |",
+            "| – Integrated water service | 107.6 | 86.2 |",
+            "| EBIT | 391.8 | 352.6 |",
+        ]
+    )
+    (tmp_path / "figures.md").write_text(md)
+    text = "\n\n".join(d.text for d in iter_documents([tmp_path / "figures.md"]) if isinstance(d, Document))
+    assert "Key figures (€ million) — Item: EBITDA › of which: › – Integrated water service; 2023: 107.6" in text
+    assert "— Item: EBIT; 2023: 391.8" in text
+    units = [("k", text)]
+    assert compute("How many times larger was Networks EBITDA than water EBITDA in 2023?", units).answer == "2.78"
+
+
+def test_month_ranges_name_quarters_halves_and_the_whole_year():
+    """A Swedish year-end report's columns "Oct–Dec 2023" and "Jan–Dec 2023": the fourth quarter
+    and the whole year; "Jan–Jun" is the first half; "the year to March 2024" is no month asked."""
+    from edgerag.answer.periods import Period, column_period, periods_asked
+
+    assert column_period("Oct–Dec 2023", 2023) == Period(2023, "quarter", 4)
+    assert column_period("Jan-Jun 2024", 2024) == Period(2024, "half", 1)
+    assert column_period("Jan–Dec 2023", 2023) is None  # the whole year: no part
+    assert periods_asked("How fast did income grow in the year to March 2024?") == ()
+    grid = [["SEK m", "Oct–Dec 2024", "Oct–Dec 2023", "Jan–Dec 2024", "Jan–Dec 2023"]]
+    grid += [["Items affecting comparability", "-22", "-37", "-61", "-95"], ["Net sales", "2,410", "2,302", "9,315", "8,964"]]
+    units = [("k", _text(grid))]
+    assert look_up("What were net sales for the full year 2023?", units).answer == "8,964 million"
+    assert look_up("What were net sales in the fourth quarter of 2023?", units).answer == "2,302 million"
+
+
+def test_a_listed_count_never_answers_money_and_the_reports_own_entity_tells_no_item():
+    """Prose a fourth outside tester's telco and palm-oil excerpts hold: "How much money did data
+    services bring in?" is not "of whom 44.6 million used data services"; "How much crude palm oil
+    did the group produce?" is not "The Group replanted 4,115 hectares of old palms …"."""
+    subs = passage(
+        "p1",
+        "Results",
+        "Savannah Mobile ended 2023 with 79.4 million mobile subscribers, of whom 44.6 million used data services, and 12.1 million used mobile money.",
+    )
+    assert listed_value("How much money did data services bring in during 2023?", [subs]) is None
+    money = passage("p3", "Revenue", "In 2023 data services brought in ₦412.3 billion, voice ₦301.2 billion and SMS ₦24.4 billion.")
+    assert listed_value("How much money did data services bring in during 2023?", [money]).answer == "₦412.3 billion"
+    palms = passage(
+        "p2",
+        "Estates",
+        "The Group replanted 4,115 hectares of old palms in 2023 (2022: 3,640 hectares), and planted 1,020 hectares of new land.",
+    )
+    assert listed_value("How much crude palm oil did the group produce in 2022?", [palms]) is None

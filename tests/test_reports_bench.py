@@ -101,6 +101,15 @@ def test_scoring(words, reply, right):
     assert bool(reports.judge(_q(words), reply)) is right
 
 
+def test_a_reply_finer_than_the_gold_is_right_at_its_own_rounding():
+    """Gold 7.446 printed "7.4%" (one decimal): "7.45%" is the exact value at two decimals, right,
+    though rounding it again to one would make 7.5; "7.47%" is not."""
+    q = {"scale": "percent", "op": "pct_change", "decimals": 1}
+    assert reports.number_match("7.45", "percent", "7.45%", q, 7.446) == "scaled"
+    assert reports.number_match("7.4", "percent", "7.4%", q, 7.446) == "scaled"
+    assert reports.number_match("7.47", "percent", "7.47%", q, 7.446) == ""
+
+
 def test_abstention_and_unanswerable_verdicts():
     row = {"id": "x", "short": "", "text": "The documents do not say.", "abstained": "flag"}
     assert reports.score_row(row, _q("free cash flow"))["verdict"] == "right"
