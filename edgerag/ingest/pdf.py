@@ -25,6 +25,7 @@ from pathlib import Path
 from ..types import Document
 from . import ocr
 from .blocks import Block, Skipped, pack
+from .pdf_tables import Heading
 from .sniff import looks_like
 
 _CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0xFFFE, 0xFFFF])
@@ -107,6 +108,7 @@ def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list
 
     engine = ocr.engine_name()
     progress = None
+    carried: Heading | None = None  # the last table's heading on the page before (pdf_tables.py)
     try:
         for i in range(len(pdf)):
             try:
@@ -118,7 +120,7 @@ def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list
             try:
                 tp = page.get_textpage()
                 try:
-                    text = _rows(tp, tp.get_text_range())
+                    text, carried = _rows(tp, tp.get_text_range(), carried)
                 finally:
                     tp.close()
                 text = _BLANKS.sub("\n", text.replace("\r\n", "\n").replace("\r", "\n").translate(_CONTROL)).strip()
@@ -155,15 +157,16 @@ def _pages(pdf, path: Path, scanned: list[int], broken: list[int], unclear: list
             progress.close()
 
 
-def _rows(tp, text: str) -> str:
+def _rows(tp, text: str, carried: Heading | None = None) -> tuple[str, Heading | None]:
     """The page's text with each table found by its layout written one line a row
-    (pdf_tables.py); the text as PDFium gave it if that fails."""
+    (pdf_tables.py), and its last table's heading for the next page (``carried``: the page
+    before's); the text as PDFium gave it if that fails."""
     from .pdf_tables import with_tables
 
     try:
-        return with_tables(tp.raw, text)
+        return with_tables(tp.raw, text, carried)
     except Exception:  # a layout PDFium reports oddly must cost the page its tables, never its text
-        return text
+        return text, None
 
 
 _END = tuple(".!?:;,")

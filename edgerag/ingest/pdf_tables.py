@@ -24,6 +24,9 @@ reader looks at positions instead:
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
    stop at its end ("Table 2: Lab instruments").
+5. A table that runs on to the next page without its header: the first block of lines there
+   that starts with values, as many columns wide as the last table of the page before, goes on
+   under that table's header and caption (`Heading`), however few its lines.
 
 Finding lines costs a box per character (about 4 µs), so a page is looked at only when the
 characters on each side of its spaces and line breaks show `MIN_LINES` wide gaps within a
@@ -33,9 +36,8 @@ of prose is read at about a fifth of that cost.
 The table's text is replaced only when PDFium's text holds it in one stretch with nothing
 else inside; otherwise the page keeps PDFium's text. Not handled: a table whose columns
 touch (no gap), rules drawn instead of gaps alone do not count; a wrapped cell in the first
-column (read as a row of its own); rotated tables; a header repeated on the next page (each
-page's part is a table of its own, the second with no header: its first row is read as one);
-a table of fewer than three lines; merged cells spanning columns (their text lands in one).
+column (read as a row of its own); rotated tables; a table of fewer than three lines (but for
+the part of a table that runs on to the next page); merged cells spanning columns (their text lands in one).
 Labels and values set apart by a gap ("Date:    3 May 2025", each label ending in ":") are
 no table and keep their text.
 """
@@ -127,11 +129,21 @@ def _text(run: list[_Char]) -> str:
 
 
 @dataclass(frozen=True)
+class Heading:
+    """A table's header row and caption, carried to the next page: a table that runs on there
+    without its header goes on under them."""
+
+    header: tuple[str, ...]
+    caption: str
+
+
+@dataclass(frozen=True)
 class PageTable:
-    """A table found on a page: its row lines, and the PDFium character indexes it covers."""
+    """A table found on a page: its row lines, the PDFium character indexes it covers, and its heading."""
 
     lines: list[str]
     indexes: frozenset[int]
+    heading: Heading | None = None
 
 
 def _columns(block: list[_Line]) -> list[tuple[float, float]]:
@@ -145,7 +157,9 @@ def _columns(block: list[_Line]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in cols]
 
 
-def _table(block: list[_Line], caption: str) -> PageTable | None:
+def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> PageTable | None:
+    """The table ``block`` holds, or None; ``carried``: the previous page's last table's heading,
+    which a block of values as wide as it, at the top of this page, goes on under."""
     cols = _columns(block)
     if len(cols) < 2:
         return None
@@ -162,6 +176,13 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
             grid[-1] = [f"{a} {b}".strip() for a, b in zip(grid[-1], cells)]
         else:
             grid.append(cells)
+    if (
+        carried is not None
+        and len(carried.header) == len(cols)
+        and _data(" ".join(grid[0][1:]))
+        and not any(map(_data, carried.header[:1]))
+    ):
+        grid, caption = [list(carried.header), *grid], carried.caption  # the table of the page before, its header not repeated
     header = grid[0]
     filled = [c for r in grid for c in r if c]
     if (
@@ -177,7 +198,7 @@ def _table(block: list[_Line], caption: str) -> PageTable | None:
     lines = grid_lines(grid, caption)
     if not lines:
         return None
-    return PageTable(lines, frozenset(c.index for line in block for c in line.chars))
+    return PageTable(lines, frozenset(c.index for line in block for c in line.chars), Heading(tuple(header), caption))
 
 
 def _periods_over_values(line: _Line, cols: list[tuple[float, float]]) -> bool:
@@ -223,8 +244,9 @@ def _caption(line: _Line | None, below: _Line) -> str:
     return text if len(text.split()) <= 15 and not text.endswith((".", "!", "?")) else ""
 
 
-def find_tables(tp) -> list[PageTable]:
-    """The tables of a PDFium text page (``PdfTextPage.raw``), top first."""
+def find_tables(tp, carried: Heading | None = None) -> list[PageTable]:
+    """The tables of a PDFium text page (``PdfTextPage.raw``), top first; the first may go on
+    under ``carried``, the heading of the page before's last table (`_table`)."""
     chars = _chars(tp)
     if len(chars) < 6:
         return []
@@ -242,10 +264,10 @@ def find_tables(tp) -> list[PageTable]:
             j += 1
         while j > i and len(lines[j - 1].runs) < 2:
             j -= 1
-        if j - i >= MIN_LINES:
-            table = _table(lines[i:j], _caption(lines[i - 1] if i else None, lines[i]))
+        if j - i >= MIN_LINES or (carried is not None and not found and j - i >= 1):
+            table = _table(lines[i:j], _caption(lines[i - 1] if i else None, lines[i]), None if found else carried)
             if table is not None:
-                found.append(table)
+                found.append(table)  # the page's first table ends what goes on from the page before
         i = max(j, i + 1)
     return found
 
@@ -279,18 +301,19 @@ def _gapped(tp, text: str, base: int) -> bool:
     return False
 
 
-def with_tables(tp, text: str) -> str:
+def with_tables(tp, text: str, carried: Heading | None = None) -> tuple[str, Heading | None]:
     """``text`` (the page's whole text from PDFium) with each table's stretch replaced by its
-    row lines, one a line; a table whose stretch holds other text is left as it was."""
+    row lines, one a line (a table whose stretch holds other text is left as it was); and the
+    heading of its last table, for the next page (``carried``: the page before's)."""
     import pypdfium2.raw as raw
 
     n = raw.FPDFText_CountChars(tp)
     base = next((t for i in range(n) if (t := raw.FPDFText_GetTextIndexFromCharIndex(tp, i)) >= 0), 0)
-    if not _gapped(tp, text, base):
-        return text
-    tables = find_tables(tp)
+    if not _gapped(tp, text, base) and carried is None:
+        return text, None
+    tables = find_tables(tp, carried)
     if not tables:
-        return text
+        return text, None
     cuts: list[tuple[int, int, str]] = []
     for table in tables:
         at = [raw.FPDFText_GetTextIndexFromCharIndex(tp, i) - base for i in table.indexes]
@@ -303,7 +326,7 @@ def with_tables(tp, text: str) -> str:
         cuts.append((lo, hi + 1, "\n" + "\n".join(table.lines) + "\n"))
     for lo, hi, rows in sorted(cuts, reverse=True):
         text = text[:lo] + rows + text[hi:]
-    return text
+    return text, tables[-1].heading
 
 
-__all__ = ["PageTable", "find_tables", "with_tables"]
+__all__ = ["Heading", "PageTable", "find_tables", "with_tables"]
