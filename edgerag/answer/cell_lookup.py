@@ -1,6 +1,7 @@
 """A table's cell, or several, that a question asks for, read in code (issue #63, items 2 and 4):
 its row bound by the label's words and its column by the year it names or the header's words
-(table_cells.py); the cell is the answer only where both bind.
+(table_cells.py); the cell is the answer only where both bind. Where two tables answer apart,
+the one whose rows, columns and caption explain more of the question's words answers.
 
     "What was the research and development expense in 2019?"      → the row's 2019 cell
     "What were the Services revenue in 2019 and 2018, respectively?" → both years' cells, in
@@ -94,11 +95,15 @@ def _amounts_beside(grid: Grid, c: Cell) -> bool:
 
 _NO_ROW_WORDS = OWN_ENTITY | frozenset(
     "respective segment division end ended ending period "
-    "generate generated generates record recorded report reported post posted achieve achieved deliver delivered".split()
+    "generate generated generates record recorded report reported post posted achieve achieved deliver delivered "
+    "produce produced produces make made makes "
+    "tonnes tonne tons hectares barrels ounces litres gallons "
+    "they them their we our us it its".split()
 )
 """Words no row need explain: "the company's respective land value" asks the row "Land"; the
-report's own entity ("How much did the bank lend to customers …?"), a year's "end" and a
-reporting verb are no row's either. A period's end date is set aside whole (`_DATED`)."""
+report's own entity ("How much did the bank lend to customers …?"), a year's "end", a
+reporting verb ("produce", "make"), a unit counted in ("How many tonnes of …") and a pronoun for
+the reporter ("they", "we") are no row's either. A period's end date is set aside whole (`_DATED`)."""
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
 _DATED = re.compile(
     r"\b(?:(?:\d{1,2}|fifty-two|fifty-three)\s+weeks\s+|(?:three|six|nine|twelve|\d{1,2})\s+months\s+)?"
@@ -125,17 +130,17 @@ def _undated(question: str, headers: Sequence[str] = ()) -> str | None:
     return question[: m.start()] + question[m.end() :]
 
 
-def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> bool:
-    """Whether the rows' labels, the columns and the table's caption and lead-in (table_topic.py)
-    explain most of the question's own words; all of them for a total row the question does not
-    call one (`_TOTAL`)."""
+def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence[str]) -> float:
+    """The share of the question's own words the rows' labels, the columns and the table's
+    caption and lead-in (table_topic.py) explain, where it is most of them (all of them for a
+    total row the question does not call one, `_TOTAL`); else 0."""
     every = _EVERY_WORDS if _EVERY_YEAR.search(question) else frozenset()
     undated = _undated(question, headers)
     if undated is None:
-        return False  # another month's column
+        return 0.0  # another month's column
     words = [w for w in content(undated) if w not in GENERIC and w not in STOP and w not in _NO_ROW_WORDS | every and not years_in(w)]
     if not words:
-        return False
+        return 0.0
     told = [w for i in rows for w in content(grid.labels[i])] + [w for h in headers for w in content(h)] + content(grid.caption)
     told += grid.topic  # the lead-in above the table says what every row is ("… measured in thousands of … case equivalents")
     if any(column_period(h, header_year(h)) for h in headers):  # "the fourth quarter of 2022" bound to "4Q22": its words are told
@@ -144,7 +149,8 @@ def _explained(question: str, grid: Grid, rows: Sequence[int], headers: Sequence
     total_row = any(re.search(r"\btotals?\b", grid.labels[i].rpartition(SECTION_MARK)[2], re.I) for i in rows) and not _TOTAL.search(
         question
     )
-    return held / len(words) >= (1.0 if total_row else MIN_EXPLAINED)
+    share = held / len(words)
+    return share if share >= (1.0 if total_row else MIN_EXPLAINED) else 0.0
 
 
 _EVERY_YEAR = re.compile(
@@ -172,9 +178,40 @@ def _every_year(grid: Grid, rows: Sequence[int]) -> list[str] | None:
     return [by_year[y][0] for y in sorted(by_year)]
 
 
+_DATE = re.compile(
+    r"\b(?:(?P<d1>\d{1,2})\s+(?P<m1>"
+    + "|".join(m[:3] for m in _MONTH_NAMES)
+    + r")[a-z]*\.?|(?P<m2>"
+    + "|".join(m[:3] for m in _MONTH_NAMES)
+    + r")[a-z]*\.?\s+(?P<d2>\d{1,2}),?)\s+(?P<y>(?:19|20)\d{2})\b",
+    re.I,
+)
+"""A day's date as a question or a column names it: "31 December 2023", "Dec 31, 2023", "30 Jun 2023"."""
+
+
+def _dated_columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
+    """The columns of the dates ``question`` names, in its order, where it names two or more and
+    the columns are dates ("NTA per unit at 31 December 2023 and 30 June 2023": "31 Dec 2023",
+    "30 Jun 2023"); None where it names fewer, or a date no one column is."""
+    asked = [(m["m1"] or m["m2"]).lower()[:3] + m["y"] for m in _DATE.finditer(question)]
+    if len(set(asked)) < 2:
+        return None
+    by_date: dict[str, list[str]] = {}
+    for h in grid.headers:
+        for m in _DATE.finditer(h):
+            by_date.setdefault((m["m1"] or m["m2"]).lower()[:3] + m["y"], []).append(h)
+    cols = [by_date.get(a, []) for a in dict.fromkeys(asked)]
+    if any(len(c) != 1 for c in cols):
+        return None
+    out = [c[0] for c in cols]
+    return out if all(grid.value(i, h) is not None for i in rows for h in out) else None
+
+
 def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
     words = content(question)
     years = years_in(question)
+    if (dated := _dated_columns(grid, question, rows)) is not None:
+        return dated
     if not years and len(rows) == 1 and _EVERY_YEAR.search(question):
         return _every_year(grid, rows)
     if not years and (asked := named_period(question)) is not None:  # "SaaS revenue in 4Q23": the column of that quarter
@@ -296,7 +333,7 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     if op is not None and op.op != "sum" and not (op.op == "ratio" and not op.parts):
         return None  # a computation: arithmetic.py's, or the model's; not a ratio by its name ("the gross NPA ratio"), a row
     named = [p for p in _SPLIT.split(question) if _own_words(p)]
-    found: list[Looked] = []
+    found: list[tuple[float, Looked]] = []
     bound = _BOUND.search(question)
     for grid in grids(units_texts):
         if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
@@ -305,7 +342,7 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
         if not rows or (op is not None and len(named) > 1 and _part_unbound(named, grid, rows)):
             continue  # a sum of things named apart ("the total X and unrecognized Y"), one bound to no row
         cols = _columns(grid, question, rows)
-        if not cols or (len(rows) > 1 and len(cols) > 1) or not _explained(question, grid, rows, cols):
+        if not cols or (len(rows) > 1 and len(cols) > 1) or not (share := _explained(question, grid, rows, cols)):
             continue
         cells = tuple(c for i in rows for h in cols if (c := grid.value(i, h)) is not None)
         if len(cells) != len(rows) * len(cols) or (
@@ -326,10 +363,15 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             shown(c).replace("-", "", 1) if read_as_size(c) or side_asked(c, question) else shown(c) for c in cells
         )  # "Tax paid: (5.6)" → 5.6; "the net loss" of "Net income (loss): (6,557)" → 6,557
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
-        found.append(Looked(answer, cells, f"read in code: {why}"))
-    if len({f.answer for f in found}) != 1 or said_closer(question, found[0].cells, units_texts):
+        found.append((share, Looked(answer, cells, f"read in code: {why}")))
+    if not found:
+        return None
+    best = [
+        f for s, f in found if s == max(s for s, _ in found)
+    ]  # "the Agribusiness division's operating profit": the segment note, not the group's
+    if len({f.answer for f in best}) != 1 or said_closer(question, best[0].cells, units_texts):
         return None  # none, two tables that answer apart, or a sentence that says it more closely than the cells
-    return found[0]
+    return best[0]
 
 
 def looked_up(question: str, units: list[Unit]) -> Decision | None:

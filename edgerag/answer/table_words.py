@@ -47,6 +47,34 @@ def close(a: str, b: str) -> bool:
     return ka is not None and ka == _SAID_AS_STEMS.get(sb)
 
 
+SHORT = {
+    "capex": "capital expenditure",
+    "opex": "operating expenses",
+    "eps": "earnings per share",
+    "dps": "dividend per share",
+    "fcf": "free cash flow",
+    "ffo": "funds from operations",
+    "npl": "non-performing loans",
+    "npls": "non-performing loans",
+    "nim": "net interest margin",
+    "roe": "return on equity",
+    "roa": "return on assets",
+    "roce": "return on capital employed",
+    "aum": "assets under management",
+    "nav": "net asset value",
+    "nta": "net tangible assets",
+}
+"""A report's short names, said for their words by a user or a label alike ("How much more did they
+spend on capex?" over "Capital expenditure")."""
+
+
 def content(text: str) -> list[str]:
-    """The words of ``text`` that can name a row or a column: no stop word, no number."""
-    return [w for w in words_in(text) if w not in STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
+    """The words of ``text`` that can name a row or a column: no stop word, no number; a short
+    name as its words (`SHORT`)."""
+    words = [w for w in words_in(text) if w not in STOP and not re.fullmatch(r"[\d.,']+|fy\d+|f\d+", w)]
+    if not any(w in SHORT for w in words):
+        return words
+    out: list[str] = []
+    for w in words:
+        out += [x for x in SHORT[w].split() if x not in STOP and x not in words] if w in SHORT else [w]
+    return out
