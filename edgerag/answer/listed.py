@@ -16,7 +16,8 @@ A sentence decides only when all of these hold, else the model reads as before:
   31", a footnote's "(2)" and a name's number, "IAS 39", are no numbers), and exactly one item
   names the subject, with exactly one number in it;
 * a year the question names is the sentence's or its passage's headings' ("Annual Report
-  2024 › Finances"), and the sentence (or the one before
+  2024 › Finances"), never where the sentence names only later years ("For 2024, the group
+  targets … €1.45 billion" answers nothing of 2023), and the sentence (or the one before
   it, for "… 47 of them") speaks of what "how many" counts
   ("papers": "Staff published 118 peer-reviewed papers. Durham contributed 47 of them, …"),
   people words standing for each other ("staff", "people", "employed"), in the unit counted
@@ -265,6 +266,8 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
             headed = set(_YEAR.findall(f"{heads(u)} {lead}"))  # "Annual Report 2024 › …", whatever year it compares with
             if years and not (years <= said_years or years <= headed):
                 continue
+            if years and said_years and min(map(int, said_years)) > max(map(int, years)):
+                continue  # "For 2024, the group targets … eCapex of around €1.45 billion": a later year's, though headed 2023
             if years and (own := set(_YEAR.findall(naming[0]))) and not years & own:
                 continue  # the item's own year is another ("… 308,000 awards … for the fiscal year ended 2019" for 2018)
             if not says_counted(count, f"{lead} {sentence}", _values(naming[0])[0]):
