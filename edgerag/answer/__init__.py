@@ -85,6 +85,8 @@ One module per step of the path:
                      provide information for …?", "In which years was X calculated?")
         table_parts.py the rows a table's section or sum holds, asked as a list ("What items
                      does revenue consist of?"; a sum's parts only where they add up to it)
+        rows_moved.py  the rows that moved as asked between two years ("Which divisions sold
+                     less in 2023 than in 2022?", "Which units grew EBITDA by more than 10%?")
         note_title.py  what a report's numbered note is about, by its heading ("What is the
                      content of Note 5?" → "PROPERTY AND EQUIPMENT, NET")
         facts.py     one relation, one answer: "Who was the father of X?" is the relation's hop;

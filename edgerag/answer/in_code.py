@@ -21,7 +21,8 @@ percentage change in Services revenue between 2018 and 2019?" computed from the 
 shown with its formula; then the cells a question names by row and year or column
 (cell_lookup.py): "What was the R&D expense in 2019?", "… in 2019 and 2018, respectively?" (every
 cell, in the question's order); a value a sentence states for the one year asked among its
-years "respectively" (respective_value.py); the years a table covers (table_years.py); the rows a section or a sum holds (table_parts.py); what a numbered note is about, by its heading (note_title.py). Held by construction,
+years "respectively" (respective_value.py); the years a table covers (table_years.py); the rows a section or a sum holds (table_parts.py); the rows that moved as asked ("Which
+divisions sold less in 2023 than in 2022?", rows_moved.py); what a numbered note is about, by its heading (note_title.py). Held by construction,
 as every decision here is (no sentence holds a computed number, and the check never reads it).
 
 Each returns a compare.py `Decision` (or `Pending`), which plan.py turns into a read without a
@@ -47,6 +48,7 @@ from .listed import listed_value
 from .note_title import note_title
 from .operation import operation
 from .respective_value import stated_for_year
+from .rows_moved import moved_rows
 from .table_parts import table_parts
 from .table_years import table_years
 
@@ -113,6 +115,7 @@ def decide_from_read(question: str, units: list[Unit]) -> Decision | None:
         or stated_for_year(question, units)
         or table_years(question, units)
         or table_parts(question, units)
+        or moved_rows(question, units)
         or note_title(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
@@ -130,6 +133,7 @@ def decide_in_code(question: str, units: list[Unit], lookup: Callable[[str], lis
         or stated_for_year(question, units)
         or table_years(question, units)
         or table_parts(question, units)
+        or moved_rows(question, units)
         or note_title(question, units)
         or table_fact(question, units)
         or row_fact(question, units)
