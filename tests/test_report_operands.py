@@ -639,3 +639,26 @@ def test_a_listed_value_of_a_later_year_answers_nothing_of_the_year_asked():
         "p5", "Full year 2023 results", "In 2023 the group spent €1.49 billion on eCapex and €0.31 billion on spectrum licences."
     )
     assert listed_value("How much did the group spend on eCapex in 2023?", [spent]).answer == "€1.49 billion"
+
+
+def test_a_half_of_quarters_a_difference_from_the_year_before_and_the_one_row_that_says_it():
+    """A fourth outside tester's forms: "net sales in the first half of 2024" over quarter columns
+    only is Q1 + Q2; "How many more … at the end of 2023 than a year earlier?" is 2023 less 2022;
+    "subscribers" is the one row "Mobile subscribers (million)" though it says "mobile" besides,
+    never a row with two words more ("Total deferred tax asset" for "total assets")."""
+    quarters = [["SEK m", "Q1 2024", "Q2 2024", "Q3 2024", "Q4 2024"], ["Industrial Automation", "1,688", "1,779", "1,702", "1,856"]]
+    quarters.append(["Flow Technology", "2,101", "2,244", "2,150", "2,308"])
+    units = [("k", _text(quarters))]
+    assert compute("What were Industrial Automation's net sales in the first half of 2024?", units).answer == "3,467 million"
+    assert compute("What were Industrial Automation's net sales in the second quarter of 2024?", units) is None  # one cell: looked up
+    kpis = [["", "2023", "2022"], ["Mobile subscribers (million)", "79.4", "75.8"], ["Data users (million)", "44.6", "38.1"]]
+    units = [("k", _text(kpis, "Key performance indicators"))]
+    assert compute("How many more subscribers did they have at the end of 2023 than a year earlier?", units).answer == "3.6 million"
+    assert look_up("How many subscribers were there at the end of 2022?", units).answer == "75.8 million"
+    tax = [
+        ["$", "2019", "2018"],
+        ["Deferred tax assets:", "", ""],
+        ["Total deferred tax asset", "1,112,987", "1,004,512"],
+        ["Valuation allowance", "(12,400)", "(11,900)"],
+    ]
+    assert look_up("What is the total assets as of June 30, 2019?", [("k", _text(tax))]) is None

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 from ..text.printed import SCALE, scale_word
 from ..text.rows import CAPTION_SEP, row_spans
 from ..types import Unit
+from .cell_lookup import ASKS_VALUE
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
 from .count_rows import asks_rows_over, count_rows
 from .operands import operands
 from .operation import SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
-from .periods import column_period
+from .periods import column_period, periods_asked
 from .printed_change import printed_change, printed_percent, printed_row, printed_share
 from .stated_result import stated_result
 from .table_cells import (
@@ -280,12 +281,22 @@ def strength(cells: Sequence[Cell], question: str) -> tuple[float, int]:
     return scores, min((sum(any(close(w, t) for t in said) for w in words) for said in told), default=0)
 
 
+def _half_asked(question: str) -> Operation | None:
+    """A half year's value asked ("What were net sales in the first half of 2024?"): a sum of its
+    quarters where a table prints quarters only (period_cells.py `halves_as_quarters`); a table
+    with the half's own column answers by its cell (cell_lookup.py), so none is computed there."""
+    halves = [p for p in periods_asked(question) if p.part == "half" and p.year is not None]
+    if len(halves) != 1 or not ASKS_VALUE.search(question) or len(periods_asked(question)) != 1:
+        return None
+    return Operation("sum", (), (halves[0].year,), 2, "", periods=(halves[0],))  # type: ignore[arg-type]
+
+
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
     if asks_rows_over(question):
         return _rows_counted(question, units_texts)
-    op = operation(question)
+    op = operation(question) or _half_asked(question)
     if op is None or any(SUM_INSIDE.search(p) for p in op.parts):
         return None  # a whole that is itself a sum: no one row is it
     found: list[tuple[tuple[float, int], Computed]] = []

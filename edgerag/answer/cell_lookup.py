@@ -253,8 +253,29 @@ def _held(header: str, words: Sequence[str]) -> int:
 _MONTHS = frozenset(_MONTH_NAMES)
 
 
+_ASKING = frozenset("more less fewer earlier later before previous prior all".split())
+"""Words that ask a change or a sum ("How many more … than a year earlier?", "in all"): no row's."""
+
+
+def sole_row(grid: Grid, question: str) -> int | None:
+    """The one row whose own label holds every word the question names a row by and at most one
+    word more, where no row holds enough of its own label's words to be named (table_cells.py `best_row`):
+    "How much molybdenum did they produce?" is "Molybdenum in concentrate", "subscribers" the
+    "Mobile subscribers (million)" row; None where no row, or two, hold them all."""
+    words = [w for w in _own_words(question) if w not in _NO_ROW_WORDS and w not in _ASKING]
+    if not words:
+        return None
+    rows = []
+    for i, label in enumerate(grid.labels):
+        own = content(re.sub(r"\([^()]*\)", " ", label.rpartition(SECTION_MARK)[2]))  # its asides ("(million)") aside
+        if all(any(close(w, t) for t in own) for w in words) and sum(not any(close(t, w) for w in words) for t in own) <= 1:
+            rows.append(i)  # its own label says every word, and at most one more ("Molybdenum in concentrate")
+    return rows[0] if len(rows) == 1 else None
+
+
 def _rows(grid: Grid, question: str) -> list[int]:
-    """The rows the question names: one, or one for each part it lists ("A and B")."""
+    """The rows the question names: one, or one for each part it lists ("A and B"); else the one
+    row that holds all its words (`sole_row`)."""
     parts = [p for p in _SPLIT.split(question) if content(p)]
     several = []
     if len(parts) > 1:
@@ -265,6 +286,8 @@ def _rows(grid: Grid, question: str) -> list[int]:
     if len(several) > 1:
         return several
     one = best_row(grid, content(question))
+    if one is None:
+        one = sole_row(grid, question)
     return [] if one is None else [one]
 
 

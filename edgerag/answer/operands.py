@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.rows import SECTION_MARK
+from .cell_lookup import sole_row
 from .every_row import every_row, top_rows
 from .operation import Operation, names_a_period, said_numbers, years_in
 from .period_cells import by_period, halves_as_quarters, period_cells
@@ -320,8 +321,17 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     return None
 
 
+_YEAR_BEFORE = re.compile(
+    r"\b(?:a\s+year\s+(?:earlier|before|ago)|the\s+(?:year|period)\s+before|(?:the\s+)?(?:previous|prior|preceding)\s+year|last\s+year)\b",
+    re.I,
+)
+"""A difference from the year before the one named ("How many more … at the end of 2023 than a year earlier?"): a change."""
+
+
 def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
     words = content(question)
+    if op.op == "difference" and len(op.years) == 1 and not op.parts and _YEAR_BEFORE.search(question):
+        op = replace(op, op="change")  # the year named less the one before it
     if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
         words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
     if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
@@ -349,6 +359,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
     row = best_row(grid, words)
     if row is None and (numbered := numbered_rows(grid, question)):
         row = best_row(grid, words, numbered)  # "28 nanometers" among "40 nanometers", "65 nanometers"
+    if row is None and not op.parts:
+        row = sole_row(grid, question)  # "How many more subscribers …?": "Mobile subscribers (million)", the one that says it
     if (
         (row is None or len(op.years) == 1)
         and op.op in ("sum", "average")

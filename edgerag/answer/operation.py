@@ -104,7 +104,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("average", re.compile(r"\b(?:average|mean)\b", re.I)),
-    ("difference", re.compile(r"\bdifference\b|\bhow\s+much\s+(?:more|less|higher|lower|greater|bigger|smaller)\b", re.I)),
+    ("difference", re.compile(r"\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|less|fewer|higher|lower|greater|bigger|smaller)\b", re.I)),
     (
         "change",
         re.compile(
