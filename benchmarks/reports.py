@@ -68,7 +68,7 @@ third in the user's own words, scored the same way. Its indexes are built under 
 its default out file is benchmarks/results/reports_heldout4_<model>.json.
 
 ``--set heldout5`` asks a fifth held-out set (benchmarks/reports/heldout5/{sources,questions.jsonl}),
-written by an outside tester who saw no earlier set's excerpts: seven excerpts of invented companies and
+written by an outside tester who saw no earlier set's excerpts: eight excerpts of invented companies and
 a city (a Finnish forestry group's interim key figures in "EUR million" with Q3, Q1–Q3 and "Change, %"
 columns beside the prior full year and figures in brackets in the prose, and a business-area table; a
 US regional bank's 10-K selected data over five years descending in "(dollars in thousands, except per
@@ -81,9 +81,10 @@ ascending with a "KShs '000" units row, parentheses, a section row, footnote mar
 KShs billion in the prose; a Belgian biotech's half year with H1 columns beside the full year, bold
 totals, a cash-position table and its cash runway in words; a Thai hospital group's revenue structure
 in "Baht million" with "%" of revenue columns and an operating-statistics table with Q4 beside
-full-year columns); 63 questions of the same kinds, more than a third in the user's own words, scored
-the same way. Its indexes are built under ``<work>/heldout5`` and its default out file is
-benchmarks/results/reports_heldout5_<model>.json.
+full-year columns; an Argentine agribusiness restated in constant currency under IAS 29, "—" and "nil",
+beside a crop table whose hectares and tonnes each span two years under a two-row header); 65 questions
+of the same kinds, more than a third in the user's own words, scored the same way. Its indexes are
+built under ``<work>/heldout5`` and its default out file is benchmarks/results/reports_heldout5_<model>.json.
 
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
 ``--set reports``, ``heldout`` … ``heldout5``: plain RAG at LlamaIndex's defaults, one index per excerpt
