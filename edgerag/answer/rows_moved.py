@@ -34,8 +34,16 @@ ASKED = re.compile(
     re.I,
 )
 _BY = re.compile(
-    r"\bby\s+(?P<dir>more\s+than|over|at\s+least|less\s+than|under)\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent|per\s+cent)?", re.I
+    r"(?:\bby\s+)?\b(?P<dir>more\s+than|over|at\s+least|less\s+than|under)\s+(?P<cur>[^\s\d]{1,3}\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%|percent|per\s+cent)?",
+    re.I,
 )
+"""A bound on the move ("by more than 10%", "grew more than 10%"); one in amounts ("by more than €10
+million") is left to the model."""
+_THAN_OTHER = re.compile(
+    r"\b(?:faster|slower|better|worse|more|less)\s+than\s+(?!(?:in\s+)?(?:19|20)\d{2}\b|a\s+year\b|the\s+(?:year|previous|prior)\b|\S?\s?\d)",
+    re.I,
+)
+"""A move compared with another thing's ("grew revenue faster than the group"): not a row's own move."""
 _NOUNS = {
     "sold": "sales revenue turnover",
     "earned": "earnings income",
@@ -60,8 +68,10 @@ class Moved:
 def _asked(question: str) -> tuple[re.Match[str], bool, re.Match[str] | None, list[str]] | None:
     """The question's form: the match, whether a rise is asked, the bound, and the words of what moved."""
     m = ASKED.search(question)
-    if m is None or _MOST.search(m["rest"]):
+    if m is None or _MOST.search(m["rest"]) or _THAN_OTHER.search(m["rest"]):
         return None
+    if m["cmp"] and re.match(r"\s*than\b", m["rest"], re.I):
+        return None  # "Which segments made more than €100 million?": an amount compared, no move
     up = bool(m["up"]) or (bool(m["cmp"]) and m["cmp"].lower() == "more")
     rest = m["rest"].strip()
     what = rest[: w.start()] if (w := _WHAT_END.search(rest)) else rest
@@ -119,7 +129,7 @@ def rows_moved(question: str, grid: Grid) -> Moved | None:
         pairs.append((a, b))
         change = b.amount.value - a.amount.value
         if bound is not None:
-            if not bound["pct"] or a.amount.value == 0:
+            if not bound["pct"] or bound["cur"] or a.amount.value == 0:
                 return None  # a bound in amounts: its scale is not read here
             size = 100 * change / abs(a.amount.value)
             over = bound["dir"].lower().startswith(("more", "over", "at"))
