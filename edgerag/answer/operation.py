@@ -59,6 +59,17 @@ _EITHER_YEAR = re.compile(
 )
 """Which of two years a row's value was larger in, asked yes-no-wise: "Was the profit for the
 financial year higher in 2022 or in 2023?", "Did the group sell more electricity in 2022 or in 2023?"."""
+_YEAR_CHOICE = re.compile(
+    r"\b(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*,?\s+or\s+(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*\??\s*$", re.I
+)
+"""A question that ends asking one of two years: a choice, never a number computed."""
+_NOT_EITHER = re.compile(
+    r"\b(?:grow|grew|grown|growth|rise|rose|risen|increase[sd]?|fall|fell|fallen|decline[sd]?|drop(?:ped)?|change[sd]?|faster|slower"
+    r"|share|percentage|percent|proportion|margin|ratio|rate|per)\b",
+    re.I,
+)
+"""A comparison of two years' changes or shares ("Did revenue grow more in 2022 or in 2023?", "Were
+staff costs a larger share of revenue …?"): not of the row's values, so not `_EITHER_YEAR`'s."""
 _COUNT_YEARS = re.compile(
     r"^\s*how\s+many\s+(?:fiscal\s+)?years\b.*?\b(?P<dir>exceed(?:ed|s)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less(?:\s+than)?|lower\s+than)"
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",
@@ -83,7 +94,8 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"(?:\b(?:percentage|percent)|%)\s+(?:change|increase|decrease|growth|decline|rise|drop|fall|movement|variance|difference)\b"
             r"|\b(?:change|increase|decrease|variance|movement|growth)\s+in\s+(?:percentage|percent)\b|\bby\s+what\s+(?:percentage|percent)\b|\bgrowth\s+rate\b"
-            r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?",
+            r"|\bpercentage\s+(?:increase|change)\s*/\s*\(?decrease\)?|\bby\s+how\s+(?:much|many)\s+percent"
+            r"|\bhow\s+fast(?=\s+(?:did|has|had|have|does|do)\b.*\b(?:grow|rise|fall|drop|increase|decrease|decline|shrink)\b)",
             re.I,
         ),
     ),
@@ -110,7 +122,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|growth|decline[sd]?|movement|variance)\b"
             r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b"
-            r"|\bby\s+how\s+much\b|\bhow\s+fast(?=\s+(?:did|has|had|have|does|do)\b.*\b(?:grow|rise|fall|drop|increase|decrease|decline|shrink)\b)",
+            r"|\bby\s+how\s+much\b(?!.*\b(?:exceed|surpass|outstrip|beat|top)\w*\b)",
             re.I,
         ),
     ),
@@ -307,7 +319,7 @@ def _parts(question: str) -> tuple[tuple[str, ...], str]:
 def which_year(question: str) -> tuple[Operation, tuple[str, ...]] | None:
     """ "In which year was X smallest?" read whatever words X has, and the words of arithmetic it
     says ("Weighted *average* grant-date fair value": a row's own word, or a computation's)."""
-    m = _WHICH_YEAR.search(question) or _EITHER_YEAR.search(question)
+    m = _WHICH_YEAR.search(question) or (_EITHER_YEAR.search(question) if not _NOT_EITHER.search(question) else None)
     if m is None:
         return None
     said = tuple(w.lower() for w in _ARITHMETIC_WORDS.findall(question))
@@ -353,8 +365,8 @@ def operation(question: str) -> Operation | None:
     for name, pattern in (("count_years", _COUNT_SIGNED), ("years_over", _YEARS_SIGNED)):
         if m := pattern.search(question):  # "In which year was X negative?": the years below 0
             return Operation(name, (), years_in(question), 0, m["dir"], m["dir"].lower() == "negative", 0.0)
-    if _NOT_A_NUMBER.search(question):
-        return None
+    if _NOT_A_NUMBER.search(question) or _YEAR_CHOICE.search(question):
+        return None  # a cause, a name, or a choice of two years not read as a row's values ("Did costs increase more in 2022 or 2023?")
     asked = _SET_ASIDE.sub(" ", question)  # "excluding the increase in other costs of $0.4 million, what is …": no change asked
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(asked))]
     if not found:
