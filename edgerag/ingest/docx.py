@@ -4,8 +4,9 @@ The body is read in document order (paragraphs and tables interleaved). A paragr
 ``Heading N`` (or ``Title``) opens a section: the path is the chain of open headings,
 ``Results › Costs``. Each table row is one block written with its header (text/rows.py):
 ``Caption — Item: bolts; Cost: 3 EUR``, the header being the rows marked "Header Row", else
-the first; the caption a paragraph just above styled Caption, opening "Table 3" or reading as a
-title (short, no full stop: "Full-year results (Unit: KRW billion)"), else the heading above. A merged cell, which python-docx returns once per grid column (and row), is
+the first; the caption the heading above, with a paragraph just above the table styled Caption,
+opening "Table 3" (that alone) or reading as a title (short, no full stop: "Earnings release:
+Full-year results (Unit: KRW billion)", "Membership fees: Valid from 1 April 2024"). A merged cell, which python-docx returns once per grid column (and row), is
 written once; a table of one column keeps its cells as they stand. The archive is checked
 for zip bombs before python-docx opens it (archive.py); old binary ``.doc`` files, and
 anything else that is not a zip, are refused by name.
@@ -50,7 +51,15 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
             section = SECTION_SEP.join(t for _, t in heads)
             if isinstance(item, Table):
                 grid = [[" ".join(c.text.split()) for c in row.cells] for row in item.rows]
-                lines = grid_lines(grid, above or (heads[-1][1] if heads else ""), _header_rows(item), strong=_bold_labels(item))
+                heading = heads[-1][1] if heads else ""
+                caption = (
+                    above
+                    if not heading or above.startswith(heading) or _TABLE_NO.match(above)
+                    else f"{heading}: {above}"
+                    if above
+                    else heading
+                )
+                lines = grid_lines(grid, caption, _header_rows(item), strong=_bold_labels(item))
                 if lines is None:  # one column, or prose in a cell: the cells as they stand
                     lines = [" | ".join(c for c in dict.fromkeys(r) if c) for r in grid]
                 for line in lines:

@@ -24,9 +24,11 @@ reader looks at positions instead:
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
    stop at its end ("Table 2: Lab instruments").
-5. A table that runs on to the next page without its header: the first block of lines there
-   that starts with values, as many columns wide as the last table of the page before, goes on
-   under that table's header and caption (`Heading`), however few its lines.
+5. A table that runs on to the next page without its header: a block of lines at the top of
+   that page (under at most a running header and a page number) whose first line is a label and
+   values, as many columns wide as the last table of the page before, goes on under that table's
+   header and caption (`Heading`), however few its lines; a table there with a header of its own
+   keeps it.
 
 Finding lines costs a box per character (about 4 µs), so a page is looked at only when the
 characters on each side of its spaces and line breaks show `MIN_LINES` wide gaps within a
@@ -55,6 +57,8 @@ GAP = 1.0
 ROW_PITCH = 2.6
 """The most font sizes a table's line may lie below the line before it."""
 MIN_LINES = 3
+_TOP_LINES = 2
+"""The most lines (a running header, a page number) above a block that goes on with the page before's table."""
 WIDEST_MEAN = 40
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _BLANK = re.compile(r"(?<=\S)\s+(?=\S)")
@@ -176,12 +180,7 @@ def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> 
             grid[-1] = [f"{a} {b}".strip() for a, b in zip(grid[-1], cells)]
         else:
             grid.append(cells)
-    if (
-        carried is not None
-        and len(carried.header) == len(cols)
-        and _data(" ".join(grid[0][1:]))
-        and not any(map(_data, carried.header[:1]))
-    ):
+    if carried is not None and len(carried.header) == len(cols) and _values_row(grid[0]) and not any(map(_data, carried.header[:1])):
         grid, caption = [list(carried.header), *grid], carried.caption  # the table of the page before, its header not repeated
     header = grid[0]
     filled = [c for r in grid for c in r if c]
@@ -199,6 +198,13 @@ def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> 
     if not lines:
         return None
     return PageTable(lines, frozenset(c.index for line in block for c in line.chars), Heading(tuple(header), caption))
+
+
+def _values_row(row: list[str]) -> bool:
+    """Whether a first line is a row of values, not a header: a label, then values that name no
+    period ("Molybdenum (t) | 412 | 388", not " | 2023 | 2022")."""
+    cells = [c for c in row[1:] if c]
+    return bool(row[0]) and not _data(row[0]) and bool(cells) and all(_data(c) and not period_name(c) for c in cells)
 
 
 def _periods_over_values(line: _Line, cols: list[tuple[float, float]]) -> bool:
@@ -264,8 +270,9 @@ def find_tables(tp, carried: Heading | None = None) -> list[PageTable]:
             j += 1
         while j > i and len(lines[j - 1].runs) < 2:
             j -= 1
-        if j - i >= MIN_LINES or (carried is not None and not found and j - i >= 1):
-            table = _table(lines[i:j], _caption(lines[i - 1] if i else None, lines[i]), None if found else carried)
+        carry = carried if not found and i <= _TOP_LINES else None  # only a block at the top of the page goes on
+        if j - i >= MIN_LINES or (carry is not None and j - i >= 1):
+            table = _table(lines[i:j], _caption(lines[i - 1] if i else None, lines[i]), carry)
             if table is not None:
                 found.append(table)  # the page's first table ends what goes on from the page before
         i = max(j, i + 1)
