@@ -30,6 +30,7 @@ from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, h
 from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
+from .operation import years_in
 from .periods import column_period, named_period, periods_asked, written_years
 from .table_cells import close, content, header_year, question_words
 from .table_words import OWN_ENTITY
@@ -229,16 +230,23 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     """Whether ``sentence`` is a table's row that holds ``short``'s figures only in columns of
     another part of a year than the one ``question`` asks ("What were Immunology sales in the second
     quarter of 2024?" over "H1 2024: 1,215"; "net income in the third quarter of 2023" over "Quarter ·
-    4Q23: 24,106"): that period's figure is not printed. False for prose, a question naming no one
-    part of a year, or a column naming none."""
+    4Q23: 24,106"): that period's figure is not printed; nor is a whole year's, asked where the row
+    has that year's own column, in a quarter's ("How much molybdenum in 2023?" over "Q4 2023: 412;
+    2023: 1,602"). False for prose, a question naming no one period, or a column naming none."""
     asked = periods_asked(question)
     row = parse_row(sentence)
     said = figures(short)
-    if row is None or len(asked) != 1 or not asked[0].part or not said:
+    if row is None or not said:
         return False
     _, *rest = row.cells.items()
     columns = [h for h, cell in rest if said & figures(cell)]
     named = [named_period(h) or column_period(h, header_year(h)) for h in columns]
+    if not asked and len(years := set(years_in(question))) == 1:
+        year = years.pop()  # a whole year asked: "412" read from "Q4 2023" beside the row's own "2023" column
+        whole = [h for h, _ in rest if header_year(h) == year and (named_period(h) or column_period(h, year)) is None]
+        return bool(columns) and bool(whole) and all(p is not None and p.part for p in named)
+    if len(asked) != 1 or not asked[0].part:
+        return False
     want = asked[0]
     return bool(columns) and all(
         p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)) for p in named

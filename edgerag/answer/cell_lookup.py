@@ -1,7 +1,8 @@
 """A table's cell, or several, that a question asks for, read in code (issue #63, items 2 and 4):
 its row bound by the label's words and its column by the year it names or the header's words
 (table_cells.py); the cell is the answer only where both bind. Where two tables answer apart,
-the one whose rows, columns and caption explain more of the question's words answers.
+the one whose rows, columns and caption explain more of the question's words answers, and for a
+year asked, a whole year's column before a quarter's.
 
     "What was the research and development expense in 2019?"      → the row's 2019 cell
     "What were the Services revenue in 2019 and 2018, respectively?" → both years' cells, in
@@ -356,7 +357,7 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     if op is not None and op.op != "sum" and not (op.op == "ratio" and not op.parts):
         return None  # a computation: arithmetic.py's, or the model's; not a ratio by its name ("the gross NPA ratio"), a row
     named = [p for p in _SPLIT.split(question) if _own_words(p)]
-    found: list[tuple[float, Looked]] = []
+    found: list[tuple[tuple[float, bool], Looked]] = []
     bound = _BOUND.search(question)
     for grid in grids(units_texts):
         if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
@@ -386,12 +387,13 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
             shown(c).replace("-", "", 1) if read_as_size(c) or side_asked(c, question) else shown(c) for c in cells
         )  # "Tax paid: (5.6)" → 5.6; "the net loss" of "Net income (loss): (6,557)" → 6,557
         why = "; ".join(f"{c.label}, {c.header}: {c.amount.text}" for c in cells)
-        found.append((share, Looked(answer, cells, f"read in code: {why}")))
+        whole = not periods_asked(question) and all(column_period(c.header, header_year(c.header)) is None for c in cells)
+        found.append(((share, whole), Looked(answer, cells, f"read in code: {why}")))
     if not found:
         return None
-    best = [
-        f for s, f in found if s == max(s for s, _ in found)
-    ]  # "the Agribusiness division's operating profit": the segment note, not the group's
+    top = max(s for s, _ in found)
+    best = [f for s, f in found if s == top]  # "the Agribusiness division's operating profit": the segment note, not the group's;
+    # a year asked: a full-year table's column before a quarter's ("Full-year results · 2023", not "Q4 2023")
     if len({f.answer for f in best}) != 1 or said_closer(question, best[0].cells, units_texts):
         return None  # none, two tables that answer apart, or a sentence that says it more closely than the cells
     return best[0]

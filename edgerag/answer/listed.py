@@ -93,7 +93,7 @@ _MONEY_ASKED = re.compile(
 """A question of money in people's words ("How much money did data services bring in …?"): an item's
 value with no currency ("of whom 44.6 million used data services") is a count, not its answer."""
 _MONEY_VALUE = re.compile(
-    rf"[{SIGNS}]|\b(?:{CODES}|Rs|Rp|zł)\b|\b(?:euros?|dollars?|pounds?|francs?|kronor|kroner|krona|yen|yuan|naira|rupees?|rand|pesos?|złoty|zloty|lira|reais|real)\b",
+    rf"[{SIGNS}]|(?-i:\b(?:{CODES}|Rs|Rp|zł)\b)|\b(?:euros?|dollars?|pounds?|francs?|kronor|kroner|krona|yen|yuan|naira|rupees?|rand|pesos?|złoty|zloty|lira|reais)\b",
     re.I,
 )
 _RATE = re.compile(r"\b(?:margin|rate|ratio|percentage|percent)\b|%", re.I)

@@ -75,7 +75,7 @@ _AFTER = re.compile(rf"^[\s,'-]*(?:of\s+)?(?:(?:the\s+)?(?:fiscal|financial|cale
 _BEFORE = re.compile(rf"(?P<y>{YEAR.pattern})(?:\s+fiscal)?[\s·'-]*$", re.I)
 _DATED = re.compile(
     r"\b(?:three|six|nine|twelve|\d{1,2})\s+months\b|\b\d{1,2}\s*(?:st|nd|rd|th)?\s*$"
-    r"|\b(?:years?|period|quarter|half)\s+(?:to|ended|ending)\s*$|\b(?:ended|ending|as\s+(?:at|of))\s*$",
+    r"|\b(?:years?|half)\s+(?:to|ended|ending)\s*$",
     re.I,
 )
 """A span of months ended on a date ("Three months ended"), a year to its month ("in the year to March
@@ -211,7 +211,10 @@ def column_period(header: str, year: int | None) -> Period | None:
     if len(found) != 1:
         return None
     part, index = next(iter(found))
-    if year is None and len(run_on := {f[2] for f in mentions if f[2] is not None}) == 1:
+    run_on = {f[2] for f in mentions if f[2] is not None}
+    if len(run_on) > 1:
+        return None  # "Jan–Mar 2023 vs Jan–Mar 2022": a comparison of two years' parts, no one period
+    if year is None and run_on:
         year = run_on.pop()  # "4Q22": the fourth quarter of 2022, its year run on
     return Period(year, part, index)
 

@@ -381,8 +381,9 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
 
 
 _PART_WORD = re.compile(
-    r"q[1-4]|h[12]|[1-4]q\w*|[12]h\w*|quarters?|quarterly|half|halves|first|second|third|fourth|"
-    r"jan\w*|feb\w*|mar\w*|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|months?|monthly"
+    r"q[1-4]|h[12]|[1-4]q\d{2}|[12]h\d{2}|quarters?|quarterly|half|halves|first|second|third|fourth|"
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"|months?|monthly"
 )
 """A question's word that names a part of a year: then a column of that part may be the one asked."""
 
