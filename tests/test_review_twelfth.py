@@ -116,3 +116,37 @@ def test_a_whole_year_asked_is_no_quarters_figure_beside_the_years_own_column():
     assert other_period("How much molybdenum did they produce in 2023?", row, "412")
     assert not other_period("How much molybdenum did they produce in 2023?", row, "1,602")
     assert not other_period("How much molybdenum did they produce in Q4 2023?", row, "412")
+
+
+BUDGET = [["$'000", "2024 Budget", "2024 Actual", "Variance fav / (unfav.)", "2023 Actual"], ["Revenue:", "", "", "", ""]]
+BUDGET += [["Property taxation", "186,450", "187,912", "1,462", "178,305"], ["Total revenue", "296,000", "297,681", "1,681", "284,097"]]
+BUDGET += [
+    ["Expenses:", "", "", "", ""],
+    ["Protective services", "78,900", "81,265", "(2,365)", "75,002"],
+    ["Total expenses", "274,000", "273,018", "982", "256,787"],
+]
+
+
+def test_a_budget_to_actual_statement_in_a_users_words():
+    """A fifth outside tester's city budget, after its unseen first run: "actual" inside a part names
+    the column ("the City's actual 2024 revenue": 2024 Actual, not 2024 Budget); "What pushed …
+    over budget?" asks a cause, no cell; "by how much … miss their plan" asks no one row's change;
+    "total spending" is total expenses; "by how much … exceed its budget" keeps the variance column."""
+    from edgerag.answer.year_cell import _ASKS_CHANGE
+
+    units = _units(BUDGET, "Budget to actual comparison")
+    assert compute("What proportion of the City's actual 2024 revenue came from property taxes?", units).answer == "63.13%"
+    assert look_up("What pushed protective services over budget?", units) is None
+    assert operation("By how much did the revenue lines that came in under budget miss their plan in 2024?") is None
+    assert look_up("What was total spending in 2023?", units).answer == "256,787 thousand"
+    assert _ASKS_CHANGE.search("By how much did spending on protective services exceed its 2024 budget?")
+    assert operation("In which of the last five years did the bank make the most money?").op == "which_year"
+
+
+def test_a_docx_paragraph_opening_table_is_the_caption_alone(tmp_path):
+    figures = [["€ thousand", "2023", "2022"], ["Gross written premiums", "2,445,590", "2,377,320"], ["Net income", "96,480", "71,230"]]
+    path = make_docx(
+        tmp_path / "keyfigures.docx",
+        [("h", 2, "Business development of the Group"), ("p", "Table: Key figures of the Group"), ("t", figures)],
+    )
+    assert "Table: Key figures of the Group (€ thousand) — Item: Net income; 2023: 96,480" in _text(path)

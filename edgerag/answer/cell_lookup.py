@@ -48,11 +48,12 @@ from .table_words import OWN_ENTITY
 ASKS_VALUE = re.compile(
     r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b"
     r"|how\s+many\b(?!\s+(?:years?|times|of\b|components?|items?|types?|kinds?|categories|rows?|segments?)\b)"
-    r"|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do)\b))",
+    r"|(?:in\s+\d{4},?\s+)?what\b(?!\s+(?:caused|led|drove|does|did|do|pushed|made|hurt|helped|lifted|boosted|weighed|prompted|triggered|explains?|contributed)\b))",
     re.I,
 )
 """A question that asks for a value ("What was …?", "How much …?", "How many employees were there
-in 2019?": a row's count), not a cause, an action, nor a count of the table's own rows or years."""
+in 2019?": a row's count), not a cause ("What pushed protective services over budget?"), an
+action, nor a count of the table's own rows or years."""
 _NOT_A_VALUE = re.compile(
     r"\b(?:why|caused?|reasons?|due\s+to|attributed|drove|driven|represent|comprise|consist|include|includes|method|policy|how\s+is|how\s+are|which"
     r"|relates?|relate[sd]\s+to|accounts?(?!\s+(?:receivable|payable))|components?|items?|change[sd]?|increase[sd]?|decrease[sd]?|growth|grew|decline[sd]?|movement|variance|difference)\b",
@@ -258,12 +259,18 @@ _ASKING = frozenset("more less fewer earlier later before previous prior all".sp
 """Words that ask a change or a sum ("How many more … than a year earlier?", "in all"): no row's."""
 
 
+def row_words(question: str) -> list[str]:
+    """The words ``question`` names a row by: its own words but a period's, the report's entity, a
+    reporting verb, a unit, a pronoun and the words that ask a change or a sum."""
+    return [w for w in _own_words(question) if w not in _NO_ROW_WORDS and w not in _ASKING]
+
+
 def sole_row(grid: Grid, question: str) -> int | None:
     """The one row whose own label holds every word the question names a row by and at most one
     word more, where no row holds enough of its own label's words to be named (table_cells.py `best_row`):
     "How much molybdenum did they produce?" is "Molybdenum in concentrate", "subscribers" the
     "Mobile subscribers (million)" row; None where no row, or two, hold them all."""
-    words = [w for w in _own_words(question) if w not in _NO_ROW_WORDS and w not in _ASKING]
+    words = row_words(question)
     if not words:
         return None
     rows = []

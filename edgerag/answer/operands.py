@@ -303,7 +303,11 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     if a is not None and b is not None and (_names_more(grid, a, op.parts[0]) or _names_more(grid, b, op.parts[1])):
         return None  # "investor relations and consultants": a part naming two rows is no one row's cell
     if a is not None and b is not None and a != b:
-        rest = [w for w in question_words(question) if w not in a_words and w not in b_words]
+        told = content(grid.labels[a]) + content(grid.labels[b])
+        unsaid = [
+            w for w in a_words + b_words if not years_in(w) and not any(close(w, t) for t in told)
+        ]  # "actual" of "the City's actual 2024 revenue": the column's
+        rest = [w for w in question_words(question) if w not in a_words and w not in b_words] + unsaid
         h = _one_column(op, grid, [a, b], rest)
         if h is None and (shared := [w for w in a_words if any(close(w, x) for x in b_words)]):
             h = _one_column(op, grid, [a, b], shared)  # "the amortized costs of A as a percentage of the total amortized cost"

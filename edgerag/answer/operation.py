@@ -48,7 +48,7 @@ _NOT_A_NUMBER = re.compile(
 )
 """A question that asks no number computed: a cause, a reason, a list ("respectively"), a name ("Which segment …")."""
 _WHICH_YEAR = re.compile(
-    r"\b(?:in\s+)?(?:which|what)\s+(?:fiscal\s+)?year\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
+    r"\b(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:last|past)\s+\w+\s+(?:fiscal\s+)?years|(?:fiscal\s+)?year)\b.*?\b(?P<dir>largest|highest|most|greatest|biggest|higher|larger|greater|more|"
     r"lowest|smallest|least|lower|smaller|fewer|less)\b(?!\s+(?:than\s+)?[-$€£\d])",
     re.I,
 )
@@ -59,6 +59,12 @@ _EITHER_YEAR = re.compile(
 )
 """Which of two years a row's value was larger in, asked yes-no-wise: "Was the profit for the
 financial year higher in 2022 or in 2023?", "Did the group sell more electricity in 2022 or in 2023?"."""
+_MOVED = re.compile(
+    r"\b(?:rise|rose|risen|grow|grew|grown|increase[sd]?|fall|fell|fallen|drop(?:ped)?|decline[sd]?|change[sd]?|improve[sd]?"
+    r"|shr[ai]nk|shrunk|expand(?:ed)?|go(?:ne)?\s+(?:up|down)|went\s+(?:up|down)|than)\b",
+    re.I,
+)
+"""A move "by how much" asks of: a verb of rising or falling, or a comparison ("more … than a year earlier")."""
 _YEAR_CHOICE = re.compile(
     r"\b(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*,?\s+or\s+(?:in\s+)?(?:(?:19|20)\d{2}|FY\s?\d{2,4})\s*\??\s*$", re.I
 )
@@ -122,7 +128,7 @@ _GRAMMAR: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|growth|decline[sd]?|movement|variance)\b"
             r"|\bhow\s+much\s+(?:did|has|had|have|does|do)\b.*\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|go\s+up|go\s+down)\b"
-            r"|\bby\s+how\s+much\b(?!.*\b(?:exceed|surpass|outstrip|beat|top)\w*\b)",
+            r"|\bby\s+how\s+much\b(?!.*\b(?:exceed|surpass|outstrip|beat|top|miss)\w*\b)",
             re.I,
         ),
     ),
@@ -377,6 +383,8 @@ def operation(question: str) -> Operation | None:
     _, _, op, cue = min(found)  # the first cue: "the change in the weighted average number of shares" is a change
     if op == "sum" and (other := [f for f in found if f[2] != "sum"]):
         _, _, op, cue = min(other)  # "the total Term Loan Facility as a percentage of …": "total" names the row, not a sum
+    if op == "change" and cue.lower().startswith("by how much") and not _MOVED.search(question):
+        return None  # "by how much did the lines under budget miss their plan": no move of one row asked
     percent = next((f for f in found if f[2] == "percent_change"), None)
     if percent is not None:
         op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change

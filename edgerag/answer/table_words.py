@@ -21,7 +21,7 @@ _SAID_AS = [
     "sold sell sells selling sale sales",
     "lend lends lent lending loan loans advance advances",
     "earn earns earned earning earnings",
-    "spend spends spent spending expenditure expenditures",
+    "spend spends spent spending expenditure expenditures expense expenses",
     "pay pays paid paying payment payments",
     "borrow borrows borrowed borrowing borrowings",
     "employ employs employed employee employees headcount workforce",
@@ -63,6 +63,7 @@ SHORT = {
     "aum": "assets under management",
     "nav": "net asset value",
     "nta": "net tangible assets",
+    "cer": "constant exchange rates",
 }
 """A report's short names, said for their words by a user or a label alike ("How much more did they
 spend on capex?" over "Capital expenditure")."""

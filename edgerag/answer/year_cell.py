@@ -48,10 +48,11 @@ class Moved:
 
 _ASKS_CHANGE = re.compile(
     r"%|percent|\brate\b|\bchang|\bgrow|\bnew\b|\bmore\b|\bfewer\b|\bless\b|\badditional\b|\badded\b|\bnet\b|\bjoin|\bleft\b"
-    r"|\bcompared\b|\bincreas|\bdecreas|\bup\b|\bdown\b|\bdiffer|\bvaria",
+    r"|\bcompared\b|\bincreas|\bdecreas|\bup\b|\bdown\b|\bdiffer|\bvaria|\bexceed|\bover\s+(?:its\s+|the\s+)?budget|\bunder\s+(?:its\s+|the\s+)?budget|\bby\s+how\s+much\b",
     re.I,
 )
-"""A question that asks a change however worded ("How many new staff joined in 2023?"): a change column answers it."""
+"""A question that asks a change however worded ("How many new staff joined in 2023?", "By how much did
+spending exceed its budget?"): a change or variance column answers it."""
 
 
 def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None:

@@ -4,9 +4,9 @@ The body is read in document order (paragraphs and tables interleaved). A paragr
 ``Heading N`` (or ``Title``) opens a section: the path is the chain of open headings,
 ``Results › Costs``. Each table row is one block written with its header (text/rows.py):
 ``Caption — Item: bolts; Cost: 3 EUR``, the header being the rows marked "Header Row", else
-the first; the caption the heading above, with a paragraph just above the table styled Caption,
-opening "Table 3" (that alone) or reading as a title (short, no full stop: "Earnings release:
-Full-year results (Unit: KRW billion)", "Membership fees: Valid from 1 April 2024"). A merged cell, which python-docx returns once per grid column (and row), is
+the first; the caption a paragraph just above styled Caption or opening "Table 3", else the
+heading above, with a line just above that reads as a title (short, no full stop: "Earnings
+release: Full-year results (Unit: KRW billion)", "Membership fees: Valid from 1 April 2024"). A merged cell, which python-docx returns once per grid column (and row), is
 written once; a table of one column keeps its cells as they stand. The archive is checked
 for zip bombs before python-docx opens it (archive.py); old binary ``.doc`` files, and
 anything else that is not a zip, are refused by name.
@@ -23,7 +23,7 @@ from .archive import UnsafeArchive, open_zip
 from .blocks import Block, Skipped, pack, reads_as_title
 
 _LEVEL = re.compile(r"heading\s*(\d)", re.I)
-_TABLE_NO = re.compile(r"(?:table|tab\.)\s*\d+\b", re.I)
+_TABLE_NO = re.compile(r"(?:table|tab\.)\s*(?:\d+\b|[:.–-])", re.I)
 
 
 def read_docx(path: Path, part_chars: int) -> Iterator:
@@ -46,32 +46,29 @@ def read_docx(path: Path, part_chars: int) -> Iterator:
 
     def blocks() -> Iterator[Block]:
         heads: list[tuple[int, str]] = []
-        above = ""  # the caption a table may have just above it
+        above = ""  # the caption a table may have just above it (styled Caption, "Table 3: …")
+        titled = ""  # a line just above that reads as the table's title, said with the heading
         for item in document.iter_inner_content():
             section = SECTION_SEP.join(t for _, t in heads)
             if isinstance(item, Table):
                 grid = [[" ".join(c.text.split()) for c in row.cells] for row in item.rows]
                 heading = heads[-1][1] if heads else ""
-                caption = (
-                    above
-                    if not heading or above.startswith(heading) or _TABLE_NO.match(above)
-                    else f"{heading}: {above}"
-                    if above
-                    else heading
-                )
+                caption = above or (f"{heading}: {titled}" if heading and titled else titled or heading)
                 lines = grid_lines(grid, caption, _header_rows(item), strong=_bold_labels(item))
                 if lines is None:  # one column, or prose in a cell: the cells as they stand
                     lines = [" | ".join(c for c in dict.fromkeys(r) if c) for r in grid]
                 for line in lines:
                     if line:
                         yield Block(line, section=section)
-                above = ""
+                above = titled = ""
                 continue
             text = item.text.strip()
             if not text:
                 continue
             above = _caption(item, text)
             level = _heading_level(item)
+            line = " ".join(text.split())[:200]
+            titled = line if not above and level is None and reads_as_title(line) else ""
             if level is not None:
                 while heads and heads[-1][0] >= level:
                     heads.pop()
@@ -119,14 +116,12 @@ def _header_rows(table) -> int:
 
 
 def _caption(paragraph, text: str) -> str:
-    """A paragraph's text when it is a caption (style "Caption", "Table 3: …", or a line that reads
-    as a title, blocks.py's `reads_as_title`: "Full-year results (Unit: KRW billion)"), else ""."""
+    """A paragraph's text when it is a caption (style "Caption", or "Table 3: …"), else ""."""
     try:
         style = (paragraph.style.name or "") if paragraph.style is not None else ""
     except (KeyError, ValueError):
         style = ""
-    line = " ".join(text.split())
-    return line[:200] if line and (style.lower() == "caption" or _TABLE_NO.match(line) or reads_as_title(line)) else ""
+    return " ".join(text.split())[:200] if text and (style.lower() == "caption" or _TABLE_NO.match(text)) else ""
 
 
 def _heading_level(paragraph) -> int | None:
