@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 13
+READER_VERSION = 14
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,
@@ -48,7 +48,8 @@ its numbers heads them in order; 10: a DOCX paragraph just above a table that re
 that row's breakdown, its dash-marked items ending at the first row not so marked, and a scale
 taken from "(€ million)" leaves no "()" behind; 12: a PDF table that runs on to the next page
 without its header goes on under it; 13: only from the top of the page, its first line a label and
-values, and a DOCX note above a table joins the heading in its caption. A record without one is 0."""
+values, and a DOCX note above a table joins the heading in its caption; 14: a DOCX paragraph
+"Table: …" is the caption alone. A record without one is 0."""
 
 
 @dataclass(frozen=True)
