@@ -31,6 +31,8 @@ One module per step of the path:
                      year from the year before), two rows or columns named apart (split at the
                      "and" the table's row labels split at), a table of years by row, rows named
                      by their labels for a sum or an average
+            part_rows.py the rows two parts name: the one row that says all of a part, a
+                     part named in two sections the one in the other part's
             every_row.py  a sum or an average over every row of a column, where the question
                      says "all" ("for all non-employee directors", "of all 5 NEOs"), or over
                      its N largest ("the top 3 prepaid expenses in 2018")
@@ -72,6 +74,7 @@ One module per step of the path:
                      only where the question says total or its row explains every word; a row
                      in every year shown, earliest first; "the net loss" of a "Net income
                      (loss)" row said as its size (outflow_rows.py `side_asked`)
+          dated_columns.py the columns of two dates of one year a question names
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
                      31, 2019 and 2018, respectively" → 2018's) or in brackets after its own

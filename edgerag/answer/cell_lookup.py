@@ -38,6 +38,7 @@ from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP
 from ..types import Unit
 from .compare import Decision
+from .dated_columns import dated_columns
 from .operation import operation, years_in
 from .outflow_rows import read_as_size, side_asked
 from .period_cells import year_periods
@@ -180,39 +181,10 @@ def _every_year(grid: Grid, rows: Sequence[int]) -> list[str] | None:
     return [by_year[y][0] for y in sorted(by_year)]
 
 
-_DATE = re.compile(
-    r"\b(?:(?P<d1>\d{1,2})\s+(?P<m1>"
-    + "|".join(m[:3] for m in _MONTH_NAMES)
-    + r")[a-z]*\.?|(?P<m2>"
-    + "|".join(m[:3] for m in _MONTH_NAMES)
-    + r")[a-z]*\.?\s+(?P<d2>\d{1,2}),?)\s+(?P<y>(?:19|20)\d{2})\b",
-    re.I,
-)
-"""A day's date as a question or a column names it: "31 December 2023", "Dec 31, 2023", "30 Jun 2023"."""
-
-
-def _dated_columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
-    """The columns of the dates ``question`` names, in its order, where it names two or more and
-    the columns are dates ("NTA per unit at 31 December 2023 and 30 June 2023": "31 Dec 2023",
-    "30 Jun 2023"); None where it names fewer, or a date no one column is."""
-    asked = [(m["m1"] or m["m2"]).lower()[:3] + m["y"] for m in _DATE.finditer(question)]
-    if len(set(asked)) < 2:
-        return None
-    by_date: dict[str, list[str]] = {}
-    for h in grid.headers:
-        for m in _DATE.finditer(h):
-            by_date.setdefault((m["m1"] or m["m2"]).lower()[:3] + m["y"], []).append(h)
-    cols = [by_date.get(a, []) for a in dict.fromkeys(asked)]
-    if any(len(c) != 1 for c in cols):
-        return None
-    out = [c[0] for c in cols]
-    return out if all(grid.value(i, h) is not None for i in rows for h in out) else None
-
-
 def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
     words = content(question)
     years = years_in(question)
-    if (dated := _dated_columns(grid, question, rows)) is not None:
+    if (dated := dated_columns(grid, question, rows)) is not None:
         return dated
     if not years and len(rows) == 1 and _EVERY_YEAR.search(question):
         return _every_year(grid, rows)

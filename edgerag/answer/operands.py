@@ -52,6 +52,7 @@ from ..text.rows import SECTION_MARK
 from .cell_lookup import sole_row
 from .every_row import every_row, top_rows
 from .operation import Operation, names_a_period, said_numbers, years_in
+from .part_rows import beside, part_row
 from .period_cells import by_period, halves_as_quarters, period_cells
 from .table_cells import (
     Amount,
@@ -262,43 +263,13 @@ def split_at_rows(grid: Grid, joined: str) -> tuple[str, str] | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _section(grid: Grid, row: int) -> str:
-    return grid.labels[row].rpartition(SECTION_MARK)[0]
-
-
-def _beside(grid: Grid, parts: Sequence[str], a: int | None, b: int | None) -> tuple[int | None, int | None]:
-    """A part whose words name rows of two sections alike, bound in the section of the other
-    part's row: "What proportion of total expenditure went on charitable activities?" is
-    "Expenditure on: › Charitable activities", not "Income from: › Charitable activities"."""
-    bound, other = (a, 1) if a is not None else (b, 0)
-    section = _section(grid, bound)  # type: ignore[arg-type]
-    if not section:
-        return a, b
-    usable = [i for i in range(len(grid.labels)) if i != bound and _section(grid, i) == section]
-    found = best_row(grid, content(parts[other]), usable) if usable else None
-    return (found, b) if other == 0 else (a, found)
-
-
-def _part_row(grid: Grid, part: str) -> int | None:
-    """The row a part names: among the rows whose label and section (and the table's caption and
-    labels' header) hold every word of it, where
-    any do ("water EBITDA": "EBITDA › of which: › – Integrated water service", not "EBITDA"), else
-    the best named (best_row)."""
-    words = content(part)
-    shared = content(f"{grid.label_header} {grid.caption}")  # said of every row ("BCE retail subscribers")
-    whole = [i for i, label in enumerate(grid.labels) if all(any(close(w, t) for t in content(label) + shared) for w in words)]
-    if len(whole) == 1:
-        return whole[0]  # the one row that says all of it, though its own label says more ("Integrated water service")
-    return best_row(grid, words, whole) if whole else best_row(grid, words)
-
-
 def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
-    a, b = _part_row(grid, op.parts[0]), _part_row(grid, op.parts[1])
+    a, b = part_row(grid, op.parts[0]), part_row(grid, op.parts[1])
     if (a is None or b is None) and op.joined and (split := split_at_rows(grid, op.joined)):
         op = replace(op, parts=split)  # split where the table's labels split it, not at the first "and"
         a, b = best_row(grid, content(split[0])), best_row(grid, content(split[1]))
     if (a is None) != (b is None):
-        a, b = _beside(grid, op.parts, a, b)
+        a, b = beside(grid, op.parts, a, b)
     a_words, b_words = (question_words(p) for p in op.parts)
     if a is not None and b is not None and (_names_more(grid, a, op.parts[0]) or _names_more(grid, b, op.parts[1])):
         return None  # "investor relations and consultants": a part naming two rows is no one row's cell

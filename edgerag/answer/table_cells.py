@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from ..text.printed import CURRENCY, SCALE, scale_word
 from ..text.rows import SECTION_MARK
-from ..text.tables import stem, tables_in
+from ..text.table_groups import tables_in
+from ..text.tables import stem
 from .operation import said_numbers, splits_a_year, years_in
 from .period_rows import turned
 from .periods import column_period, year_of

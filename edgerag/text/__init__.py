@@ -10,6 +10,7 @@ sections.py   which section a body row is in: a list's heading ("Adjustments for
 printed.py    a table as a report prints it made plain: negatives in parentheses, dashes,
               footnote marks, "$" and "%" in cells of their own, unit rows, the table's scale,
               columns named alike given their years ("2021 · % of revenue")
+table_groups.py the row lines of the texts given, grouped into tables (`tables_in`)
 tables.py     a column's superlative or a comparison of rows, decided in code (`table_answer`)
   top_rows.py the top rows of a column named ("Which are the top 2 …?"), for tables.py
   row_scope.py  the rows it compares: the section the question names, no total row unasked

@@ -39,7 +39,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .cells import date, number
-from .tables import CUES, PEOPLE, PLACES, STOP, VERB_STEMS, Table, TableDecision, cue_in, rows_named, stem, tables_in, words_in
+from .table_groups import Table, tables_in
+from .tables import CUES, PEOPLE, PLACES, STOP, VERB_STEMS, TableDecision, cue_in, rows_named, stem, words_in
 
 _PAREN = re.compile(r"\s*\([^()]*\)")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from .rows import SECTION_MARK, total_row
-from .tables import COMPARATIVE, CUES, Column, Table, TableDecision
+from .table_groups import Table
+from .tables import COMPARATIVE, CUES, Column, TableDecision
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 _SUMMED = re.compile(r"\b(?:sum|total|add(?:s|ed)?\s+up|combined|average|difference)\b", re.I)
