@@ -150,3 +150,21 @@ def test_a_docx_paragraph_opening_table_is_the_caption_alone(tmp_path):
         [("h", 2, "Business development of the Group"), ("p", "Table: Key figures of the Group"), ("t", figures)],
     )
     assert "Table: Key figures of the Group (€ thousand) — Item: Net income; 2023: 96,480" in _text(path)
+
+
+def test_a_figure_read_from_a_sibling_column_moves_to_the_column_the_question_names():
+    """The second set's pharma half year: "at constant exchange rates" names "% change · CER", so the
+    model's "8%" read from "% change · CHF" is the row's 12%; a question that names neither column
+    apart, or names the column read, leaves the reply as it is."""
+    from edgerag.answer.year_cell import in_column_named
+
+    grid = [["CHF m", "H1 2024", "H1 2023", "% change · CHF", "% change · CER"], ["Oncology", "1,842", "1,706", "8", "12"]]
+    grid.append(["Immunology", "1,215", "1,100", "10", "15"])
+    units = [passage("p1", "Group performance", "\n".join(grid_lines(grid, "Group performance")))]
+    moved = in_column_named("8%", "How much did Oncology sales grow at constant exchange rates in the first half of 2024?", units)
+    assert moved is not None and moved.answer == "12%"
+    assert in_column_named("8%", "How much did Oncology sales grow in the first half of 2024?", units) is None
+    assert in_column_named("12%", "How much did Oncology sales grow at constant exchange rates in the first half of 2024?", units) is None
+    budget = _units(BUDGET)
+    actual = in_column_named("78,900", "What did protective services actually cost in 2024?", [passage("p2", "Budget", budget[0][1])])
+    assert actual is not None and actual.answer == "81,265"

@@ -47,7 +47,7 @@ from .restated import content, past_restatement
 from .rule_check import read_rule
 from .scaled import with_scale
 from .several import LISTED, ROWS_LISTED, SEPARATOR, asks_several, items_read, not_the_asked, parts_of_sum, row_siblings
-from .year_cell import in_year_asked
+from .year_cell import in_column_named, in_year_asked
 
 
 @dataclass
@@ -214,8 +214,8 @@ def answer_question(
         whole = qualified(short_text, asked, [u.text for u in units])  # "… at your local council" (qualified.py)
         rule("qualified", whole)
         short_text = whole
-    moved = in_year_asked(short_text, asked, units) if free else None
-    if moved is not None:  # the row the model read, in the column of the year asked (year_cell.py)
+    moved = (in_year_asked(short_text, asked, units) or in_column_named(short_text, asked, units)) if free else None
+    if moved is not None:  # the row the model read, in the column of the year or the column asked (year_cell.py)
         rule("column", moved.answer)
         text, short_text, reason = moved.answer, moved.answer, moved.why
     beside = row_siblings(short_text, asked, units) if free and len(listed) < 2 and asks_several(asked) else []

@@ -12,6 +12,10 @@ number the row already holds in the year asked, one held by several rows, by ano
 year, or by no table is left as it is. The same holds for a row code looked up by
 its label (read.py `decided`).
 
+`in_column_named`: a number the model read from a column the question tells apart from the one
+it names ("at constant exchange rates": "% change · CER", not "% change · CHF") moves to that
+column's cell, in the same row and year.
+
 `year_of_size`: asked "In which year was X larger?", the model names a year of the row it read
 ("Other financial income; 2017/2018: 182; 2018/2019: 159" → "2018/2019"); the row's own cells
 say which year it is (the check's ``which year`` step, where code did not decide from the tables).
@@ -33,7 +37,7 @@ from .binding import lemma
 from .list_value import year_pairs
 from .operation import operation, years_in
 from .scaled import BARE
-from .table_cells import A_CHANGE, amount, content, grids, header_year, year_columns
+from .table_cells import A_CHANGE, amount, close, content, grids, header_year, year_columns
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _YEAR_HEAD = re.compile(r"\b(?:(?:FY|F)\s?'?\d{2}|(?:19|20)\d{2}(?:\s?/\s?(?:19|20)?\d{2})?)\b", re.I)
@@ -91,6 +95,53 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     return Moved(
         re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", cell.amount.text),
         f"the year asked: {grid.labels[i]}, {columns[0]}: {cell.amount.text} (the reply read {header})",
+    )
+
+
+def in_column_named(short: str, asked: str, units: Sequence[Unit]) -> Moved | None:
+    """The row's cell in the one column the question names by the words that tell it from the
+    column the reply read ("at constant exchange rates": "% change · CER", where the reply read
+    "% change · CHF"; "actual": "2024 Actual", not "2024 Budget"); None where the reply's number is
+    in no one row's one cell, the question names none of its siblings or two, or says a word of
+    the column read that its sibling lacks."""
+    read = short.strip().removesuffix("%").strip()
+    said = amount(read) if BARE.match(read) and not _YEAR.fullmatch(read) else None
+    if said is None:
+        return None
+    hits = [
+        (grid, i, header)
+        for grid in grids([(u.chunk_id, u.text) for u in units])
+        for i, row in enumerate(grid.cells)
+        for header in grid.headers
+        if (cell := amount(row.get(header, ""))) is not None and abs(cell.value) == abs(said.value)
+    ]
+    if len(hits) != 1:
+        return None
+    grid, i, header = hits[0]
+    words = content(asked)
+    mine = content(header)
+
+    def telling(h: str, other: list[str]) -> list[str]:
+        return [w for w in content(h) if w not in other and not years_in(w)]
+
+    named = [
+        h
+        for h in grid.headers
+        if h != header
+        and grid.value(i, h) is not None
+        and header_year(h) == header_year(header)
+        and (own := telling(h, mine))
+        and all(any(close(w, q) for q in words) for w in own)
+    ]
+    if len(named) != 1 or any(any(close(w, q) for q in words) for w in telling(header, content(named[0]))):
+        return None
+    cell = grid.value(i, named[0])
+    if cell is None or (cell.amount.percent != said.percent and "%" not in short):
+        return None
+    text = re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", cell.amount.text)
+    return Moved(
+        text + ("%" if short.strip().endswith("%") and not text.endswith("%") else ""),
+        f"the column asked: {grid.labels[i]}, {named[0]}: {cell.amount.text} (the reply read {header})",
     )
 
 
