@@ -37,7 +37,7 @@ from .binding import lemma
 from .list_value import year_pairs
 from .operation import operation, years_in
 from .scaled import BARE
-from .table_cells import A_CHANGE, amount, close, content, grids, header_year, year_columns
+from .table_cells import A_CHANGE, amount, best_row, close, content, grids, header_year, year_columns
 
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _YEAR_HEAD = re.compile(r"\b(?:(?:FY|F)\s?'?\d{2}|(?:19|20)\d{2}(?:\s?/\s?(?:19|20)?\d{2})?)\b", re.I)
@@ -98,6 +98,12 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     )
 
 
+_NOT_TELLING = frozenset("total totals all amount amounts value values".split())
+"""Words of a sum or a size a question says anyway ("the total gross receivables …"): they name no column apart."""
+_PERIOD = re.compile(r"q[1-4]|h[12]|[1-4]q\d{2}|[12]h\d{2}|fy\d{2,4}", re.I)
+"""A period's short name ("1H23", "Q4"): the year's or period's column is year_cell's other step's."""
+
+
 def in_column_named(short: str, asked: str, units: Sequence[Unit]) -> Moved | None:
     """The row's cell in the one column the question names by the words that tell it from the
     column the reply read ("at constant exchange rates": "% change · CER", where the reply read
@@ -115,14 +121,18 @@ def in_column_named(short: str, asked: str, units: Sequence[Unit]) -> Moved | No
         for header in grid.headers
         if (cell := amount(row.get(header, ""))) is not None and abs(cell.value) == abs(said.value)
     ]
+    if len(hits) > 1:  # the figure printed in several cells: the one of the row the question names
+        hits = [(g, i, h) for g, i, h in hits if best_row(g, content(asked)) == i]
     if len(hits) != 1:
         return None
     grid, i, header = hits[0]
+    if header.lower() in asked.lower():
+        return None  # the column read is the one named ("credit ratings 1 to 4")
     words = content(asked)
     mine = content(header)
 
     def telling(h: str, other: list[str]) -> list[str]:
-        return [w for w in content(h) if w not in other and not years_in(w)]
+        return [w for w in content(h) if w not in other and w not in _NOT_TELLING and not years_in(w) and not _PERIOD.fullmatch(w)]
 
     named = [
         h
