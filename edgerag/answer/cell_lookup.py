@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.printed import CURRENCY_SIGN, tight
 from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP
 from ..types import Unit
@@ -82,7 +83,7 @@ class Looked:
 
 def shown(c: Cell) -> str:
     """A cell as code answers with it: as printed, with its table's scale; a percentage with its "%"."""
-    text = re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", c.amount.text)
+    text = tight(c.amount.text)
     if c.amount.percent:  # a cell of a column or row of percentages ("ROFE (%)": 9.6) is 9.6%
         return text if "%" in text else f"{text}%"
     return f"{text} {c.scale}" if c.scale else text
@@ -271,7 +272,7 @@ def _rows(grid: Grid, question: str) -> list[int]:
     return [] if one is None else [one]
 
 
-_AMOUNT_SAID = re.compile(r"[$€£¥₹₩₦₱₺₽₪฿₫]\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
+_AMOUNT_SAID = re.compile(CURRENCY_SIGN + r"\s?\d|\d[\d,.]*\s?(?:%|percent|thousand|million|billion|bn)\b", re.I)
 
 
 _KIND_WORDS = frozenset("expense expenses respective figure figures item items line".split())

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.printed import CURRENCY_SIGN
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .operation import operation
@@ -64,9 +65,9 @@ def _cells(text: str) -> bool:
 
 _REASON = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:main\s+|primary\s+)?reasons?\b", re.I)
 _BARE_NUMBER = re.compile(
-    r"^\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥₹₩₦₱₺₽₪฿₫])?\s?\d[\d,.]*\)?\s*(?:%|percent|million|billion|thousand|bn|m)?\s*\.?\s*$", re.I
+    r"^\s*[-+(]?\s?(?:[A-Z]{0,3}" + CURRENCY_SIGN + r")?\s?\d[\d,.]*\)?\s*(?:%|percent|million|billion|thousand|bn|m)?\s*\.?\s*$", re.I
 )
-_CELL = re.compile(r"^\s*[^:;]{1,80}:\s*[-+(]?\s?(?:[A-Z]{0,3}[$€£¥₹₩₦₱₺₽₪฿₫])?\s?\d[\d,.]*\)?\s*%?\s*$")
+_CELL = re.compile(r"^\s*[^:;]{1,80}:\s*[-+(]?\s?(?:[A-Z]{0,3}" + CURRENCY_SIGN + r")?\s?\d[\d,.]*\)?\s*%?\s*$")
 """A table's cell read back ("2018 · NT$: 52,794"): a row's numbers, no description."""
 NUMBER_FOR_A_DESCRIPTION = "the question asks for a description or a reason, and the reply is a bare number: no answer to it"
 

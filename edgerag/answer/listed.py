@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
-from ..text.printed import CODES, SIGNS
+from ..text.printed import CODES, CURRENCY_SIGN, SIGNS
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
@@ -62,7 +62,7 @@ from .table_words import OWN_ENTITY
 
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
 _VALUE = re.compile(
-    r"(?:[$€£¥₹₩₦₱₺₽₪฿₫]\s?)?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m|k)\b)?(?:\s?(?:%|per\s?cent\b))?"
+    r"(?:" + CURRENCY_SIGN + r"\s?)?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m|k)\b)?(?:\s?(?:%|per\s?cent\b))?"
     r"(?:\s?(?:hours?|days?|weeks?|months?|years?|kg|km|m|mw|w|gbp|eur|usd)\b)?",
     re.I,
 )

@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.printed import CURRENCY_SIGN
 from ..text.rows import row_spans
 from ..types import Unit
 from .several import SEPARATOR as _SEPARATOR
 from .table_cells import grids, note_column
 
-BARE = re.compile(r"^\(?-?[$€£¥₹₩₦₱₺₽₪฿₫]?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
+BARE = re.compile(r"^\(?-?" + CURRENCY_SIGN + r"?\s?-?\d[\d,]*(?:\.\d+)?\)?$")
 _PLACES = r"(?:notes?|pages?|sections?|paragraphs?|chapters?|schedules?|exhibits?|appendix|appendices)"
 """Where a report says a thing; not "line" or "item", which ask of amounts too ("Which line of
 business had revenue of $5 million?", "What items were included in …?")."""

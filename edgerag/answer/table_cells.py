@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.printed import CURRENCY, SCALE, scale_word
+from ..text.printed import CURRENCY, CURRENCY_SIGN, SCALE, scale_word
 from ..text.rows import SECTION_MARK
 from ..text.table_groups import tables_in
 from ..text.tables import stem
@@ -84,7 +84,11 @@ amounts" (not "except per share data", which leaves out only a share's values: `
 SHARE_COUNT = re.compile(r"\bshares?\b(?!\s+(?:price|value))|\bstock\s+units?\b|\bRSUs?\b|\boptions\b|\bwarrants\b", re.I)
 """A row that counts shares, share units, options or warrants."""
 _MONEY_SCALE = re.compile(
-    r"(?:[$€£¥₹₩₦₱₺₽₪฿₫]|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[$€£¥₹₩₦₱₺₽₪฿₫]|dollars|euros|pounds)",
+    r"(?:"
+    + CURRENCY_SIGN
+    + r"|\bdollars|\beuros|\bpounds)\s*(?:amounts\s+)?in\s+(?:thousands|millions|billions)\b|\bin\s+(?:thousands|millions|billions)\s+of\s+(?:"
+    + CURRENCY_SIGN
+    + r"|dollars|euros|pounds)",
     re.I,
 )
 """A scale note said of money ("(U.S. $ in thousands)", "(dollars in millions)"): a count is not its."""

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.printed import scale_word
+from ..text.printed import CURRENCY_SIGN, scale_word
 from ..text.rows import row_spans
 
 
@@ -27,10 +27,10 @@ class Printed:
 
 
 _SAID = re.compile(r"(?<![\d.,])(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<word>thousand|million|billion|bn)\b", re.I)
-_SCALED = re.compile(r"[$€£¥₹₩₦₱₺₽₪฿₫]|thousand|million|billion|'000|’000|\b(?:m|bn|k)\b|\bin\s+(?:thousands|millions|billions)", re.I)
+_SCALED = re.compile(CURRENCY_SIGN + r"|thousand|million|billion|'000|’000|\b(?:m|bn|k)\b|\bin\s+(?:thousands|millions|billions)", re.I)
 
 
-_NOTED = re.compile(r"\([^()]*?\bin\s+(?:[$€£¥₹₩₦₱₺₽₪฿₫]\s*)?(?P<word>thousands|millions|billions)\b[^()]*\)", re.I)
+_NOTED = re.compile(r"\([^()]*?\bin\s+(?:" + CURRENCY_SIGN + r"\s*)?(?P<word>thousands|millions|billions)\b[^()]*\)", re.I)
 """A page's note of its tables' scale: "(Tabular amounts in millions, unless otherwise disclosed)",
 "(In thousands, except per share data)", "(dollars in millions)"."""
 

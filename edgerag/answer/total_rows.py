@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.printed import CURRENCY_SIGN
 from ..text.rows import Row, rows_in
 
 TOTAL = "Total"
 
 
-_NUMBER = re.compile(r"^(?P<neg>-)?\s*(?:[A-Z]{0,3}[$€£¥₹₩₦₱₺₽₪฿₫])?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.(?P<dec>\d+))?)\s*%?$")
+_NUMBER = re.compile(r"^(?P<neg>-)?\s*(?:[A-Z]{0,3}" + CURRENCY_SIGN + r")?\s*(?P<neg2>-)?\s*(?P<num>\d[\d,]*(?:\.(?P<dec>\d+))?)\s*%?$")
 """A cell's number as text/printed.py leaves it ("-$1,204", "$ 93,301", "12.5%")."""
 
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from ..text.printed import scale_word
+from ..text.printed import CURRENCY_SIGN, scale_word
 from .operation import years_in
 from .table_cells import Amount, close, content
 
@@ -41,7 +41,9 @@ NEAR = 6
 A_YEAR = re.compile(r"(?<![\d,.])(?:19|20)\d{2}(?!\d|,\d)")
 """A year as "in turn" and "blocks" read it ("2019", not "2,019" or "12019")."""
 _AMOUNT = re.compile(
-    r"(?P<neg>-|\()?(?P<cur>[A-Z]{1,3}\$|[$€£¥₹₩₦₱₺₽₪฿₫])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
+    r"(?P<neg>-|\()?(?P<cur>[A-Z]{1,3}\$|"
+    + CURRENCY_SIGN
+    + r")?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)\s?(?P<scale>million|billion|thousand|m\b|bn\b)?(?P<pct>\s?%|\s+per\s?cent)?"
 )
 _PAREN_YEAR = re.compile(
     r"\(\s*(?:FY\s?)?(?P<y>(?:19|20)\d{2})\s*:\s*[^);]*?(?P<amt>(?:US\$|[$€£])?\s?\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand|m\b|bn\b)?\s?%?)\s*(?=[;)])"

@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.printed import tight
 from ..text.rows import SECTION_MARK, parse_row
 from ..types import Unit
 from .binding import lemma
@@ -93,7 +94,7 @@ def in_year_asked(short: str, asked: str, units: Sequence[Unit]) -> Moved | None
     if cell is None:
         return None
     return Moved(
-        re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", cell.amount.text),
+        tight(cell.amount.text),
         f"the year asked: {grid.labels[i]}, {columns[0]}: {cell.amount.text} (the reply read {header})",
     )
 
@@ -148,7 +149,7 @@ def in_column_named(short: str, asked: str, units: Sequence[Unit]) -> Moved | No
     cell = grid.value(i, named[0])
     if cell is None or (cell.amount.percent != said.percent and "%" not in short):
         return None
-    text = re.sub(r"(?<=[$€£¥₹₩₦₱₺₽₪฿₫])\s+", "", cell.amount.text)
+    text = tight(cell.amount.text)
     return Moved(
         text + ("%" if short.strip().endswith("%") and not text.endswith("%") else ""),
         f"the column asked: {grid.labels[i]}, {named[0]}: {cell.amount.text} (the reply read {header})",

@@ -55,6 +55,15 @@ from collections.abc import Sequence
 DASHES = frozenset({"-", "–", "—", "−", "--", "n/a", "N/A", "n.a.", "nm", "NM", "*", "nil", "Nil", "NIL"})
 SIGNS = "$€£¥₹₩₦₱₺₽₪฿₫"
 """The currency signs reports print: dollar, euro, pound, yen / yuan, rupee, won, naira, peso, lira, rouble, shekel, baht, dong."""
+CURRENCY_SIGN = f"[{re.escape(SIGNS)}]"
+"""A currency sign, as a regular expression's character class."""
+
+
+def tight(text: str) -> str:
+    """A cell as printed with no space after its currency sign ("$ 1,204" → "$1,204")."""
+    return re.sub(rf"(?<={CURRENCY_SIGN})\s+", "", text)
+
+
 CODES = (
     "USD|EUR|GBP|CHF|JPY|INR|ZAR|SEK|NOK|DKK|ISK|AUD|NZD|CAD|SGD|HKD|CNY|RMB|TWD|KRW|BRL|MXN|CLP|COP|PEN|ARS|PLN|CZK|HUF|RON"
     "|TRY|RUB|UAH|ILS|AED|SAR|QAR|KWD|EGP|NGN|KES|GHS|IDR|MYR|THB|PHP|VND|PKR|BDT|LKR"
@@ -65,26 +74,36 @@ CURRENCY = rf"[{SIGNS}]|[A-Z]{{1,3}}\$|(?:{CODES}|Rs\.?|Rp\.?|zł)\s?"
 _NEGATIVE = re.compile(
     rf"^(?P<cur>{CURRENCY})?\s*\(\s*(?P<cur2>{CURRENCY})?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%)?\s*\)\s*(?P<pct2>%)?$"
 )
-_MINUS = re.compile(r"^[−–]\s?(?=(?:[$€£¥₹₩₦₱₺₽₪฿₫]|[A-Z]{1,3}\$)?\s?\d)")
+_MINUS = re.compile(r"^[−–]\s?(?=(?:" + CURRENCY_SIGN + r"|[A-Z]{1,3}\$)?\s?\d)")
 """A minus printed as U+2212 or an en dash before a number ("−45", "– 12.5"), as typeset reports print it."""
 _SPACED = re.compile(r"(?<![\d.,])(\d{1,3}(?: \d{3})+)(?![\d,])")
 """Thousands set apart by spaces ("1 204 567", a thin or no-break space in the page), as many European reports print them."""
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,3})\))+$|\s*[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\s+\.$")
 _VALUE_FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+$|\s*[*†‡§]+$")
 """A value's marks: not "²" or "³", which are its unit's ("1.2 km²")."""
-_SIGN = re.compile(r"^(?:[$€£¥₹₩₦₱₺₽₪฿₫]|[A-Z]{1,3}\$|US\$|A\$|R|RMB|HK\$)$")
+_SIGN = re.compile(r"^(?:" + CURRENCY_SIGN + r"|[A-Z]{1,3}\$|US\$|A\$|R|RMB|HK\$)$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\b(?:FY|F)\s?'?\d{2}\b", re.I)
 _UNIT = re.compile(
-    r"^\(?\s*(?:[$€£¥₹₩₦₱₺₽₪฿₫]|[A-Z]{1,3}\$|RMB|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?[$€£¥₹₩₦₱₺₽₪฿₫]\)?$"
+    r"^\(?\s*(?:"
+    + CURRENCY_SIGN
+    + r"|[A-Z]{1,3}\$|RMB|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?"
+    + CURRENCY_SIGN
+    + r"\)?$"
     r"|^\(?\s*(?:TEUR|KEUR|T€|k€|Mio\.?\s?(?:€|EUR)?|(?:€|EUR)\s?(?:Mio\.?|thousand|million)|R\$\s?mil|Rm|R\s?million|¥\s?millions?|₹\s?crores?)\s*\)?$",
     re.I,
 )
 SCALE = re.compile(
-    r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?[$€£¥₹₩₦₱₺₽₪฿₫]|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:[$€£¥₹₩₦₱₺₽₪฿₫]\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
+    r"\(?\s*(?:(?:(?:U\.?S\.?\s*|[A-Z]{1,3})?"
+    + CURRENCY_SIGN
+    + r"|dollars|U\.?S\.?\s+dollars|amounts|figures|euros)\s+)?in\s+(?:"
+    + CURRENCY_SIGN
+    + r"\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
     r"|\(\s*(?P<bare>thousands|millions|billions)\s*\)"
     rf"|(?P<code>(?:[{SIGNS}]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{{1,3}})?[{SIGNS}]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
     rf"|(?<!\w)(?-i:{CODES}|Rp|zł)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)"
-    r"|(?P<kilo>(?<![\w'’‘])(?:[$€£¥₹₩₦₱₺₽₪฿₫]|[A-Z]{1,3}\$)000s?\b|\b[TK](?:EUR|CHF|USD|GBP|DKK|SEK|NOK)\b|\bT€|(?-i:\bTSD\b)|R\$\s?mil\b(?!h))"
+    r"|(?P<kilo>(?<![\w'’‘])(?:"
+    + CURRENCY_SIGN
+    + r"|[A-Z]{1,3}\$)000s?\b|\b[TK](?:EUR|CHF|USD|GBP|DKK|SEK|NOK)\b|\bT€|(?-i:\bTSD\b)|R\$\s?mil\b(?!h))"
     r"|(?P<mega>(?-i:\bMio\b\.?|\bM(?:EUR|CHF|USD)\b|\bR\s?(?:m|mn|million)\b)|\bmilh(?:ões|oes)\b)"
     r"|(?P<giga>(?-i:\bMrd\b\.?))",
     re.I,
@@ -106,7 +125,7 @@ _DASH_GLYPHS = frozenset({"-", "–", "—", "−", "--"})
 _BARE_SCALE = re.compile(r"\(?\s*(?P<unit>m|mn|bn|['’]000s?)\s*\)?", re.I)
 _BARE_WORDS = {"m": "millions", "mn": "millions", "bn": "billions", "000": "thousands", "000s": "thousands"}
 """A scale printed bare over the labels' column ("m" | "2019" | "2018"): no currency beside it."""
-_NUMBERISH = re.compile(r"^-?[$€£¥₹₩₦₱₺₽₪฿₫]?-?\d[\d,]*(?:\.\d+)?%?$")
+_NUMBERISH = re.compile(r"^-?" + CURRENCY_SIGN + r"?-?\d[\d,]*(?:\.\d+)?%?$")
 
 
 def scale_word(text: str) -> str:
@@ -261,7 +280,7 @@ def _qualifies(row: Sequence[str]) -> bool:
 
 _BASIS = re.compile(
     r"\((?:un)?audited\)|\((?:restated|reported|actual|budget|adjusted|pro\s?forma)\)|(?:un)?audited|restated|reported|actual|budget"
-    r"|CER|at\s+CER|constant\s+(?:currency|exchange\s+rates?)|[A-Z]{3}|[$€£¥₹₩₦₱₺₽₪฿₫]|local\s+currency|IFRS|(?:non-)?GAAP|core",
+    r"|CER|at\s+CER|constant\s+(?:currency|exchange\s+rates?)|[A-Z]{3}|" + CURRENCY_SIGN + r"|local\s+currency|IFRS|(?:non-)?GAAP|core",
     re.I,
 )
 """A column's basis under its name: audited or not, restated, reported, at constant exchange rates (CER), a currency."""

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from .printed import clean_cell, plain, section_row
+from .printed import CURRENCY_SIGN, clean_cell, plain, section_row
 from .sections import Sections
 
 CAPTION_SEP = " — "
@@ -102,7 +102,7 @@ def balanced_cell(text: str) -> str:
     if not stray:
         return text
     kept = "".join(ch for i, ch in enumerate(text) if i not in stray).strip()
-    if text.lstrip().startswith("(") and re.fullmatch(r"[$€£¥₹₩₦₱₺₽₪฿₫]?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
+    if text.lstrip().startswith("(") and re.fullmatch(CURRENCY_SIGN + r"?\s?\d[\d,]*(?:\.\d+)?\s?%?", kept):
         return f"-{kept}"  # "(17": a negative whose ")" the report printed in the next cell
     return kept
 
