@@ -46,7 +46,9 @@ documents will not name it (issue #62).
    and in a list of people in their own item ("A (Chair), B, C (Director)": C, not B);
    a figure's word qualifying what the sentence speaks of ("the power of the *violet* laser" over
    a blue and a red one) is read somewhere (asked.py `unread_qualifier`), and a figure off a table's
-   row is of a row or column the question names (`unnamed_row`); none → not in the documents.
+   row is of a row or column the question names (`unnamed_row`); a figure's thing, by its head
+   noun ("the net interest *margin*"), is named somewhere read (thing_asked.py); none → not in
+   the documents.
    ``model`` (model_check.py, ``answer_model_check``), for the same questions: the model asked, in
    one short call constrained to yes or no, whether the sentence the answer stands on (under its
    passage's heading, after the two before it) answers the question proper; each in turn until
@@ -121,6 +123,7 @@ from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
 from .polarity import says_no
 from .question import Question, as_question
 from .sides import each_side
+from .thing_asked import unread_thing
 from .year_cell import year_of_size
 
 NOT_IN_DOCUMENTS = "The documents do not say."
@@ -299,6 +302,10 @@ def check_answer(
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
+        if figure and (thing := unread_thing(core, units)):  # thing_asked.py: "the net interest margin" where nothing says "margin"
+            return dropped(
+                "asked", f"nothing read names the {thing} asked; '{short}' is a figure of something else", core, units, bound[:2]
+            )
         count = counted(core) if kind == "number" else None  # "How many doctoral students …?" is not the staff list
         said = [
             s

@@ -28,6 +28,10 @@ none: the model's pick is dropped (`unranked`) unless a sentence read says it of
 ("Nokia was our largest customer"); a year chosen so, or a pick where no table was read ("Who gets
 the highest rate of Attendance Allowance?" over guidance prose), is left to the other steps.
 
+"How much more cash did operations bring in …?" asks an amount: a percentage reply ("20%", the
+growth the prose states) is no answer, unless the thing asked is itself a percentage (a margin, a
+rate, a share).
+
 A reply with no number to a question that asks the number itself ("What proportion of the
 shares … ?" → "Warrants") is dropped too; to one that asks a choice ("In which year …", "… A or
 B?") it is left to the other steps.
@@ -233,6 +237,11 @@ def _of_percents(row, header: str) -> bool:
     return bool(years) and all("%" in v for v in years)
 
 
+_HOW_MUCH_MORE = re.compile(r"how\s+much\s+(?:more|less|higher|lower|bigger|smaller|larger)\b", re.I)
+_OF_PERCENTS = re.compile(r"%|\bper\s*cent|\bpercent|\brate\b|\bmargin\b|\bratio\b|\bshare\b|\byield\b|\breturn\b", re.I)
+"""A thing asked that is itself a percentage ("How much higher was the gross margin …?")."""
+
+
 def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
     """Why ``short``, the model's reply to ``asked``, is no answer (the module doc); None when
     it may stand (the question asks nothing computed, the reply holds no number, or the
@@ -246,6 +255,8 @@ def underived(short: str, asked: str, units: Sequence[Unit]) -> str | None:
             return f"the question asks a {op.op.replace('_', ' ')}; the model's '{short}' holds no number"
         return None
     value, percent = number  # "13 %" is not stated by "$13"
+    if percent and op.op == "difference" and _HOW_MUCH_MORE.match(op.cue) and not _OF_PERCENTS.search(asked):
+        return f"the question asks how much more, an amount; the model's '{short}' is a percentage"
     if any(_in_prose(value, percent, op, asked, u.text) or _in_cue_cell(value, op, u.text, asked) for u in units):
         return None
     return f"the question asks a {op.op.replace('_', ' ')} that code could not compute from the cells read; the model's '{short}' is not stated as one"

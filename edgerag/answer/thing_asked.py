@@ -1,0 +1,105 @@
+"""The thing a figure question asks, by its head noun, and whether anything read names it (issue
+#63; the check's ``asked`` step, check.py).
+
+A question asking a figure names the thing it is a figure of: "What was the bank's net interest
+*margin* in 2023?", "How much did the City spend on snow *clearing*?", "How many season *passes*
+did the company sell?". Where no passage read says that noun (nor a report's other word for it,
+nor a user's verb for it: table_words.py `close`), the documents hold no figure of it, whatever
+figure the model read beside ("33.7" of "Net interest income", "62,750" of "Transportation
+services", "1,128 thousand" skier days): the reply is dropped. Only the head is asked of the
+documents: its qualifiers may be a user's own words ("How much money did data services bring
+in?"), and a head that names no thing ("the amount of", "the number of", "the total") passes to
+the noun after its "of".
+
+`thing_asked` reads the head from the question's grammar ("What was/were the X in …", "How much
+X did …", "How many X …", "How much did … spend on X …"); None where the grammar is none of these.
+`unread_thing` is the head nothing read names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..types import Unit
+from .table_words import SHORT, close, content
+
+_STOP_AT = (
+    r"in|at|for|during|as|on|over|from|to|between|by|under|after|before|until|since|compared|versus|vs|"
+    r"according|per|when|that|which|this|last|each|a|an|did|does|do|was|were|is|are|has|have|had|will|would|and|or|with|"
+    r"excluding|including|net\s+of|if|than"
+)
+_THING = re.compile(
+    rf"""^\s*(?:
+      (?:what|which)\s+(?:was|were|is|are|will\s+be|would\s+be)\s+(?:the\s+|its\s+|their\s+|our\s+)?
+        (?:[\w.&-]+(?:'s|’s)\s+)?(?P<what>[^?,]+?)
+    | how\s+(?:much|many)\s+(?!(?:did|does|do|was|were|is|are|has|have|had|will|would|can|could|more|less|fewer|higher|lower|larger|
+        bigger|smaller|greater|times|years?|quarters?|months?)\b)(?P<much>[^?,]+?)
+        (?=\s+(?:did|does|do|was|were|is|are|has|have|had|will|would)\b)
+    | how\s+much\s+(?:did|does|do)\s+[^?,]+?\s+(?:spend|pay|invest)\s+(?:on|for|in)\s+(?P<on>[^?,]+?)
+    )\s*(?:\b(?:{_STOP_AT})\b|[?,]|$)""",
+    re.I | re.X,
+)
+_NO_THING = frozenset(
+    "amount amounts number numbers total totals value values level levels figure figures size sum portion part "
+    "percentage percent proportion share ratio rate change changes increase decrease difference average growth "
+    "money cash total balance result results impact effect breakdown composition constitution constituent times years quarters "
+    "months".split()
+)
+"""Heads that name no thing of their own ("the amount of", "the total"): the noun after "of" is asked,
+or none. "money" and "cash" are a user's words for any amount ("How much money did data services
+bring in?")."""
+
+_SAME_THING = (
+    ("revenue", "revenues", "sales", "turnover", "income"),
+    ("profit", "profits", "income", "earnings", "result", "surplus"),
+    ("cost", "costs", "expense", "expenses", "expenditure", "spending", "charges", "outgoings"),
+    ("debt", "borrowings", "loans", "liabilities"),
+    ("staff", "employees", "headcount", "people", "workforce", "personnel", "fte"),
+    ("loss", "losses", "deficit"),
+)
+"""A report's words for one thing: "turnover" is named by a row of "Sales"."""
+
+
+def _noun_end(words: list[str]) -> list[str]:
+    """``words`` less a participle they end in ("Purchase obligations expressed", "the incentive
+    compensation received"): the noun before it is the head."""
+    while words and (words[-1].endswith("ed") or words[-1] == "respectively"):
+        words = words[:-1]
+    return words
+
+
+def thing_asked(question: str) -> str | None:
+    """The head noun of the thing ``question`` asks a figure of (the module doc); None where its
+    grammar is not one read here, or the thing is no noun of its own."""
+    m = _THING.match(question)
+    if m is None:
+        return None
+    phrase = next(g for g in m.group("what", "much", "on") if g is not None)
+    head, _, after = phrase.partition(" of ")
+    words = _noun_end(content(head))
+    if (not words or words[-1] in _NO_THING) and after:
+        words = _noun_end(content(re.split(rf"\s+\b(?:{_STOP_AT})\b", after, maxsplit=1, flags=re.I)[0]))
+    if not words or words[-1] in _NO_THING:
+        return None
+    short = [w for w in re.findall(r"[\w-]+", phrase.lower()) if w in SHORT]
+    return short[-1] if short and SHORT[short[-1]].split()[-1] == words[-1] else words[-1]
+
+
+def _names(head: str, word: str) -> bool:
+    if close(head, word):
+        return True
+    return any(head in group and word in group for group in _SAME_THING)
+
+
+def unread_thing(question: str, units: Sequence[Unit]) -> str | None:
+    """The head noun ``question`` asks a figure of (`thing_asked`) where no passage of ``units``
+    (its text or title) says it, or another word for it; None where one does, or no head is read."""
+    head = thing_asked(question)
+    if head is None or not units:
+        return None
+    want = content(SHORT.get(head, head))
+    said = {w for u in units for w in content(f"{u.title}\n{u.text}")}
+    if all(any(_names(h, w) for w in said) for h in want):
+        return None
+    return SHORT.get(head, head)
