@@ -155,7 +155,10 @@ SETS = {
 KINDS = ("table", "text", "list", "arithmetic", "unanswerable")
 OPS = ("value", "items", "respectively", "change", "pct_change", "average", "sum", "proportion", "ratio", "which_year", "none")
 SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
-DECREASE = re.compile(r"\b(decrease[sd]?|declined?|fell|fall|drop(ped)?|lower|down|reduc(ed|tion)|loss|negative|reversal)\b", re.I)
+DECREASE = re.compile(
+    r"\b(decrease[sd]?|declined?|fell|fall|drop(ped)?|lower|down|reduc(ed|tion)|loss|negative|reversal|below|short|under(?:spen[dt])?|unfavou?rable)\b",
+    re.I,
+)
 
 
 def load_questions(path: Path = QUESTIONS) -> list[dict]:

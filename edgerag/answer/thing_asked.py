@@ -27,7 +27,7 @@ from .table_words import SHORT, close, content
 _STOP_AT = (
     r"in|at|for|during|as|on|over|from|to|between|by|under|after|before|until|since|compared|versus|vs|"
     r"according|per|when|that|which|this|last|each|a|an|did|does|do|was|were|is|are|has|have|had|will|would|and|or|with|"
-    r"excluding|including|net\s+of|if|than"
+    r"excluding|including|net\s+of|if|than|due|under|within|across|among|against|into|through|via|using|like"
 )
 _THING = re.compile(
     rf"""^\s*(?:
@@ -44,21 +44,25 @@ _NO_THING = frozenset(
     "amount amounts number numbers total totals value values level levels figure figures size sum portion part "
     "percentage percent proportion share ratio rate change changes increase decrease difference average growth "
     "money cash total balance result results impact effect breakdown composition constitution constituent times years quarters "
-    "months".split()
+    "months length duration term age height weight width depth distance speed frequency limit minimum maximum deadline time "
+    "period".split()
 )
-"""Heads that name no thing of their own ("the amount of", "the total"): the noun after "of" is asked,
-or none. "money" and "cash" are a user's words for any amount ("How much money did data services
+"""Heads that name no thing of their own ("the amount of", "the total"), and measures the documents
+say by their units ("the minimum length of a password": "at least 14 characters"): the noun after
+"of" is asked, or none. "money" and "cash" are a user's words for any amount ("How much money did data services
 bring in?")."""
 
 _SAME_THING = (
     ("revenue", "revenues", "sales", "turnover", "income"),
     ("profit", "profits", "income", "earnings", "result", "surplus"),
     ("cost", "costs", "expense", "expenses", "expenditure", "spending", "charges", "outgoings"),
-    ("debt", "borrowings", "loans", "liabilities"),
+    ("debt", "borrowings", "borrowing"),
     ("staff", "employees", "headcount", "people", "workforce", "personnel", "fte"),
     ("loss", "losses", "deficit"),
+    ("fee", "fees", "charge", "charges", "price", "prices", "cost", "costs", "rate", "rates"),
 )
-"""A report's words for one thing: "turnover" is named by a row of "Sales"."""
+"""A report's words for one thing: "turnover" is named by a row of "Sales". Not "loans" for "debt": a
+bank's "Loans and advances to customers" are what it is owed."""
 
 
 def _noun_end(words: list[str]) -> list[str]:
