@@ -12,6 +12,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --set heldout3       # the third held-out set (below)
     .venv/bin/python benchmarks/reports.py --set heldout4       # the fourth held-out set (below)
     .venv/bin/python benchmarks/reports.py --set heldout5       # the fifth held-out set (below)
+    .venv/bin/python benchmarks/reports.py --set heldout6       # the sixth held-out set (below)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
@@ -86,8 +87,19 @@ beside a crop table whose hectares and tonnes each span two years under a two-ro
 of the same kinds, more than a third in the user's own words, scored the same way. Its indexes are
 built under ``<work>/heldout5`` and its default out file is benchmarks/results/reports_heldout5_<model>.json.
 
+``--set heldout6`` asks a sixth held-out set (benchmarks/reports/heldout6/{sources,questions.jsonl}), by
+an outside tester who saw no earlier set's excerpts: eight excerpts (a Portuguese port's terminals under
+a two-row header in TEU, tonnes and moves/hour, "thousand euros" and "M€"; a Turkish brewer's Q4 and
+year in "TL million" with TL per hl and decimal commas in the prose; a Pakistani steel maker's July–June
+year in "Rupees in million", its table over two PDF pages; a Vietnamese airport's plan against actual
+with "Unit" and "% of plan" columns; an Icelandic fishery's restated "EUR thousand" and catch in tonnes
+under section rows; a Colombian acquirer's KPIs in mixed units with "bps"/"pp" changes; a Greek football
+club's "2023/24" year; a Ghanaian savings and loans company's "GH¢'000" with a levy row and a
+portfolio-at-risk table); 65 questions of the same kinds, scored the same way, built under
+``<work>/heldout6``, written to benchmarks/results/reports_heldout6_<model>.json.
+
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
-``--set reports``, ``heldout`` … ``heldout5``: plain RAG at LlamaIndex's defaults, one index per excerpt
+``--set reports``, ``heldout`` … ``heldout6``: plain RAG at LlamaIndex's defaults, one index per excerpt
 over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
 and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
@@ -148,7 +160,7 @@ SETS = {
     "reports": (SOURCES, QUESTIONS),
     **{
         name: (HERE / name / "sources", HERE / name / "questions.jsonl")
-        for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+        for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
     },
 }
 """Each ``--set``: its excerpts and its questions (module doc)."""
@@ -319,7 +331,7 @@ def main() -> int:
         "--set",
         choices=sorted(SETS),
         default="reports",
-        help="reports (the first five excerpts), heldout, heldout2, heldout3, heldout4 or heldout5 (the held-out sets; module doc)",
+        help="reports (the first five excerpts), heldout, heldout2, heldout3, heldout4, heldout5 or heldout6 (the held-out sets; module doc)",
     )
     args = ap.parse_args()
     sources, questions_file = SETS[args.set]
