@@ -167,6 +167,24 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     return f"{caption}{CAPTION_SEP}{body}" if caption else body
 
 
+_NUMBER_HEAD = re.compile(r"^(?:no\.?|nr\.?|#|s/?n|sr\.?\s*no\.?|stt|item\s+no\.?)?$", re.I)
+_ITEM_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[ivx]{1,4}\.?|[a-z][.)])$", re.I)
+
+
+def numbering(rows: Sequence[Sequence[str]], header_rows: int) -> bool:
+    """Whether a table's first column numbers its items ("No." over "1", "1.1", "2", or blank over
+    "I.", "II."), the next column holding their labels: the labels are the next column's."""
+    body = [r for r in rows[header_rows:] if any(r)]
+    heads = [r[0] for r in rows[:header_rows]]
+    numbered = [r for r in body if r[0]]
+    return (
+        all(_NUMBER_HEAD.match(h.strip()) for h in heads)
+        and len(numbered) * 2 >= len(body) > 0
+        and all(_ITEM_NUMBER.match(r[0].strip()) for r in numbered)
+        and sum(1 for r in body if r[1] and not re.fullmatch(r"[\d.,()%\s-]+", r[1])) * 2 > len(body)
+    )
+
+
 def grid_lines(
     grid: Sequence[Sequence[str]],
     caption: str = "",
@@ -198,6 +216,8 @@ def grid_lines(
     if width < 2 or len(rows) <= header_rows:
         return None
     rows = [r + [""] * (width - len(r)) for r in rows]
+    if width > 2 and numbering(rows, header_rows):
+        rows, width = [r[1:] for r in rows], width - 1  # "No. | Indicator | …": the item's number is no label, no value
     blocks = stacked_blocks(rows, header_rows) if unstack else []
     if len(blocks) > 1:  # a table stacked in blocks, each under its own headers: one wide table, a row per label
         wide, heads = side_by_side(blocks)
@@ -209,7 +229,7 @@ def grid_lines(
         said = scale.strip("().,;: ")
         caption = f"{caption} ({said})" if caption else f"({said})"
     out = []
-    sections = Sections(strong=frozenset(clean_cell(_cell(s)) for s in strong))
+    sections = Sections(strong=frozenset(clean_cell(_cell(s)) for s in strong), caption=caption)
     above = ""  # the last row of values' label: the one an "of which:" heading breaks down
     for r in rows[header_rows:]:
         values = {c for c in r if c}

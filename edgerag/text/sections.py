@@ -17,7 +17,9 @@
   "Changes in working capital:" inside "Cash flows from operating activities") is the outer
   section's: it closes the inner section only, and the rows after it are the outer one's. Any
   other subtotal is the innermost section's and closes every section (what follows a total
-  is no section's).
+  is no section's), unless it shares no word with any section open, where the table has opened
+  two or more, and says the caption's: "Total catch" after "Demersal species" and "Pelagic
+  species", under "Catch by species", is the whole table's total, no section's.
 """
 
 from __future__ import annotations
@@ -63,6 +65,12 @@ class Sections:
     marked: bool | None = None
     """Whether the items of an "of which" heading are marked ("– Networks"); None before its first."""
 
+    opened: int = 0
+    """How many sections the table has opened so far (its "of which" breakdowns aside)."""
+
+    caption: str = ""
+    """The table's caption ("Catch by species (tonnes)"): what a total of every section is of."""
+
     def heading(self, label: str, above: str = "") -> None:
         """A section heading's row: the section it opens. "of which:" under a row of values
         (``above``: "EBITDA") opens that row's breakdown, "EBITDA › of which:"."""
@@ -72,6 +80,7 @@ class Sections:
         nested = label.rstrip().endswith(":") and bool(self.open) and label not in self.strong
         self.open = [self.open[0], label] if nested else [label]
         self.marked = None
+        self.opened += 1
 
     def row(self, label: str) -> str:
         """The section a row of values belongs to ("" when none); a subtotal closes its own, and
@@ -88,6 +97,9 @@ class Sections:
         if not subtotal_label(label, label in self.strong):
             return self.open[-1]
         words = _stems(label)
+        if self.opened >= 2 and words & _stems(self.caption) and not words & set().union(*map(_stems, self.open)):
+            self.open = []  # "Total catch" after "Demersal species" and "Pelagic species": the table's total, no section's
+            return ""
         if len(self.open) == 2 and not (words & _stems(self.open[1])) and words & _stems(self.open[0]):
             self.open.pop()  # the outer section's subtotal: the inner one is closed, the outer one goes on
             return self.open[0]
