@@ -36,10 +36,12 @@ from dataclasses import dataclass
 from ..text.printed import SCALE, scale_word
 from ..text.rows import CAPTION_SEP, row_spans
 from ..types import Unit
+from .against_plan import against_plan
 from .cell_lookup import ASKS_VALUE
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
 from .count_rows import asks_rows_over, count_rows
+from .margins import as_share
 from .operands import operands
 from .operation import SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
@@ -291,13 +293,27 @@ def _half_asked(question: str) -> Operation | None:
     return Operation("sum", (), (halves[0].year,), 2, "", periods=(halves[0],))  # type: ignore[arg-type]
 
 
+def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
+    """A row's actual less its plan (against_plan.py), in the cells' decimals and scale."""
+    plan, actual = cells
+    decimals = max(len(c.amount.text.rpartition(".")[2]) if "." in c.amount.text else 0 for c in cells)
+    scale = "" if unscaled_label(actual.label) or plan.scale != actual.scale else actual.scale
+    answer = _fmt(value, decimals) + (f" {scale}" if scale else "")
+    shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
+    return Computed(answer, shown, value, op, cells)
+
+
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
     if asks_rows_over(question):
         return _rows_counted(question, units_texts)
     op = operation(question) or _half_asked(question)
-    if op is None or any(SUM_INSIDE.search(p) for p in op.parts):
+    if (planned := against_plan(question, units_texts)) is not None:
+        return _from_plan(*planned)  # "By how much did profit before tax beat the plan in 2024?" (against_plan.py)
+    if op is None:  # "What was the EBITDA margin in 2024?" where no table prints a margin: EBITDA as a share of revenue
+        return next((done for share in as_share(question, units_texts) if (done := compute(share, units_texts))), None)
+    if any(SUM_INSIDE.search(p) for p in op.parts):
         return None  # a whole that is itself a sum: no one row is it
     found: list[tuple[tuple[float, int], Computed]] = []
     asked = op

@@ -87,7 +87,8 @@ def names_number(before: str) -> bool:
 
 _SEVERAL = re.compile(r"\brespective(?:ly)?\b", re.I)
 _MONEY_ASKED = re.compile(
-    r"\bhow\s+much\s+(?:money|cash)\b|\bhow\s+much\b.*\b(?:spend|spent|cost|pay|paid|earn|earned|bring\s+in|brought\s+in|raise|raised|charge|charged)\b",
+    r"\bhow\s+much\s+(?:money|cash)\b|\bhow\s+much\b.*\b(?:spend|spent|cost|pay|paid|earn|earned|bring\s+in|brought\s+in|raise|raised|charge|charged"
+    r"|invest|invested|lend|lent|borrow|borrowed|receive|received)\b",
     re.I,
 )
 """A question of money in people's words ("How much money did data services bring in …?"): an item's
@@ -228,6 +229,7 @@ def listed_value(question: str, units: list[Unit]) -> Decision | None:
         return None  # "the average quarterly net revenue": computed, never one item's figure ("NRR of 108%")
     amount = _HOW.search(question) is None or "much" in _HOW.search(question).group(1).lower()
     every = [n for n in distinguishing(question_names(question), units) if not re.fullmatch(_MONTH, n)]  # "as of March 31": a date, no name
+    every = [n for n in every if n.lower() not in count]  # "How many TEU did the Porto Alvor terminal handle?": TEU is the unit counted
     names = [n for n in every if not house_name(n, question)] or ([] if amount else every)  # "the Institute's income"
     if not names and not amount:
         return None  # "how many" of no named subject: too little to bind a list item to

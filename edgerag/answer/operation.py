@@ -212,6 +212,13 @@ _COMPOSITE = re.compile(
 )
 _SET_ASIDE = re.compile(r",\s*(?:excluding|including|except(?:\s+for)?|net\s+of)\b(?:[^,?]|,\d)*,", re.I)
 """A clause setting a thing aside between commas: its words ask no operation."""
+_LEFT_OUT = re.compile(
+    r"\s*(?:leaving\s+out|leave\s+out|setting\s+aside|set\s+aside|excluding|not\s+counting|apart\s+from|other\s+than|except\s+for|"
+    r"without|ignoring|stripping\s+out|taking\s+out)\b[^,?]+,",
+    re.I,
+)
+"""A question that opens by leaving a part out ("Leaving out UEFA money, how much did revenue grow?"): it asks a
+total less that part, which no one row holds; code computes none, rather than the total's."""
 _WORD_N = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -373,6 +380,8 @@ def operation(question: str) -> Operation | None:
             return Operation(name, (), years_in(question), 0, m["dir"], m["dir"].lower() == "negative", 0.0)
     if _NOT_A_NUMBER.search(question) or _YEAR_CHOICE.search(question):
         return None  # a cause, a name, or a choice of two years not read as a row's values ("Did costs increase more in 2022 or 2023?")
+    if _LEFT_OUT.match(question):
+        return None  # "Leaving out UEFA money, how much did revenue grow?": a total less a part, which no row is
     asked = _SET_ASIDE.sub(" ", question)  # "excluding the increase in other costs of $0.4 million, what is …": no change asked
     found = [(m.start(), n, op, m.group()) for n, (op, pattern) in enumerate(_GRAMMAR) if (m := pattern.search(asked))]
     if not found:

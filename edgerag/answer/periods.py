@@ -57,8 +57,8 @@ _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "four
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 _PART = re.compile(
-    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarters?"
-    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd)\s+(?:half|halves)(?:\s+year)?)\b"
+    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(?:fiscal\s+)?quarters?"
+    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd|last|final)\s+(?:half|halves)(?:\s+year)?)\b"
     r"|\b(?:(?P<cq>[1-4])Q|(?P<ch>[12])H)(?P<cy>\d{2})\b"
     rf"|(?<![\d,]\s)\b(?P<m>{_MONTH})\b(?!\s*\d{{1,2}}\b(?!\d))(?!\s*,)",
     re.I,
@@ -86,9 +86,9 @@ def _part(m: re.Match[str]) -> tuple[str, int]:
     if m["cq"] or m["ch"]:
         return ("quarter", int(m["cq"])) if m["cq"] else ("half", int(m["ch"]))
     if m["q"] or m["qo"]:
-        return "quarter", int(m["q"]) if m["q"] else _ORD[m["qo"].lower()]
+        return "quarter", int(m["q"]) if m["q"] else _ORD.get(m["qo"].lower(), 4)  # "the last quarter of 2023": Q4
     if m["h"] or m["ho"]:
-        return "half", int(m["h"]) if m["h"] else _ORD[m["ho"].lower()]
+        return "half", int(m["h"]) if m["h"] else _ORD.get(m["ho"].lower(), 2)
     word = m["m"].lower()
     return "month", next(n for n, name in enumerate(_MONTHS, 1) if name.startswith(word[:3]))
 

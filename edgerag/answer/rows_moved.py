@@ -18,19 +18,21 @@ rows or more compared and one passing at least; else the model reads the questio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text.rows import SECTION_MARK, total_row
 from ..types import Unit
 from .compare import Decision
 from .operation import years_in
 from .several import SEPARATOR
-from .table_cells import Cell, Grid, best_row, close, column_rank, content, grids, header_year, year_columns
+from .table_cells import Cell, Grid, amount, best_row, close, column_rank, content, grids, header_year, year_columns
 
 ASKED = re.compile(
     r"^\s*which\s+(?P<things>[\w\s'’&/-]+?)\s+(?:(?P<up>grew|increased|rose|went\s+up|improved|expanded)"
     r"|(?P<down>fell|declined|decreased|dropped|shrank|shrunk|contracted|went\s+down)"
-    r"|(?P<verb>sold|earned|made|spent|produced|generated)\s+(?P<cmp>more|less|fewer))\b(?P<rest>[^?]*)",
+    r"|(?P<verb>sold|earned|made|spent|produced|generated)\s+(?P<cmp>more|less|fewer)"
+    r"|(?:did|does|do)\s+(?:the\s+|its\s+|our\s+)?[\w'’&-]+(?:\s+[\w'’&-]+)?\s+(?P<other>[a-z]+)\s+(?P<cmp2>more|less|fewer)(?:\s+of)?"
+    r"|(?:were|was)\s+(?P<done>[a-z]+)\s+(?P<cmp3>more|less|fewer))\b(?P<rest>[^?]*)",
     re.I,
 )
 _BY = re.compile(
@@ -70,9 +72,10 @@ def _asked(question: str) -> tuple[re.Match[str], bool, re.Match[str] | None, li
     m = ASKED.search(question)
     if m is None or _MOST.search(m["rest"]) or _THAN_OTHER.search(m["rest"]):
         return None
-    if m["cmp"] and re.match(r"\s*than\b", m["rest"], re.I):
+    cmp = m["cmp"] or m["cmp2"] or m["cmp3"]  # "sold less", "did the company catch less of", "were caught less"
+    if cmp and re.match(r"\s*than\b", m["rest"], re.I):
         return None  # "Which segments made more than €100 million?": an amount compared, no move
-    up = bool(m["up"]) or (bool(m["cmp"]) and m["cmp"].lower() == "more")
+    up = bool(m["up"]) or (bool(cmp) and cmp.lower() == "more")
     rest = m["rest"].strip()
     what = rest[: w.start()] if (w := _WHAT_END.search(rest)) else rest
     words = content(what) + (_NOUNS.get(m["verb"].lower(), "").split() if m["verb"] else [])
@@ -117,12 +120,15 @@ def rows_moved(question: str, grid: Grid) -> Moved | None:
     pairs: list[tuple[Cell, Cell]] = []
     labels: list[str] = []
     for i in rows:
-        cells = []
+        cells: list[Cell | None] = []
         for y in years:
             cols = [h for h in year_columns(grid, y, words, i) if grid.value(i, h) is not None]
-            if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, i) == column_rank(grid, cols[1], words, i)):
-                return None  # a row with no cell of the year, or two columns the question does not choose between
-            cells.append(grid.value(i, cols[0]))
+            if len(cols) > 1 and column_rank(grid, cols[0], words, i) == column_rank(grid, cols[1], words, i):
+                return None  # two columns the question does not choose between
+            cells.append(grid.value(i, cols[0]) if cols else None)
+        if sum(c is None for c in cells) == 1 and len(year_columns(grid, years[cells.index(None)], words)) == 1:
+            given = next(c for c in cells if c is not None)  # "Capelin: –; 62,400": the dash, nothing caught, is 0
+            cells = [c or replace(given, header=str(y), amount=amount("0")) for c, y in zip(cells, years)]
         a, b = cells
         if a is None or b is None or a.amount.percent != b.amount.percent:
             return None

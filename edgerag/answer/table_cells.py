@@ -372,7 +372,8 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     """How a year's column is chosen, smallest first: a value in the row, the header words the
     question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
     column "2021 · % of revenue" beside "2021 €m"), the whole year's before a part's where the
-    question names no part ("Full year · 2023", not "Fourth quarter · 2023"), not of percentages."""
+    question names no part ("Full year · 2023", not "Fourth quarter · 2023"), the actual before the
+    plan where it names none ("Actual 2024", not "Plan 2024"), not of percentages."""
     mine = content(grid.labels[row]) if row is not None else []
     if _SHARES_OF.search(header) and not any(w in _SHARE_WORDS for w in words):
         mine = [
@@ -382,7 +383,12 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     part = column_period(header, None) is not None and not any(_PART_WORD.fullmatch(w) for w in words)  # "Fourth quarter · 2023" for "2023"
-    return (-(row is not None and cell is None), -named, part, "%" in header or (cell is not None and cell.percent))
+    planned = bool(_PLANNED.search(header)) and not any(_PLANNED.fullmatch(w) for w in words)  # "Plan 2024" beside "Actual 2024"
+    return (-(row is not None and cell is None), -named, part, planned, "%" in header or (cell is not None and cell.percent))
+
+
+_PLANNED = re.compile(r"\b(?:plan|planned|budget|budgeted|target|forecast|guidance|outlook|estimate|estimated)\b", re.I)
+"""A column of what was planned ("Plan 2024", "2024 Budget"): a year asked with no plan's word asks what happened."""
 
 
 _PART_WORD = re.compile(

@@ -1,0 +1,53 @@
+"""A margin a report does not print, computed as the share of revenue it is (issue #63).
+
+"What was the EBITDA margin in 2024?" over a table of Revenue and EBITDA rows and no "margin"
+row asks EBITDA as a percentage of revenue: arithmetic.py computes that question instead
+(`as_share`), the profit's row over the revenue's, with the formula shown. The margin's profit is
+read by its usual labels ("gross margin": Gross profit; "operating margin": Operating profit, or
+income; "net margin": Net profit, Net income, Profit for the year), the revenue by its (Revenue,
+Net sales, Sales, Turnover), in that order, the first pair that binds.
+
+Never where a table read prints a row or column saying "margin" (the report's own figure, read as
+printed: cell_lookup.py, or the model), nor where the question asks another operation of the
+margin ("the change in gross margin").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from ..text.rows import row_spans
+
+_MARGIN = re.compile(
+    r"\b(?:the\s+)?(?:(?:company|group|firm|bank)(?:'s|’s)\s+)?(?P<kind>adjusted\s+ebitda|ebitda|ebit|gross|operating|net|pre-?tax|"
+    r"profit\s+before\s+tax|contribution)\s+(?:profit\s+)?margin\b",
+    re.I,
+)
+_PROFITS = {
+    "adjusted ebitda": ("adjusted EBITDA",),
+    "ebitda": ("EBITDA",),
+    "ebit": ("EBIT", "operating profit"),
+    "gross": ("gross profit", "gross margin"),
+    "operating": ("operating profit", "operating income", "EBIT"),
+    "net": ("net profit", "net income", "profit for the year"),
+    "pretax": ("profit before tax", "income before income taxes"),
+    "pre-tax": ("profit before tax", "income before income taxes"),
+    "profit before tax": ("profit before tax",),
+    "contribution": ("contribution",),
+}
+_REVENUES = ("revenue", "net sales", "sales", "turnover", "total revenue")
+_PRINTED = re.compile(r"\bmargin\b", re.I)
+
+
+def as_share(question: str, units_texts: Sequence[tuple[str, str]]) -> Iterator[str]:
+    """The questions ``question``, a margin asked that no table read prints, is as a share of
+    revenue ("What was the EBITDA as a percentage of revenue in 2024?"), in the order to try
+    them (the module doc); none where it is no such question."""
+    m = _MARGIN.search(question)
+    if m is None or any(_PRINTED.search(text[a:b]) for _, text in units_texts for a, b in row_spans(text)):
+        return
+    kind = " ".join(m["kind"].lower().split())
+    for profit in _PROFITS.get(kind, ()):
+        for revenue in _REVENUES:
+            yield f"{question[: m.start()]}the {profit} as a percentage of {revenue}{question[m.end() :]}"
