@@ -19,6 +19,10 @@ One module per step of the path:
         arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
+          margins.py     a margin no table prints ("the EBITDA margin") computed as its profit's
+                     share of revenue
+          against_plan.py  how far a row came in above or below its plan, budget or target
+                     ("By how much did profit before tax beat the plan in 2024?"): actual − plan
           count_rows.py  how many of a table's rows pass a bound in the column a question
                      names ("How many obligations had a total that exceeded $500,000 thousand?")
           operation.py   the operation a question asks, from its grammar (typed `Operation`); a
@@ -167,6 +171,8 @@ One module per step of the path:
                      value to the one year asked ("$6.5 million … during 2019 and $7.7 million …":
                      year_amounts.py's pairs in turn or blocks, where the words between them are
                      the question's)
+        thing_asked.py  the thing a figure is asked of, by its head noun ("the net interest
+                     *margin*"), named somewhere read, else no figure answers it
         asked.py     whether they say what was asked: the year (or range) asked, the event a
                      date is asked of, the role a person is asked by, a figure's qualifier, a
                      figure's row that names what was asked (``unnamed_row``)

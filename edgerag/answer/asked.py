@@ -12,6 +12,9 @@ says the thing asked.
 * `unnamed_row`: a figure read off a table's row that names nothing the question asks: not its
   label, section, caption, the figure's column nor the passage's heading ("-1,204 thousand" for "Free cash flow in
   fiscal 2019?" off "Interest and other income"; TAT-QA's whole set: 4 such replies, all wrong).
+* `another_part`: a figure read off a table's row that is the whole's where the question names a
+  part another table breaks the figures down by ("What EBITDA did the Leixanha terminal make?" off
+  the group's "EBITDA", beside a table of each terminal's volumes).
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
   do not name (figures only: "a psychology professor at a university in what city?" is a
@@ -26,7 +29,7 @@ import re
 from ..text.keywords import keywords
 from ..text.rows import parse_row
 from ..types import Unit
-from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, question_names, stems, telling
+from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, names_in, question_names, stems, telling
 from .cases import band
 from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
@@ -232,7 +235,9 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     quarter of 2024?" over "H1 2024: 1,215"; "net income in the third quarter of 2023" over "Quarter ·
     4Q23: 24,106"): that period's figure is not printed; nor is a whole year's, asked where the row
     has that year's own column, in a quarter's ("How much molybdenum in 2023?" over "Q4 2023: 412;
-    2023: 1,602"). False for prose, a question naming no one period, or a column naming none."""
+    2023: 1,602"); nor a quarter's or half's, asked of a row whose figure is only in whole years' columns
+    ("FY 2024" for "net income in the fourth quarter of 2024"), where the caption says no part of a
+    year. False for prose, a question naming no one period, or a column naming none."""
     asked = periods_asked(question)
     row = parse_row(sentence)
     said = figures(short)
@@ -248,6 +253,49 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     if len(asked) != 1 or not asked[0].part:
         return False
     want = asked[0]
+    whole_year = not _PART_SAID.search(
+        f"{row.caption} {label_of(row)}"
+    )  # "Fourth quarter" over "2024 | 2023": the year's columns are the quarter's
     return bool(columns) and all(
-        p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)) for p in named
-    )  # a column "Q2" under "Budget 2024" is Q2 2024's
+        (p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)))
+        or (p is None and whole_year and header_year(h) is not None)
+        for p, h in zip(named, columns)
+    )  # a column "Q2" under "Budget 2024" is Q2 2024's; "FY 2024" holds no quarter's figure
+
+
+_PART_SAID = re.compile(
+    r"\b(?:quarters?|quarterly|half|halves|half-year|semester|months?|[1-4]\s*Q|Q\s*[1-4]|H[12]|[12]H|three|six|nine|interim)\b", re.I
+)
+"""A caption or label that says its columns are parts of years ("Fourth quarter", "Three months ended")."""
+
+
+def label_of(row) -> str:
+    return next(iter(row.cells.values()), "")
+
+
+def another_part(question: str, names: list[str], sentence: str, short: str, units: list[Unit], heading: str = "") -> str | None:
+    """The name ``question`` gives that a table read breaks its figures down by (a row's label or
+    section, a column's header: "Leixanha" of "TEU handled · Leixanha · 2024") where ``sentence``,
+    the table row holding ``short``'s figure, says it nowhere (its label, caption, the figure's
+    columns, nor the passage's ``heading``): "What EBITDA did the Leixanha terminal make?" read off
+    the group's "EBITDA: 49,972" is the whole's figure, not the part's. None for prose, or a name
+    the row says or no table breaks down by."""
+    row = parse_row(sentence)
+    said = figures(short)
+    if row is None or not said or not names:
+        return None
+    label, *rest = row.cells.items()
+    columns = [h for h, cell in rest if said & figures(cell)]
+    own = " ".join([label[1], row.caption, heading, *columns])
+    for name in names:
+        if names_in(name, own, surname=False):
+            continue
+        for u in units:
+            for line in u.text.splitlines():
+                other = parse_row(line)
+                if other is None or other.caption == row.caption:
+                    continue
+                first, *others = other.cells.items()
+                if names_in(name, first[1], surname=False) or any(names_in(name, h, surname=False) for h, _ in others):
+                    return name
+    return None

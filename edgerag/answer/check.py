@@ -96,7 +96,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.rows import parse_row
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .asked import other_period, role_bound, says_what_was_asked, unnamed_row, unread_qualifier
+from .asked import another_part, other_period, role_bound, says_what_was_asked, unnamed_row, unread_qualifier
 from .binding import (
     Standing,
     about,
@@ -123,7 +123,7 @@ from .model_check import MODEL_CHECKS, checkable, confirmed_by, said_no
 from .polarity import says_no
 from .question import Question, as_question
 from .sides import each_side
-from .thing_asked import unread_thing
+from .thing_asked import row_named, unread_thing
 from .year_cell import year_of_size
 
 NOT_IN_DOCUMENTS = "The documents do not say."
@@ -302,7 +302,9 @@ def check_answer(
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
-        if figure and (thing := unread_thing(core, units)):  # thing_asked.py: "the net interest margin" where nothing says "margin"
+        if (
+            figure and (thing := unread_thing(core, units)) and not any(row_named(core, s.sentence) for s in bound)
+        ):  # thing_asked.py: "the net interest margin" where nothing says "margin"
             return dropped(
                 "asked", f"nothing read names the {thing} asked; '{short}' is a figure of something else", core, units, bound[:2]
             )
@@ -315,6 +317,7 @@ def check_answer(
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
             and not (figure and unnamed_row(core, s.sentence, short, heads(s.unit)))  # another thing's row: "Interest and other income"
             and not (figure and other_period(core, s.sentence, short))  # another quarter's or half's column: "H1 2024" for Q2
+            and not (figure and another_part(core, names, s.sentence, short, units, heads(s.unit)))  # the group's EBITDA for a terminal's
             and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]
         if not said:

@@ -5,7 +5,9 @@ reports' own answers compute it (arithmetic.py computes a change over such a row
 A cell of such a row read for "What was the tax paid in 2019?" ("Tax paid: (5.6)") is said as
 its size, "5.6 million" (cell_lookup.py, `read_as_size`); so is a cell of a row that can go
 either way asked by its bracketed side's own word ("the income tax benefit" of "Income tax
-(benefit) expense: (20.6)": `side_asked`).
+(benefit) expense: (20.6)": `side_asked`). A model's bare negative number read off a row, for a
+question that asks money going out ("What did the club pay in player wages …?" over "Player wages
+and salaries: -27,442"), is said as its size too (`size_of_outgoing`, read.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from ..text.rows import SECTION_MARK, parse_row
-from .table_cells import A_CHANGE, Cell, amount, header_year
+from .table_cells import A_CHANGE, Cell, amount, grids, header_year
 
 _OUTFLOW = re.compile(r"\b(?:costs?|expenses?|allowances?|disposals?|impairments?|charges)\b", re.I)
 _EITHER_WAY = re.compile(r"\((?:[^()]*\b(?:benefit|income|gain|credit|recover\w*)\b[^()]*)\)|^\s*less\b", re.I)
@@ -93,3 +95,34 @@ def side_asked(cell: Cell, question: str) -> bool:
     asked = {stem(w) for w in said} | said
     other = [w for w in (m["before"], m["after"]) if w]
     return stem(m["side"]) in asked and not any(stem(w) in asked for w in other) and "(" not in question
+
+
+_PAID_OUT = re.compile(
+    r"\b(?:pay|pays|paid|paying|spend|spends|spent|spending|expenses?|expenditures?|costs?|charges?|outflows?|outgoings|wages|salaries)\b",
+    re.I,
+)
+"""A question that asks money going out ("What did the club pay in player wages …?", "What were net financial
+expenses in 2023?"): its amount is a size, whatever sign the table prints it with."""
+
+
+def size_of_outgoing(short: str, question: str, units_texts: Sequence[tuple[str, str]]) -> str:
+    """``short``, a model's bare negative number read from a table row ("-27,442" off "Player
+    wages and salaries: -27,442"), said as its size where ``question`` asks money going out and
+    the row's label cannot go either way (`_SIGNED`: "Net income (loss)", "Less: …", a rate); else
+    ``short`` as it is. A question saying the label's brackets, a change or a sign is left alone."""
+    m = re.fullmatch(r"\s*(?:-|\u2212)\s*(\S.*?)\s*", short)
+    if m is None or not _PAID_OUT.search(question) or "(" in question or _ASKS_SIGNED.search(question):
+        return short
+    size = m.group(1)
+    key = size.replace(",", "")
+    for grid in grids(units_texts):
+        for i, row in enumerate(grid.cells):
+            own = grid.labels[i].rpartition(SECTION_MARK)[2]
+            for header, cell in row.items():
+                c = grid.value(i, header) if key in cell.replace(",", "") else None
+                if c is not None and c.amount.value < 0 and abs(c.amount.value) == float(key) and not _SIGNED.search(own):
+                    return size
+    return short
+
+
+_ASKS_SIGNED = re.compile(r"\b(?:change|increase|decrease|difference|net\s+(?:income|result|profit|loss)|gain|sign)\b", re.I)

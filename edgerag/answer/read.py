@@ -20,6 +20,7 @@ from .conditions_met import decide
 from .fragment import CUT_TO_ITS_HEAD, fragment, opening_word
 from .kinds import fits
 from .model_check import sentence_checker
+from .outflow_rows import size_of_outgoing
 from .plan import ReadPlan, plan_answer
 from .polarity import outright
 from .qualified import qualified
@@ -290,6 +291,9 @@ def answer_question(
         checkable = plan.mode != "long" or len(short_text.split()) <= SHORT_WORDS
         citations = verified_citations(parse_citations(text, units), units, short_text if checkable else None)
         if plan.mode != "long":  # "4,779" read from a table in thousands is 4,779 thousand (scaled.py), once its citations are verified
+            sized = size_of_outgoing(short_text, question, [(u.chunk_id, u.text) for u in units])  # "-27,442" paid: 27,442
+            rule("size", sized)
+            short_text = sized
             scaled = with_scale(short_text, units, question)
             rule("scale", scaled)
             short_text = scaled

@@ -13,7 +13,9 @@ the noun after its "of".
 
 `thing_asked` reads the head from the question's grammar ("What was/were the X in …", "How much
 X did …", "How many X …", "How much did … spend on X …"); None where the grammar is none of these.
-`unread_thing` is the head nothing read names.
+`unread_thing` is the head nothing read names (the check keeps a figure whose row the question names
+word for word, `row_named`: "Immunology" for "Immunology sales"); `names_thing`, whether a word names it (code's own
+table reads ask it of the table they read: cell_lookup.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.rows import SECTION_MARK, parse_row
 from ..types import Unit
 from .table_words import SHORT, close, content
 
@@ -45,12 +48,13 @@ _NO_THING = frozenset(
     "percentage percent proportion share ratio rate change changes increase decrease difference average growth "
     "money cash total balance result results impact effect breakdown composition constitution constituent times years quarters "
     "months length duration term age height weight width depth distance speed frequency limit minimum maximum deadline time "
-    "period".split()
+    "period people persons individuals funding financing finance support help assistance benefit benefits".split()
 )
 """Heads that name no thing of their own ("the amount of", "the total"), and measures the documents
-say by their units ("the minimum length of a password": "at least 14 characters"): the noun after
-"of" is asked, or none. "money" and "cash" are a user's words for any amount ("How much money did data services
-bring in?")."""
+say by their units ("the minimum length of a password": "at least 14 characters"), and "people",
+whom a report counts by their role ("How many people have salary-backed loans?": "Borrowers"): the
+noun after "of" is asked, or none. "money", "cash", "funding", "help" and their like are a user's words for any amount ("How
+much money did data services bring in?", "How much funding is available for a postgraduate student?")."""
 
 _SAME_THING = (
     ("revenue", "revenues", "sales", "turnover", "income"),
@@ -90,7 +94,9 @@ def thing_asked(question: str) -> str | None:
     return short[-1] if short and SHORT[short[-1]].split()[-1] == words[-1] else words[-1]
 
 
-def _names(head: str, word: str) -> bool:
+def names_thing(head: str, word: str) -> bool:
+    """Whether ``word`` says the thing ``head`` names: the same word (table_words.py `close`), or a
+    report's other word for it (`_SAME_THING`)."""
     if close(head, word):
         return True
     return any(head in group and word in group for group in _SAME_THING)
@@ -104,6 +110,18 @@ def unread_thing(question: str, units: Sequence[Unit]) -> str | None:
         return None
     want = content(SHORT.get(head, head))
     said = {w for u in units for w in content(f"{u.title}\n{u.text}")}
-    if all(any(_names(h, w) for w in said) for h in want):
+    if all(any(names_thing(h, w) for w in said) for h in want):
         return None
     return SHORT.get(head, head)
+
+
+def row_named(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` is a table row whose own label ``question`` says word for word
+    ("Immunology" for "What were Immunology sales …?"): the row is the one asked, its thing the
+    table's, said or not."""
+    row = parse_row(sentence)
+    if row is None:
+        return False
+    label = next(iter(row.cells.values()), "").rpartition(SECTION_MARK)[2]
+    own, asked = content(label), content(question)
+    return bool(own) and all(any(close(w, q) for q in asked) for w in own)

@@ -1,0 +1,130 @@
+"""One test per step of the thirteenth round (issue #63): each input is of a kind a sixth outside
+tester's report excerpts were answered wrong on, written here anew (a ports group, a brewery, a
+football club, a payments firm), with the answer the step now gives."""
+
+from __future__ import annotations
+
+from edgerag.answer.arithmetic import compute
+from edgerag.answer.asked import other_period
+from edgerag.answer.cell_lookup import look_up
+from edgerag.answer.listed import listed_value
+from edgerag.answer.operation import operation
+from edgerag.answer.outflow_rows import size_of_outgoing
+from edgerag.answer.periods import Period, periods_asked
+from edgerag.answer.rows_moved import rows_moved
+from edgerag.answer.table_cells import grids
+from edgerag.text.rows import grid_lines
+
+from .helpers import passage
+
+
+def _units(*tables):
+    return [("k", "\n".join(line for grid, caption in tables for line in grid_lines(grid, caption)))]
+
+
+def _row(grid, caption, label):
+    return next(line for line in grid_lines(grid, caption) if f"Item: {label};" in line)
+
+
+def test_a_quarter_asked_is_not_read_from_whole_years_columns_unless_the_caption_says_the_quarter():
+    year = [["COP million", "FY 2024", "FY 2023"], ["Net income", "112,406", "98,100"]]
+    asked = "What was net income in the fourth quarter of 2024?"
+    assert other_period(asked, _row(year, "Income statement", "Net income"), "112,406")
+    assert not other_period(asked, _row(year, "Fourth quarter results", "Net income"), "112,406")
+    assert not other_period("What was net income in 2024?", _row(year, "Income statement", "Net income"), "112,406")
+
+
+def test_the_last_quarter_of_a_year_is_its_fourth():
+    assert periods_asked("What was the take rate in the last quarter of 2023?") == (Period(2023, "quarter", 4),)
+    assert periods_asked("What was revenue in the final quarter of 2024?") == (Period(2024, "quarter", 4),)
+
+
+def test_money_paid_out_is_said_as_its_size_unless_the_row_goes_either_way():
+    table = [
+        ["EUR thousand", "2023/24", "2022/23"],
+        ["Player wages and salaries", "-31,010", "-27,442"],
+        ["Net income (loss)", "-1,200", "300"],
+    ]
+    units = _units((table, "Income statement"))
+    assert size_of_outgoing("-27,442", "What did the club pay in player wages and salaries in 2022/23?", units) == "27,442"
+    assert size_of_outgoing("-1,200", "What were the costs of the club in 2023/24?", units) == "-1,200"  # a row that goes either way
+    assert size_of_outgoing("-27,442", "What was the change in player wages in 2022/23?", units) == "-27,442"  # a change keeps its sign
+
+
+def test_a_question_leaving_a_part_out_asks_no_operation_over_the_total():
+    assert operation("Leaving out UEFA money, how much did revenue grow in 2023/24?") is None
+    assert operation("How much did revenue grow in 2023/24?") is not None
+
+
+def test_a_count_unit_is_no_name_and_a_sum_invested_is_money():
+    text = (
+        "In 2024 the two terminals operated by the group handled 1,284,310 TEU, 6.8% more than in the previous year. "
+        "Capital expenditure amounted to EUR 41.2 million."
+    )
+    units = [passage("ports", "Port activity", text)]
+    assert listed_value("How many TEU did the Porto Alvor terminal handle in 2024?", units) is None
+    assert listed_value("How much did the group invest in 2024?", units) is None
+
+
+def test_a_table_that_names_no_thing_asked_answers_none_of_it():
+    volumes = [["million hl", "FY 2024", "FY 2023"], ["Beer", "8.91", "8.52"], ["Soft drinks and malt beverages", "1.94", "1.81"]]
+    sales = [["TL million", "FY 2024", "FY 2023"], ["Beer", "41,210.5", "30,118.2"], ["Other", "2,004.1", "1,580.9"]]
+    units = _units((volumes, "Volumes"), (sales, "Net sales by category"))
+    assert look_up("What were net sales of soft drinks and malt beverages in FY 2024?", units) is None
+    assert look_up("How much soft drinks and malt beverages were sold in FY 2024, in hectolitres?", units).answer.startswith("1.94")
+    assert look_up("What were net sales of beer in FY 2024?", units).answer.startswith("41,210.5")
+
+
+PLAN = [
+    ["No.", "Indicator", "Unit", "Actual 2023", "Plan 2024", "Actual 2024", "% of plan"],
+    ["1", "Aircraft movements", "movements", "68,215", "72,000", "74,390", "103.3%"],
+    ["2", "Cargo and mail", "tonnes", "41,870", "45,000", "43,115", "95.8%"],
+    ["3", "Profit before tax", "VND billion", "1,288.4", "1,410.0", "1,502.7", "106.6%"],
+]
+
+
+def test_a_numbering_column_is_no_label():
+    lines = grid_lines(PLAN, "Implementation of the 2024 plan")
+    assert lines[0].startswith("Implementation of the 2024 plan — Indicator: Aircraft movements;")
+    assert "No." not in lines[0]
+    # a first column of labels that happen to be short numbers with a header of their own stays
+    assert grid_lines([["Note", "2024", "2023"], ["Revenue", "1", "2"], ["Costs", "3", "4"]])[0].startswith("Note: Revenue")
+
+
+def test_how_far_a_row_came_in_against_its_plan_is_computed():
+    units = _units((PLAN, "Implementation of the 2024 plan"))
+    assert compute("By how much did profit before tax beat the plan in 2024?", units).answer == "92.7"
+    assert compute("By how many aircraft movements did the airports beat their 2024 plan?", units).answer == "2,390"
+    assert compute("By how much did cargo fall short of its budget in 2024?", units).answer == "1,885"
+    assert compute("Taken together, by how much did the lines that missed the plan fall short of it in 2024?", units) is None
+
+
+def test_a_margin_no_table_prints_is_its_profit_as_a_share_of_revenue():
+    figures = [["EUR thousand", "2024", "2023"], ["Net sales", "123,000", "110,000"], ["Gross profit", "58,000", "50,000"]]
+    units = _units((figures, "Key figures"))
+    assert compute("What was the gross margin in 2024?", units).answer == "47.15%"
+    printed = [*figures, ["Gross margin (%)", "47.2", "45.5"]]
+    assert compute("What was the gross margin in 2024?", _units((printed, "Key figures"))) is None  # printed: read, not computed
+
+
+def test_rows_that_moved_by_any_verb_and_a_dash_for_nothing():
+    catch = [["tonnes", "2024", "2023"], ["Cod", "38,412", "41,066"], ["Haddock", "14,905", "12,338"], ["Capelin", "–", "62,400"]]
+    (grid,) = grids(_units((catch, "Catch by species (tonnes)")))
+    assert rows_moved("Which species did the company catch less of in 2024 than in 2023?", grid).labels == ("Cod", "Capelin")
+    assert rows_moved("Which species were caught more in 2024 than in 2023?", grid).labels == ("Haddock",)
+
+
+def test_a_total_sharing_no_word_with_any_section_is_the_tables():
+    catch = [
+        ["tonnes", "2024", "2023"],
+        ["Demersal species", "", ""],
+        ["Cod", "38,412", "41,066"],
+        ["Pelagic species", "", ""],
+        ["Herring", "48,315", "45,190"],
+        ["Total catch", "86,727", "86,256"],
+    ]
+    lines = grid_lines(catch, "Catch by species (tonnes)")
+    assert any(line.endswith(": Total catch; 2024: 86,727; 2023: 86,256") for line in lines)
+    assert any("Pelagic species › Herring" in line for line in lines)
+    revenue = [["£m", "2024", "2023"], ["Revenue", "", ""], ["Services", "10", "9"], ["Total revenue", "10", "9"]]
+    assert any("Revenue › Total revenue" in line for line in grid_lines(revenue))  # its own section's total
