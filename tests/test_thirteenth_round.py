@@ -128,3 +128,30 @@ def test_a_total_sharing_no_word_with_any_section_is_the_tables():
     assert any("Pelagic species › Herring" in line for line in lines)
     revenue = [["£m", "2024", "2023"], ["Revenue", "", ""], ["Services", "10", "9"], ["Total revenue", "10", "9"]]
     assert any("Revenue › Total revenue" in line for line in grid_lines(revenue))  # its own section's total
+
+
+def test_an_amount_per_unit_is_computed_from_two_columns_or_two_rows_at_their_scales():
+    loans = [
+        ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)"],
+        ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
+        ["Salary-backed loans", "87,120", "11,452", "1.1"],
+    ]
+    assert compute("What is the average group loan per borrower, in cedis?", _units((loans, "Loans by product"))).answer == "2,322.14"
+    figures = [["EUR thousand", "2023/24", "2022/23"], ["Revenue", "86,670", "81,161"], ["Skier days (thousand)", "1,128", "1,074"]]
+    asked = "How much revenue did the company make per skier day in 2023/24, in euros?"
+    assert compute(asked, _units((figures, "Key figures"))).answer == "76.84"
+    printed = [*figures, ["Revenue per skier day (EUR)", "76.8", "75.6"]]
+    assert compute(asked, _units((printed, "Key figures"))) is None  # printed: read as it is
+    assert compute("What was the earnings per share in 2023/24?", _units((figures, "Key figures"))) is None
+
+
+def test_a_model_figure_per_unit_is_kept_only_where_stated():
+    from edgerag.answer.derived import underived
+
+    figures = [["EUR thousand", "2023/24", "2022/23"], ["Revenue", "86,670", "81,161"], ["Skier days (thousand)", "1,128", "1,074"]]
+    units = [passage("k", "Key figures", "\n".join(grid_lines(figures, "Key figures")))]
+    asked = "How much revenue did the company make per skier day in 2023/24, in euros?"
+    assert underived("1,128 thousand", asked, units) is not None  # a cell copied
+    printed = [*figures, ["Revenue per skier day (EUR)", "76.8", "75.6"]]
+    units = [passage("k", "Key figures", "\n".join(grid_lines(printed, "Key figures")))]
+    assert underived("76.8", asked, units) is None

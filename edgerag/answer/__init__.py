@@ -21,6 +21,8 @@ One module per step of the path:
                      row is largest, how many years it passes a bound
           margins.py     a margin no table prints ("the EBITDA margin") computed as its profit's
                      share of revenue
+          per_unit.py    an amount per unit of another no row prints ("the average loan per
+                     borrower", "tonnes per hectare"): two columns, or two rows, at their scales
           against_plan.py  how far a row came in above or below its plan, budget or target
                      ("By how much did profit before tax beat the plan in 2024?"): actual − plan
           count_rows.py  how many of a table's rows pass a bound in the column a question

@@ -45,6 +45,7 @@ from .margins import as_share
 from .operands import operands
 from .operation import SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
+from .per_unit import per_unit
 from .periods import column_period, periods_asked
 from .printed_change import printed_change, printed_percent, printed_row, printed_share
 from .stated_result import stated_result
@@ -303,6 +304,14 @@ def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Compute
     return Computed(answer, shown, value, op, cells)
 
 
+def _per(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
+    """One amount per unit of another (per_unit.py), to two decimals, each side at its scale."""
+    a, b = cells
+    answer = _fmt(value, 2)
+    side = lambda c: f"{c.amount.text}{' ' + c.scale if c.scale else ''} ({c.label}, {c.header})"  # noqa: E731
+    return Computed(answer, f"{answer} ({side(a)} / {side(b)})", value, op, cells)
+
+
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
@@ -311,6 +320,8 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     op = operation(question) or _half_asked(question)
     if (planned := against_plan(question, units_texts)) is not None:
         return _from_plan(*planned)  # "By how much did profit before tax beat the plan in 2024?" (against_plan.py)
+    if (op is None or op.op == "average") and (unit := per_unit(question, units_texts)) is not None:
+        return _per(*unit)  # "What is the average group loan per borrower?" (per_unit.py)
     if op is None:  # "What was the EBITDA margin in 2024?" where no table prints a margin: EBITDA as a share of revenue
         return next((done for share in as_share(question, units_texts) if (done := compute(share, units_texts))), None)
     if any(SUM_INSIDE.search(p) for p in op.parts):

@@ -11,7 +11,7 @@ up. Such a reply is not the answer: the check drops it ("The documents do not sa
   a percentage as a percentage (a reply "13 %" is not stated by "$13"): the text gives the
   result, it need not be computed; or
 * a table read gives it in a row or column that says the operation ("% Change", "Increase
-  (decrease)", "Average", "Ratio", "% of revenue", "Total"), in a row the question names, in a
+  (decrease)", "Average", "Ratio", "per skier day", "% of revenue", "Total"), in a row the question names, in a
   column of no year it does not name: the table computed it. A percentage holds a change, sum
   or average only where the question asks one; one year's cell holds no sum or average of
   several years. On TAT-QA's whole test set a cell so cued held 5 right replies and let 15
@@ -55,7 +55,7 @@ _CUES = {
     "change": r"chang|increas|decreas|varian|growth|grew|declin|movement|differen",
     "difference": r"chang|increas|decreas|varian|differen",
     "average": r"average|\bmean\b",
-    "ratio": r"ratio|\btimes\b|\bx\b",
+    "ratio": r"ratio|\btimes\b|\bx\b|\bper\b|(?<!\d)/(?!\d)",
     "proportion": r"%\s*of\b|percent(?:age)?\s+of\b|\bshare\b|\bof\s+(?:total|revenue|sales)|\bmix\b|\bmargin\b",
     "sum": r"total|\bsum\b|combined|aggregate",
 }
@@ -87,6 +87,14 @@ _MARGIN = re.compile(
 """A margin asked ("the EBITDA margin"): a proportion of revenue, which the report states or code computes."""
 
 
+_PER_UNIT = re.compile(
+    r"\b(?:per|for\s+each)\s+(?!(?:share|cent|annum|year|month|week|day|quarter|hour|cent\b)\b)(?:[a-z][\w-]*\s+)?(?:day|[a-z][\w-]*)\b",
+    re.I,
+)
+"""An amount per unit of another ("per skier day", "tonnes per hectare", "per borrower"): a ratio of two rows
+or columns, unless a row prints it ("Revenue per skier day"); not per share, per cent or per unit of time."""
+
+
 def asks_computed(asked: str) -> Operation | None:
     """The operation ``asked`` asks whose answer is computed, never read as one value: a change,
     percentage change, difference, average, ratio, proportion, or a sum of two or more named
@@ -96,6 +104,8 @@ def asks_computed(asked: str) -> Operation | None:
     op = operation(asked)
     if op is None and (m := _MARGIN.search(asked)) and not _COUNT.match(asked):  # "What was the group's EBITDA margin in 2024?"
         op = Operation("proportion", (), years_in(asked), 2, m.group())  # a share of revenue, stated or computed, never guessed
+    if op is None and (m := _PER_UNIT.search(asked)) and not _COUNT.match(asked):  # "How much revenue … per skier day?"
+        op = Operation("ratio", (), years_in(asked), 2, m.group())  # one amount over another, stated or computed, never a cell copied
     if op is None or _COUNT.match(asked) or op.op not in _COMPUTED:
         return None
     if op.op == "sum" and len(op.parts) < 2 and len(op.periods) < 2:
