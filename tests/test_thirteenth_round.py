@@ -155,3 +155,41 @@ def test_a_model_figure_per_unit_is_kept_only_where_stated():
     printed = [*figures, ["Revenue per skier day (EUR)", "76.8", "75.6"]]
     units = [passage("k", "Key figures", "\n".join(grid_lines(printed, "Key figures")))]
     assert underived("76.8", asked, units) is None
+
+
+def test_which_rows_pass_a_bound_are_listed_and_a_threshold_in_a_header_names_nothing():
+    loans = [
+        ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)*"],
+        ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
+        ["Individual micro-enterprise", "87,120", "11,452", "6.1"],
+        ["Agricultural", "12,035", "9,630", "7.9"],
+        ["Total", "241,465", "82,366", "4.6"],
+    ]
+    units = _units((loans, "Loan portfolio by product"))
+    assert compute("Which loan products have more than 5% of the portfolio at risk?", units).answer == (
+        "Individual micro-enterprise; Agricultural"
+    )
+    assert compute("How many loan products have more than 5% of the portfolio at risk?", units).answer == "2"
+
+
+def test_a_figure_off_a_row_outside_the_section_the_question_names_answers_nothing():
+    from edgerag.answer.asked import another_part
+
+    catch = grid_lines(
+        [
+            ["tonnes", "2024", "2023"],
+            ["Demersal species", "", ""],
+            ["Cod", "38,412", "41,066"],
+            ["Pelagic species", "", ""],
+            ["Herring", "48,315", "45,190"],
+            ["Total catch", "86,727", "86,256"],
+        ],
+        "Catch by species (tonnes)",
+    )
+    key = grid_lines([["EUR thousand", "2024", "2023"], ["Revenue", "318,400", "290,000"], ["EBITDA", "71,915", "60,000"]], "Key figures")
+    units = [passage("k", "Annual report", "\n".join(key + catch))]
+    ebitda, total = key[1], catch[-1]
+    assert another_part("What EBITDA did the pelagic operations earn in 2024?", [], ebitda, "71,915", units) == "pelagic"
+    assert another_part("What was the total demersal catch in 2024?", [], total, "86,727", units) == "demersal"
+    assert another_part("What was EBITDA in 2024?", [], ebitda, "71,915", units) is None
+    assert another_part("What was the total catch in 2024?", [], total, "86,727", units) is None

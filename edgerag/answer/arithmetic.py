@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.printed import SCALE, scale_word
-from ..text.rows import CAPTION_SEP, row_spans
+from ..text.rows import CAPTION_SEP, SECTION_MARK, row_spans
 from ..types import Unit
 from .against_plan import against_plan
 from .cell_lookup import ASKS_VALUE
@@ -48,6 +48,7 @@ from .outflow_rows import printed_negative
 from .per_unit import per_unit
 from .periods import column_period, periods_asked
 from .printed_change import printed_change, printed_percent, printed_row, printed_share
+from .several import SEPARATOR
 from .stated_result import stated_result
 from .table_cells import (
     NOT_MONEY,
@@ -150,6 +151,11 @@ def _rows_counted(question: str, units_texts: Sequence[tuple[str, str]]) -> Comp
     rows = "; ".join(f"{x.label}: {x.amount.text}" for x in c.cells)
     shown = f"{c.count} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
     op = Operation("count_rows", cue=c.cue, bound=c.bound, decimals=0)
+    if asks_rows_over(question)["how"].lower() == "which":  # "Which loan products have more than 5% …?": the rows that pass
+        if not c.passing:
+            return None
+        names = SEPARATOR.join(x.label.rpartition(SECTION_MARK)[2] for x in c.passing)
+        return Computed(names, f"{names} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})", float(c.count), op, c.passing)
     return Computed(str(c.count), shown, float(c.count), op, c.cells)
 
 

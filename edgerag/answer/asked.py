@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
-from ..text.rows import parse_row
+from ..text.rows import SECTION_MARK, parse_row
 from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, names_in, question_names, stems, telling
 from .cases import band
@@ -258,7 +258,7 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     )  # "Fourth quarter" over "2024 | 2023": the year's columns are the quarter's
     return bool(columns) and all(
         (p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)))
-        or (p is None and whole_year and header_year(h) is not None)
+        or (p is None and whole_year and want.part != "month" and header_year(h) is not None)
         for p, h in zip(named, columns)
     )  # a column "Q2" under "Budget 2024" is Q2 2024's; "FY 2024" holds no quarter's figure
 
@@ -278,11 +278,13 @@ def another_part(question: str, names: list[str], sentence: str, short: str, uni
     section, a column's header: "Leixanha" of "TEU handled · Leixanha · 2024") where ``sentence``,
     the table row holding ``short``'s figure, says it nowhere (its label, caption, the figure's
     columns, nor the passage's ``heading``): "What EBITDA did the Leixanha terminal make?" read off
-    the group's "EBITDA: 49,972" is the whole's figure, not the part's. None for prose, or a name
-    the row says or no table breaks down by."""
+    the group's "EBITDA: 49,972" is the whole's figure, not the part's; so is a word of the question
+    naming a table's section the row is not in ("the total demersal catch" off "Total catch",
+    beside "Demersal species › Cod"). None for prose, or a name the row says or no table breaks
+    down by."""
     row = parse_row(sentence)
     said = figures(short)
-    if row is None or not said or not names:
+    if row is None or not said:
         return None
     label, *rest = row.cells.items()
     columns = [h for h, cell in rest if said & figures(cell)]
@@ -298,4 +300,12 @@ def another_part(question: str, names: list[str], sentence: str, short: str, uni
                 first, *others = other.cells.items()
                 if names_in(name, first[1], surname=False) or any(names_in(name, h, surname=False) for h, _ in others):
                     return name
+    told = content(own)
+    asked = [w for w in question_words(question) if w not in _NO_ROW and not any(close(w, t) for t in told)]
+    for u in units:  # a word naming a table's section ("demersal" of "Demersal species › Cod") the figure's row is not in
+        for line in u.text.splitlines():
+            other = parse_row(line)
+            section = next(iter(other.cells.values()), "").rpartition(SECTION_MARK)[0] if other is not None else ""
+            if section and (word := next((w for w in asked if any(close(w, s) for s in content(section))), None)):
+                return word
     return None

@@ -5,6 +5,8 @@
     "How many items had a % change that is less than 50%?" → 2 (the "% Change" column)
 
 The question is "How many <things> … <exceed / more than / less than …> <amount>" (`ROWS_OVER`),
+or "Which <things> …" the same, answered by the rows that pass ("Which loan products have more
+than 5% of the portfolio at risk?" → their labels),
 its things no years (operation.py counts those: ``count_years``); quarters are rows where a table's
 rows are quarters ("In 2019, how many quarters did the high share price exceed $85.00?": the
 "Fiscal 2019 · High" column of rows "First Quarter" … "Fourth Quarter"), and a table whose
@@ -29,7 +31,7 @@ from .operation import years_in
 from .table_cells import Cell, Grid, best_row, column_rank, content, named_columns, question_words, year_columns
 
 ROWS_OVER = re.compile(
-    r"^\s*(?:in\s+(?:fiscal\s+)?(?:19|20)\d{2},?\s+)?how\s+many\s+(?!(?:fiscal\s+)?years?\b)(?P<things>[\w\s'’,/&()-]+?)\s+"
+    r"^\s*(?:in\s+(?:fiscal\s+)?(?:19|20)\d{2},?\s+)?(?P<how>how\s+many|which)\s+(?!(?:fiscal\s+)?years?\b)(?P<things>[\w\s'’,/&()-]+?)\s+"
     r"(?:had|have|has|did|were|was|are|is|with|whose|that)\b.*?\b"
     r"(?P<dir>exceed(?:ed|s|ing)?|above|over|greater\s+than|more\s+than|higher\s+than|at\s+least|below|under|less\s+than|lower\s+than)"
     r"\s+(?P<amount>[$€£]?\s?-?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|million|thousand|billion|m\b|bn\b|k\b)?",

@@ -399,6 +399,9 @@ _PART_WORD = re.compile(
 """A question's word that names a part of a year: then a column of that part may be the one asked."""
 
 
+_THRESHOLD = re.compile(r"[<>≥≤]=?\s*\d[\d,.]*\s*[a-z]*", re.I)
+
+
 def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
     """Columns whose header's own words (years and its scale aside: "Level 1 · RMB'Million" is
     "Level 1") the question holds, best first; given the ``question``, of headers that name a
@@ -406,7 +409,7 @@ def named_columns(grid: Grid, words: Sequence[str], question: str | None = None)
     scored = []
     numbers = said_numbers(question) if question is not None else None
     for n, h in enumerate(grid.headers):
-        own = SCALE.sub(" ", h)
+        own = _THRESHOLD.sub(" ", SCALE.sub(" ", h))  # "PAR > 30 days (%)": the threshold qualifies, names nothing
         mine = [w for w in content(own) if w not in GENERIC]
         if not mine:
             continue

@@ -64,6 +64,7 @@ SHORT = {
     "nav": "net asset value",
     "nta": "net tangible assets",
     "cer": "constant exchange rates",
+    "par": "portfolio at risk",
 }
 """A report's short names, said for their words by a user or a label alike ("How much more did they
 spend on capex?" over "Capital expenditure")."""
