@@ -19,6 +19,8 @@ One module per step of the path:
         arithmetic.py  a change, percentage change, average, sum, ratio or proportion computed
                      from bound cells, rounded, with its unit, scale and formula; which year a
                      row is largest, how many years it passes a bound
+          computed.py    a number computed from cells (`Computed`: answer, formula, cells) and
+                     rounded as a report prints it
           margins.py     a margin no table prints ("the EBITDA margin") computed as its profit's
                      share of revenue
           per_unit.py    an amount per unit of another no row prints ("the average loan per

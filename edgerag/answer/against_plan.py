@@ -22,8 +22,9 @@ import re
 from collections.abc import Sequence
 
 from .cell_lookup import sole_row
+from .computed import Computed, rounded
 from .operation import Operation, years_in
-from .table_cells import Cell, best_row, content, grids, header_year
+from .table_cells import Cell, best_row, content, grids, header_year, unscaled_label
 
 _AGAINST = re.compile(
     r"\bby\s+how\s+(?:much|many)\b(?P<what>.*?)\b(?P<dir>beat|beats|exceed(?:ed|s)?|top(?:ped|s)?|surpass(?:ed|es)?|overshot|overshoot|"
@@ -69,3 +70,19 @@ def against_plan(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple
         return None
     value, plan, actual = found[0]
     return value, Operation("difference", (), (year,), 2, m.group()), (plan, actual)
+
+
+def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
+    """A row's actual less its plan (against_plan.py), in the cells' decimals and scale."""
+    plan, actual = cells
+    decimals = max(len(c.amount.text.rpartition(".")[2]) if "." in c.amount.text else 0 for c in cells)
+    scale = "" if unscaled_label(actual.label) or plan.scale != actual.scale else actual.scale
+    answer = rounded(value, decimals) + (f" {scale}" if scale else "")
+    shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
+    return Computed(answer, shown, value, op, cells)
+
+
+def plan_computed(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """`against_plan` as the reader's computed answer, or None."""
+    found = against_plan(question, units_texts)
+    return _from_plan(*found) if found is not None else None

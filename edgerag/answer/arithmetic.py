@@ -31,24 +31,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..text.printed import SCALE, scale_word
-from ..text.rows import CAPTION_SEP, SECTION_MARK, row_spans
+from ..text.rows import CAPTION_SEP, row_spans
 from ..types import Unit
-from .against_plan import against_plan
+from .against_plan import plan_computed
 from .cell_lookup import ASKS_VALUE
 from .cell_lookup import shown as shown_cell
 from .compare import Decision
-from .count_rows import asks_rows_over, count_rows
+from .computed import Computed, rounded
+from .count_rows import asks_rows_over, rows_counted
 from .margins import as_share
 from .operands import operands
 from .operation import SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
-from .per_unit import per_unit
+from .per_unit import per_unit_computed
 from .periods import column_period, periods_asked
 from .printed_change import printed_change, printed_percent, printed_row, printed_share
-from .several import SEPARATOR
 from .stated_result import stated_result
 from .table_cells import (
     NOT_MONEY,
@@ -66,19 +65,6 @@ from .table_cells import (
     year_columns,
 )
 from .text_operands import text_cells
-
-
-@dataclass(frozen=True)
-class Computed:
-    """A number computed in code from cells read."""
-
-    answer: str
-    """The short answer: the number rounded, with "%" or its scale word ("-8.43%", "329 million")."""
-    shown: str
-    """The answer with its formula and the rows and columns it read."""
-    value: float
-    operation: Operation
-    cells: tuple[Cell, ...]
 
 
 def _year_values(op: Operation, grid: Grid, question: str) -> tuple[int, list[tuple[int, Cell]]] | None:
@@ -141,24 +127,6 @@ def _by_year(op: Operation, grid: Grid, question: str) -> Computed | None:
     return Computed(str(n), f"{n} ({cells[0].label}: {listed}; {op.cue} {op.bound:g})", float(n), op, cells)
 
 
-def _rows_counted(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
-    """ "How many obligations had a total that exceeded $500,000 thousand?" counted over the one
-    table whose column the question names (count_rows.py); None where no table, or two, count."""
-    found = [c for grid in grids(units_texts) if (c := count_rows(grid, question)) is not None]
-    if len({c.count for c in found}) != 1:
-        return None
-    c = found[0]
-    rows = "; ".join(f"{x.label}: {x.amount.text}" for x in c.cells)
-    shown = f"{c.count} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
-    op = Operation("count_rows", cue=c.cue, bound=c.bound, decimals=0)
-    if asks_rows_over(question)["how"].lower() == "which":  # "Which loan products have more than 5% …?": the rows that pass
-        if not c.passing:
-            return None
-        names = SEPARATOR.join(x.label.rpartition(SECTION_MARK)[2] for x in c.passing)
-        return Computed(names, f"{names} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})", float(c.count), op, c.passing)
-    return Computed(str(c.count), shown, float(c.count), op, c.cells)
-
-
 def _cue_in_label(op: Operation, cells: Sequence[Cell], question: str) -> bool:
     """Whether the words that asked the operation are the label's own ("Weighted *average* shares")."""
     cue = content(op.cue)
@@ -167,13 +135,6 @@ def _cue_in_label(op: Operation, cells: Sequence[Cell], question: str) -> bool:
     if any(content(question).count(w) > content(c.label).count(w) for w in cue for c in cells):
         return False  # "the average Denominator: Weighted average shares": asked once more than the label says it
     return bool(cue) and all(all(any(w == x for x in content(c.label)) for w in cue) for c in cells)
-
-
-def _fmt(value: float, decimals: int) -> str:
-    text = f"{round(value, decimals):,.{decimals}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def _in_time(cells: list[Cell]) -> list[Cell]:
@@ -273,7 +234,7 @@ def _finish(
         and not any(c.unscaled or unscaled_label(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
-    answer = _fmt(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
+    answer = rounded(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
     labels = list(dict.fromkeys(c.label for c in cells))
     heads = list(dict.fromkeys(c.header for c in cells))
     shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"
@@ -300,34 +261,16 @@ def _half_asked(question: str) -> Operation | None:
     return Operation("sum", (), (halves[0].year,), 2, "", periods=(halves[0],))  # type: ignore[arg-type]
 
 
-def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
-    """A row's actual less its plan (against_plan.py), in the cells' decimals and scale."""
-    plan, actual = cells
-    decimals = max(len(c.amount.text.rpartition(".")[2]) if "." in c.amount.text else 0 for c in cells)
-    scale = "" if unscaled_label(actual.label) or plan.scale != actual.scale else actual.scale
-    answer = _fmt(value, decimals) + (f" {scale}" if scale else "")
-    shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
-    return Computed(answer, shown, value, op, cells)
-
-
-def _per(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
-    """One amount per unit of another (per_unit.py), to two decimals, each side at its scale."""
-    a, b = cells
-    answer = _fmt(value, 2)
-    side = lambda c: f"{c.amount.text}{' ' + c.scale if c.scale else ''} ({c.label}, {c.header})"  # noqa: E731
-    return Computed(answer, f"{answer} ({side(a)} / {side(b)})", value, op, cells)
-
-
 def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
     """The number ``question`` asks, computed from the tables in ``units_texts``; None when its
     operation or its operands are not bound in code (the module doc)."""
     if asks_rows_over(question):
-        return _rows_counted(question, units_texts)
+        return rows_counted(question, units_texts)
     op = operation(question) or _half_asked(question)
-    if (planned := against_plan(question, units_texts)) is not None:
-        return _from_plan(*planned)  # "By how much did profit before tax beat the plan in 2024?" (against_plan.py)
-    if (op is None or op.op == "average") and (unit := per_unit(question, units_texts)) is not None:
-        return _per(*unit)  # "What is the average group loan per borrower?" (per_unit.py)
+    if (planned := plan_computed(question, units_texts)) is not None:
+        return planned  # "By how much did profit before tax beat the plan in 2024?" (against_plan.py)
+    if (op is None or op.op == "average") and (unit := per_unit_computed(question, units_texts)) is not None:
+        return unit  # "What is the average group loan per borrower?" (per_unit.py)
     if op is None:  # "What was the EBITDA margin in 2024?" where no table prints a margin: EBITDA as a share of revenue
         return next((done for share in as_share(question, units_texts) if (done := compute(share, units_texts))), None)
     if any(SUM_INSIDE.search(p) for p in op.parts):

@@ -24,11 +24,14 @@ abstained, one was the model's wrong count).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.rows import total_row
-from .operation import years_in
-from .table_cells import Cell, Grid, best_row, column_rank, content, named_columns, question_words, year_columns
+from ..text.rows import SECTION_MARK, total_row
+from .computed import Computed
+from .operation import Operation, years_in
+from .several import SEPARATOR
+from .table_cells import Cell, Grid, best_row, column_rank, content, grids, named_columns, question_words, year_columns
 
 ROWS_OVER = re.compile(
     r"^\s*(?:in\s+(?:fiscal\s+)?(?:19|20)\d{2},?\s+)?(?P<how>how\s+many|which)\s+(?!(?:fiscal\s+)?years?\b)(?P<things>[\w\s'’,/&()-]+?)\s+"
@@ -116,3 +119,21 @@ def count_rows(grid: Grid, question: str) -> Counted | None:
     low = " ".join(m["dir"].lower().split()) in _LOW
     passing = tuple(c for c in cells if (c.amount.value < bound if low else c.amount.value > bound))
     return Counted(len(passing), tuple(cells), passing, bound, m["dir"])
+
+
+def rows_counted(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """ "How many obligations had a total that exceeded $500,000 thousand?" counted over the one
+    table whose column the question names (count_rows.py); None where no table, or two, count."""
+    found = [c for grid in grids(units_texts) if (c := count_rows(grid, question)) is not None]
+    if len({c.count for c in found}) != 1:
+        return None
+    c = found[0]
+    rows = "; ".join(f"{x.label}: {x.amount.text}" for x in c.cells)
+    shown = f"{c.count} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
+    op = Operation("count_rows", cue=c.cue, bound=c.bound, decimals=0)
+    if asks_rows_over(question)["how"].lower() == "which":  # "Which loan products have more than 5% …?": the rows that pass
+        if not c.passing:
+            return None
+        names = SEPARATOR.join(x.label.rpartition(SECTION_MARK)[2] for x in c.passing)
+        return Computed(names, f"{names} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})", float(c.count), op, c.passing)
+    return Computed(str(c.count), shown, float(c.count), op, c.cells)

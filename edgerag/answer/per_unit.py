@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from ..text.rows import row_spans
 from .cell_lookup import sole_row
+from .computed import Computed, rounded
 from .operation import Operation, years_in
 from .table_cells import Cell, Grid, best_row, close, content, grids, header_year
 
@@ -100,3 +101,17 @@ def per_unit(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[flo
         return None
     value, cells = found[0]
     return value, Operation("ratio", (), tuple(years), 2, f"per {' '.join(unit)}"), cells
+
+
+def _per(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
+    """One amount per unit of another (per_unit.py), to two decimals, each side at its scale."""
+    a, b = cells
+    answer = rounded(value, 2)
+    side = lambda c: f"{c.amount.text}{' ' + c.scale if c.scale else ''} ({c.label}, {c.header})"  # noqa: E731
+    return Computed(answer, f"{answer} ({side(a)} / {side(b)})", value, op, cells)
+
+
+def per_unit_computed(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed | None:
+    """`per_unit` as the reader's computed answer, or None."""
+    found = per_unit(question, units_texts)
+    return _per(*found) if found is not None else None
