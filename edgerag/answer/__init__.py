@@ -83,6 +83,8 @@ One module per step of the path:
                      in every year shown, earliest first; "the net loss" of a "Net income
                      (loss)" row said as its size (outflow_rows.py `side_asked`)
           dated_columns.py the columns of two dates of one year a question names
+          named_tables.py  the tables that say the thing asked ("net sales", not "Volumes"),
+                     and a section the question names that the bound rows are not in
         respective_value.py  the amount a sentence states for the one year asked, among its
                      years "respectively" ("… of $41.8 million and $39.4 million as of March
                      31, 2019 and 2018, respectively" → 2018's) or in brackets after its own

@@ -40,13 +40,14 @@ from ..text.tables import STOP
 from ..types import Unit
 from .compare import Decision
 from .dated_columns import dated_columns
+from .named_tables import in_other_section, speaking
 from .operation import operation, years_in
 from .outflow_rows import read_as_size, side_asked
 from .period_cells import year_periods
 from .periods import column_period, named_period, periods_asked, without_parts
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
-from .table_words import OWN_ENTITY, SHORT
-from .thing_asked import names_thing, thing_asked
+from .table_words import OWN_ENTITY
+from .thing_asked import thing_asked
 
 ASKS_VALUE = re.compile(
     r"^\s*(?:what\s+(?:is|was|are|were)\b|how\s+much\b"
@@ -341,14 +342,14 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     found: list[tuple[tuple[float, bool], Looked]] = []
     bound = _BOUND.search(question)
     tables = grids(units_texts)
-    speaking = _speaking(tables, thing_asked(question))
+    asked_of = speaking(tables, thing_asked(question))
     for grid in tables:
         if bound and not any(bound.group().lower() in h.lower() for h in grid.headers):
             continue
-        if speaking and grid not in speaking:
+        if asked_of and grid not in asked_of:
             continue  # "net sales of soft drinks" asked of a table of volumes, beside one of sales (thing_asked.py)
         rows = _rows(grid, question)
-        if rows and _in_other_section(grid, rows, question):
+        if rows and in_other_section(grid, rows, question):
             continue  # "the total demersal catch" bound to "Total catch", no section's, beside a "Demersal species" section
         if not rows or (op is not None and len(named) > 1 and _part_unbound(named, grid, rows)):
             continue  # a sum of things named apart ("the total X and unrecognized Y"), one bound to no row
@@ -384,28 +385,6 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     if len({f.answer for f in best}) != 1 or said_closer(question, best[0].cells, units_texts):
         return None  # none, two tables that answer apart, or a sentence that says it more closely than the cells
     return best[0]
-
-
-def _in_other_section(grid: Grid, rows: list[int], question: str) -> bool:
-    """Whether ``question`` names a section of ``grid`` ("demersal" of "Demersal species › Cod")
-    by a word no bound row's label or section says: the rows bound are another section's, or
-    none's, not the one asked."""
-    sections = {label.rpartition(SECTION_MARK)[0] for label in grid.labels} - {""}
-    bound = {w for i in rows for w in content(grid.labels[i])}
-    asked = [w for w in content(question) if not any(close(w, b) for b in bound)]
-    return any(any(close(w, s) for s in content(section.rpartition(SECTION_MARK)[2]) for w in asked) for section in sections)
-
-
-def _speaking(tables: list[Grid], head: str | None) -> list[Grid]:
-    """The tables whose caption, labels' header, row labels (sections and all) or headers say the
-    thing a question asks by its head noun (thing_asked.py); where some do and others not, the
-    others are of something else ("Volumes" beside "Net sales by category" for "net sales of soft
-    drinks"). A report page's one table, its caption lost, is never held to it."""
-    if head is None:
-        return []
-    want = content(SHORT.get(head, head))
-    said = [set(content(" ".join([g.caption, g.label_header, *g.labels, *g.headers]))) for g in tables]
-    return [g for g, words in zip(tables, said) if all(any(names_thing(h, w) for w in words) for h in want)]
 
 
 def looked_up(question: str, units: list[Unit]) -> Decision | None:
