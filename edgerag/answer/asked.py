@@ -279,9 +279,9 @@ def another_part(question: str, names: list[str], sentence: str, short: str, uni
     the table row holding ``short``'s figure, says it nowhere (its label, caption, the figure's
     columns, nor the passage's ``heading``): "What EBITDA did the Leixanha terminal make?" read off
     the group's "EBITDA: 49,972" is the whole's figure, not the part's; so is a word of the question
-    naming a table's section the row is not in ("the total demersal catch" off "Total catch",
-    beside "Demersal species › Cod"). None for prose, or a name the row says or no table breaks
-    down by."""
+    telling a table's sections apart that the row does not say ("the total demersal catch" off
+    "Total catch", beside "Demersal species › Cod" and "Pelagic species › Herring"). None for
+    prose, or a name the row says or no table breaks down by."""
     row = parse_row(sentence)
     said = figures(short)
     if row is None or not said:
@@ -302,10 +302,28 @@ def another_part(question: str, names: list[str], sentence: str, short: str, uni
                     return name
     told = content(own)
     asked = [w for w in question_words(question) if w not in _NO_ROW and not any(close(w, t) for t in told)]
-    for u in units:  # a word naming a table's section ("demersal" of "Demersal species › Cod") the figure's row is not in
-        for line in u.text.splitlines():
-            other = parse_row(line)
-            section = next(iter(other.cells.values()), "").rpartition(SECTION_MARK)[0] if other is not None else ""
-            if section and (word := next((w for w in asked if any(close(w, s) for s in content(section))), None)):
-                return word
+    for w in asked:  # a word telling a table's sections apart ("demersal" of "Demersal species", "Pelagic species")
+        if any(close(w, d) for d in _section_words(units)):
+            return w
     return None
+
+
+def _section_words(units: list[Unit]) -> set[str]:
+    """The words that tell a table's sections apart, where two of its sections share a word
+    ("demersal" and "pelagic" of "Demersal species" and "Pelagic species"; none of "As at June
+    30, 2019:" and "As at June 30, 2018:", nor of sections sharing nothing)."""
+    sections: dict[str, set[str]] = {}
+    for u in units:
+        for line in u.text.splitlines():
+            row = parse_row(line)
+            section = next(iter(row.cells.values()), "").rpartition(SECTION_MARK)[0] if row is not None else ""
+            if section:
+                sections.setdefault(row.caption, set()).add(section.rpartition(SECTION_MARK)[2])
+    out: set[str] = set()
+    for labels in sections.values():
+        words = [set(content(label)) for label in labels]
+        for a in words:
+            for b in words:
+                if a is not b and a & b:
+                    out |= a - b
+    return out
