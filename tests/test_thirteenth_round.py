@@ -18,6 +18,15 @@ from edgerag.text.rows import grid_lines
 from .helpers import passage
 
 
+LOANS = [
+    ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)*"],
+    ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
+    ["Individual micro-enterprise", "87,120", "11,452", "6.1"],
+    ["Agricultural", "12,035", "9,630", "7.9"],
+    ["Total", "241,465", "82,366", "4.6"],
+]
+
+
 def _units(*tables):
     return [("k", "\n".join(line for grid, caption in tables for line in grid_lines(grid, caption)))]
 
@@ -131,12 +140,7 @@ def test_a_total_sharing_no_word_with_any_section_is_the_tables():
 
 
 def test_an_amount_per_unit_is_computed_from_two_columns_or_two_rows_at_their_scales():
-    loans = [
-        ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)"],
-        ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
-        ["Salary-backed loans", "87,120", "11,452", "1.1"],
-    ]
-    assert compute("What is the average group loan per borrower, in cedis?", _units((loans, "Loans by product"))).answer == "2,322.14"
+    assert compute("What is the average group loan per borrower, in cedis?", _units((LOANS, "Loans by product"))).answer == "2,322.14"
     figures = [["EUR thousand", "2023/24", "2022/23"], ["Revenue", "86,670", "81,161"], ["Skier days (thousand)", "1,128", "1,074"]]
     asked = "How much revenue did the company make per skier day in 2023/24, in euros?"
     assert compute(asked, _units((figures, "Key figures"))).answer == "76.84"
@@ -158,14 +162,7 @@ def test_a_model_figure_per_unit_is_kept_only_where_stated():
 
 
 def test_which_rows_pass_a_bound_are_listed_and_a_threshold_in_a_header_names_nothing():
-    loans = [
-        ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)*"],
-        ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
-        ["Individual micro-enterprise", "87,120", "11,452", "6.1"],
-        ["Agricultural", "12,035", "9,630", "7.9"],
-        ["Total", "241,465", "82,366", "4.6"],
-    ]
-    units = _units((loans, "Loan portfolio by product"))
+    units = _units((LOANS, "Loan portfolio by product"))
     assert compute("Which loan products have more than 5% of the portfolio at risk?", units).answer == (
         "Individual micro-enterprise; Agricultural"
     )

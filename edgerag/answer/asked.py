@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from ..text.keywords import keywords
-from ..text.rows import SECTION_MARK, parse_row
+from ..text.rows import SECTION_MARK, Row, parse_row
 from ..types import Unit
 from .binding import GENERIC, QUESTION_WORDS, TITLES, Standing, before, heads, holds, lemma, names_in, question_names, stems, telling
 from .cases import band
@@ -206,6 +206,17 @@ _NO_ROW = OWN_ENTITY | frozenset("end ended ending week weeks month months perio
 lend to customers at the end of FY24?"): no row's, so no column's "year ended" names the row."""
 
 
+def figure_row(sentence: str, short: str) -> tuple[Row, list[tuple[str, str]], list[str]] | None:
+    """``sentence`` as a table's row holding ``short``'s figures: the row, its cells after the
+    label, and the columns that hold them; None for prose, or a reply with no figure."""
+    row = parse_row(sentence)
+    said = figures(short)
+    if row is None or not said:
+        return None
+    _, *rest = row.cells.items()
+    return row, rest, [h for h, cell in rest if said & figures(cell)]
+
+
 def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> bool:
     """Whether ``sentence`` is a table's row whose label, section and caption, the columns
     holding ``short``'s figures, and, for a row labelled by a band of money or dates (cases.py
@@ -239,12 +250,10 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     ("FY 2024" for "net income in the fourth quarter of 2024"), where the caption says no part of a
     year. False for prose, a question naming no one period, or a column naming none."""
     asked = periods_asked(question)
-    row = parse_row(sentence)
-    said = figures(short)
-    if row is None or not said:
+    held = figure_row(sentence, short)
+    if held is None:
         return False
-    _, *rest = row.cells.items()
-    columns = [h for h, cell in rest if said & figures(cell)]
+    row, rest, columns = held
     named = [named_period(h) or column_period(h, header_year(h)) for h in columns]
     if not asked and len(years := set(years_in(question))) == 1:
         year = years.pop()  # a whole year asked: "412" read from "Q4 2023" beside the row's own "2023" column
@@ -282,13 +291,11 @@ def another_part(question: str, names: list[str], sentence: str, short: str, uni
     telling a table's sections apart that the row does not say ("the total demersal catch" off
     "Total catch", beside "Demersal species › Cod" and "Pelagic species › Herring"). None for
     prose, or a name the row says or no table breaks down by."""
-    row = parse_row(sentence)
-    said = figures(short)
-    if row is None or not said:
+    held = figure_row(sentence, short)
+    if held is None:
         return None
-    label, *rest = row.cells.items()
-    columns = [h for h, cell in rest if said & figures(cell)]
-    own = " ".join([label[1], row.caption, heading, *columns])
+    row, _, columns = held
+    own = " ".join([label_of(row), row.caption, heading, *columns])
     for name in names:
         if names_in(name, own, surname=False):
             continue
