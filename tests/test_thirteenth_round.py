@@ -17,7 +17,6 @@ from edgerag.text.rows import grid_lines
 
 from .helpers import passage
 
-
 LOANS = [
     ["Product", "Gross loans (GH¢'000)", "Active borrowers", "PAR > 30 days (%)*"],
     ["Group loans (solidarity)", "142,310", "61,284", "3.8"],
