@@ -189,3 +189,60 @@ def test_a_figure_off_a_row_outside_the_section_the_question_names_answers_nothi
     assert another_part("What was the total demersal catch in 2024?", [], total, "86,727", units) == "demersal"
     assert another_part("What was EBITDA in 2024?", [], ebitda, "71,915", units) is None
     assert another_part("What was the total catch in 2024?", [], total, "86,727", units) is None
+
+
+# ---- guards for the round's code review (each input once gave a wrong answer, a crash, or lost a right one) ----
+
+
+def test_review_a_size_is_said_only_of_a_plain_number_and_never_crashes():
+    table = [["EUR thousand", "2023/24", "2022/23"], ["Wage ratio (% of revenue)", "-3.5%", "-3.1%"], ["Other costs", "-€5.0m", "-€4.0m"]]
+    units = _units((table, "Income statement"))
+    assert size_of_outgoing("-3.5%", "What were wages as a percentage of revenue in 2023/24?", units) == "-3.5%"
+    assert size_of_outgoing("-€5.0m", "What were other costs in 2023/24?", units) == "-€5.0m"
+
+
+def test_review_a_quarters_column_is_no_whole_year_and_a_repeated_subtotal_is_its_sections():
+    quarters = [["$m", "Three months ended December 31 · 2024", "Year ended December 31 · 2024"], ["Net income", "1,112", "4,020"]]
+    asked = "What was net income in the fourth quarter of 2024?"
+    assert not other_period(asked, _row(quarters, "Consolidated statements of income", "Net income"), "1,112")
+    regions = [
+        ["$m", "2024", "2023"],
+        ["Europe", "", ""],
+        ["Product", "400", "380"],
+        ["Service", "200", "190"],
+        ["Total sales", "600", "570"],
+        ["Americas", "", ""],
+        ["Product", "250", "240"],
+        ["Service", "100", "90"],
+        ["Total sales", "350", "330"],
+        ["Total sales", "950", "900"],
+    ]
+    lines = grid_lines(regions, "Sales by region")
+    assert any("Americas › Total sales; 2024: 350" in line for line in lines)
+
+
+def test_review_an_unheaded_first_column_of_numbers_stays_and_a_count_takes_no_money_scale():
+    assert grid_lines([["", "Weekly rate", "Annual amount"], ["1", "£25.60", "£1,331"], ["2", "£16.95", "£881"]])[0].startswith("Item: 1;")
+    figures = [["EUR million", "2024", "2023"], ["Revenue", "1,000", "900"], ["Passengers carried", "5,000", "4,800"]]
+    assert compute("What was revenue per passenger in 2024?", _units((figures, "Key figures"))) is None
+
+
+def test_review_forms_that_ask_no_move_no_price_no_second_bound_and_no_relative_quarter():
+    from edgerag.answer.derived import asks_computed
+    from edgerag.answer.thing_asked import thing_asked
+
+    segments = [["EUR m", "2024", "2023"], ["Retail", "120", "100"], ["Wholesale", "110", "120"], ["Online", "104", "100"]]
+    (grid,) = grids(_units((segments, "Revenue by segment")))
+    assert rows_moved("Which segments were affected more by inflation in 2024?", grid) is None
+    assert asks_computed("What is the fee per applicant for a standard application?") is None
+    assert compute("Which products had PAR above 5% and more than 10,000 borrowers?", _units((LOANS, "Loans"))) is None
+    assert periods_asked("How much did revenue in Q3 2024 grow compared with last quarter?") == (Period(2024, "quarter", 3),)
+    assert thing_asked("What was the weighted average number of shares outstanding in 2023?") == "shares"
+    assert thing_asked("How much was spent on R&D in 2023?") is None
+
+
+def test_review_a_plan_missed_where_it_was_beaten_is_no_answer_and_total_names_a_row():
+    plan = [*PLAN, ["4", "Total revenue", "VND billion", "3,214.6", "3,560.0", "3,702.9", "104.0%"]]
+    units = _units((plan, "Implementation of the 2024 plan"))
+    assert compute("By how much did total revenue beat the budget in 2024?", units).answer == "142.9"
+    assert compute("By how much did profit before tax miss the plan in 2024?", units) is None

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from .cell_lookup import sole_row
 from .computed import Computed, rounded
 from .operation import Operation, years_in
-from .table_cells import Cell, best_row, content, grids, header_year, unscaled_label
+from .table_cells import PLANNED, Cell, best_row, content, grids, header_year, unscaled_label
 
 _AGAINST = re.compile(
     r"\bby\s+how\s+(?:much|many)\b(?P<what>.*?)\b(?P<dir>beat|beats|exceed(?:ed|s)?|top(?:ped|s)?|surpass(?:ed|es)?|overshot|overshoot|"
@@ -32,10 +32,9 @@ _AGAINST = re.compile(
     r"(?:the\s+|its\s+|their\s+|our\s+)?(?:(?:19|20)\d\d\s+)?(?P<plan>plan|budget|target|forecast|guidance)\b",
     re.I,
 )
-_SEVERAL = re.compile(r"\b(?:that|which|who|together|combined|all|total)\b", re.I)
+_SEVERAL = re.compile(r"\b(?:that|which|who|together|combined)\b", re.I)
 """Rows picked or added ("the revenue lines that came in under budget, taken together"): no one row."""
 _SHORT = re.compile(r"miss|short|under|below", re.I)
-_PLAN_WORD = re.compile(r"\b(?:plan(?:ned)?|budget(?:ed)?|target|forecast|guidance)\b", re.I)
 _ACTUAL_WORD = re.compile(r"\bactual\b", re.I)
 _NOT_AMOUNT = re.compile(r"%|\bchange\b|\bvariance\b|\bvs\b|/", re.I)
 
@@ -43,7 +42,8 @@ _NOT_AMOUNT = re.compile(r"%|\bchange\b|\bvariance\b|\bvs\b|/", re.I)
 def against_plan(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Operation, tuple[Cell, Cell]] | None:
     """How far the row ``question`` names came in above (or, for "miss" and "fall short", below)
     its plan in the one year it names, as a size, with the two cells (plan, actual); None where
-    the question asks no such thing or the tables read do not bind it (the module doc)."""
+    the question asks no such thing, the tables read do not bind it, or the cells deny its premise
+    (the module doc)."""
     m = _AGAINST.search(question)
     years = set(years_in(question))
     if m is None or len(years) != 1 or _SEVERAL.search(m["what"]):
@@ -57,8 +57,8 @@ def against_plan(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple
         if row is None:
             continue
         cols = [h for h in grid.headers if header_year(h) == year and not _NOT_AMOUNT.search(h)]
-        plans = [h for h in cols if _PLAN_WORD.search(h)]
-        actuals = [h for h in cols if _ACTUAL_WORD.search(h)] or [h for h in cols if not _PLAN_WORD.search(h)]
+        plans = [h for h in cols if PLANNED.search(h)]
+        actuals = [h for h in cols if _ACTUAL_WORD.search(h)] or [h for h in cols if not PLANNED.search(h)]
         if len(plans) != 1 or len(actuals) != 1:
             continue
         plan, actual = grid.value(row, plans[0]), grid.value(row, actuals[0])
@@ -66,8 +66,8 @@ def against_plan(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple
             continue
         diff = actual.amount.value - plan.amount.value
         found.append((-diff if _SHORT.search(m["dir"]) else diff, plan, actual))
-    if len(found) != 1:
-        return None
+    if len(found) != 1 or found[0][0] < 0:
+        return None  # none, two tables apart, or a premise the cells deny ("miss the plan" where it beat it)
     value, plan, actual = found[0]
     return value, Operation("difference", (), (year,), 2, m.group()), (plan, actual)
 

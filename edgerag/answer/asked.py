@@ -240,6 +240,19 @@ def unnamed_row(question: str, sentence: str, short: str, heading: str = "") -> 
     return not any(close(w, q) for w in told for q in asked)
 
 
+_PART_SAID = re.compile(
+    r"\b(?:quarters?|quarterly|half|halves|half-year|semester|months?|[1-4]\s*Q|Q\s*[1-4]|H[12]|[12]H|three|six|nine|interim)\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—]\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+    re.I,
+)
+"""A caption or label that says its columns are parts of years ("Fourth quarter", "Three months ended")."""
+
+
+def label_of(row: Row) -> str:
+    """A table row's label, its sections and all ("Demersal species › Cod")."""
+    return next(iter(row.cells.values()), "")
+
+
 def other_period(question: str, sentence: str, short: str) -> bool:
     """Whether ``sentence`` is a table's row that holds ``short``'s figures only in columns of
     another part of a year than the one ``question`` asks ("What were Immunology sales in the second
@@ -267,19 +280,9 @@ def other_period(question: str, sentence: str, short: str) -> bool:
     )  # "Fourth quarter" over "2024 | 2023": the year's columns are the quarter's
     return bool(columns) and all(
         (p is not None and ((p.part, p.index) != (want.part, want.index) or (p.year is not None and p.year != want.year)))
-        or (p is None and whole_year and want.part != "month" and header_year(h) is not None)
+        or (p is None and whole_year and want.part != "month" and header_year(h) is not None and not _PART_SAID.search(h))
         for p, h in zip(named, columns)
     )  # a column "Q2" under "Budget 2024" is Q2 2024's; "FY 2024" holds no quarter's figure
-
-
-_PART_SAID = re.compile(
-    r"\b(?:quarters?|quarterly|half|halves|half-year|semester|months?|[1-4]\s*Q|Q\s*[1-4]|H[12]|[12]H|three|six|nine|interim)\b", re.I
-)
-"""A caption or label that says its columns are parts of years ("Fourth quarter", "Three months ended")."""
-
-
-def label_of(row) -> str:
-    return next(iter(row.cells.values()), "")
 
 
 def another_part(question: str, names: list[str], sentence: str, short: str, units: list[Unit], heading: str = "") -> str | None:
@@ -323,7 +326,7 @@ def _section_words(units: list[Unit]) -> set[str]:
     for u in units:
         for line in u.text.splitlines():
             row = parse_row(line)
-            section = next(iter(row.cells.values()), "").rpartition(SECTION_MARK)[0] if row is not None else ""
+            section = label_of(row).rpartition(SECTION_MARK)[0] if row is not None else ""
             if section:
                 sections.setdefault(row.caption, set()).add(section.rpartition(SECTION_MARK)[2])
     out: set[str] = set()

@@ -303,7 +303,12 @@ def check_answer(
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
         if (
-            figure and (thing := unread_thing(core, units)) and not any(row_named(core, s.sentence) for s in bound)
+            figure
+            and any(
+                parse_row(s.sentence) for s in bound
+            )  # a table row's figure: prose says a price its own way ("Renewing online is £88.50")
+            and (thing := unread_thing(core, units))
+            and not any(row_named(core, s.sentence) for s in bound)
         ):  # thing_asked.py: "the net interest margin" where nothing says "margin"
             return dropped(
                 "asked", f"nothing read names the {thing} asked; '{short}' is a figure of something else", core, units, bound[:2]

@@ -41,6 +41,7 @@ ROWS_OVER = re.compile(
     re.I,
 )
 _LOW = ("below", "under", "less than", "lower than")
+_SECOND_BOUND = re.compile(r"\b(?:and|but|or|while)\b.*\b(?:exceed\w*|above|over|more\s+than|less\s+than|below|under|at\s+least)\b", re.I)
 _SIZES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 _CHANGE_ASKED = re.compile(r"(?:%|\bpercent(?:age)?)\s*change\b", re.I)
 """A column of percentage changes ("% Change"), whose words are all generic: named by them whole."""
@@ -95,8 +96,8 @@ def count_rows(grid: Grid, question: str) -> Counted | None:
     """How many rows of ``grid`` pass the bound ``question`` asks of in the column it names (the
     module doc), or None."""
     m = asks_rows_over(question)
-    if m is None:
-        return None
+    if m is None or _SECOND_BOUND.search(question, m.end()):
+        return None  # "… above 5% and more than 10,000 borrowers": two bounds, one column compared
     header = _column(grid, question, m["things"])
     if header is None:
         return None
@@ -129,11 +130,10 @@ def rows_counted(question: str, units_texts: Sequence[tuple[str, str]]) -> Compu
         return None
     c = found[0]
     rows = "; ".join(f"{x.label}: {x.amount.text}" for x in c.cells)
-    shown = f"{c.count} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
     op = Operation("count_rows", cue=c.cue, bound=c.bound, decimals=0)
-    if asks_rows_over(question)["how"].lower() == "which":  # "Which loan products have more than 5% …?": the rows that pass
-        if not c.passing:
-            return None
-        names = SEPARATOR.join(x.label.rpartition(SECTION_MARK)[2] for x in c.passing)
-        return Computed(names, f"{names} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})", float(c.count), op, c.passing)
-    return Computed(str(c.count), shown, float(c.count), op, c.cells)
+    which = asks_rows_over(question)["how"].lower() == "which"  # "Which loan products have more than 5% …?": the rows that pass
+    if which and not c.passing:
+        return None
+    answer = SEPARATOR.join(x.label.rpartition(SECTION_MARK)[2] for x in c.passing) if which else str(c.count)
+    shown = f"{answer} ({c.cells[0].header}: {rows}; {c.cue} {c.bound:g})"
+    return Computed(answer, shown, float(c.count), op, c.passing if which else c.cells)

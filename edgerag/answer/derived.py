@@ -87,12 +87,11 @@ _MARGIN = re.compile(
 """A margin asked ("the EBITDA margin"): a proportion of revenue, which the report states or code computes."""
 
 
-_PER_UNIT = re.compile(
-    r"\b(?:per|for\s+each)\s+(?!(?:share|cent|annum|year|month|week|day|quarter|hour|cent\b)\b)(?:[a-z][\w-]*\s+)?(?:day|[a-z][\w-]*)\b",
-    re.I,
-)
+_PER_UNIT = re.compile(r"\bper\s+(?!(?:share|cent|annum|year|month|week|day|quarter|hour)\b)(?:[a-z][\w-]*\s+)?[a-z][\w-]*\b", re.I)
 """An amount per unit of another ("per skier day", "tonnes per hectare", "per borrower"): a ratio of two rows
 or columns, unless a row prints it ("Revenue per skier day"); not per share, per cent or per unit of time."""
+_A_PRICE = re.compile(r"\b(?:fees?|prices?|charges?|costs?|rates?|tariffs?|premiums?|wages?|salar\w*|rents?|fares?)\b", re.I)
+"""A price per unit ("What is the fee per applicant?"): printed as it is, never computed."""
 
 
 def asks_computed(asked: str) -> Operation | None:
@@ -104,7 +103,9 @@ def asks_computed(asked: str) -> Operation | None:
     op = operation(asked)
     if op is None and (m := _MARGIN.search(asked)) and not _COUNT.match(asked):  # "What was the group's EBITDA margin in 2024?"
         op = Operation("proportion", (), years_in(asked), 2, m.group())  # a share of revenue, stated or computed, never guessed
-    if op is None and (m := _PER_UNIT.search(asked)) and not _COUNT.match(asked):  # "How much revenue … per skier day?"
+    if (
+        op is None and (m := _PER_UNIT.search(asked)) and not _COUNT.match(asked) and not _A_PRICE.search(asked)
+    ):  # "How much revenue … per skier day?"
         op = Operation("ratio", (), years_in(asked), 2, m.group())  # one amount over another, stated or computed, never a cell copied
     if op is None or _COUNT.match(asked) or op.op not in _COMPUTED:
         return None

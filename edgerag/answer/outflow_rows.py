@@ -104,25 +104,28 @@ _PAID_OUT = re.compile(
 """A question that asks money going out ("What did the club pay in player wages …?", "What were net financial
 expenses in 2023?"): its amount is a size, whatever sign the table prints it with."""
 
-
-def size_of_outgoing(short: str, question: str, units_texts: Sequence[tuple[str, str]]) -> str:
-    """``short``, a model's bare negative number read from a table row ("-27,442" off "Player
-    wages and salaries: -27,442"), said as its size where ``question`` asks money going out and
-    the row's label cannot go either way (`_SIGNED`: "Net income (loss)", "Less: …", a rate); else
-    ``short`` as it is. A question saying the label's brackets, a change or a sign is left alone."""
-    m = re.fullmatch(r"\s*(?:-|\u2212)\s*(\S.*?)\s*", short)
-    if m is None or not _PAID_OUT.search(question) or "(" in question or _ASKS_SIGNED.search(question):
-        return short
-    size = m.group(1)
-    key = size.replace(",", "")
-    for grid in grids(units_texts):
-        for i, row in enumerate(grid.cells):
-            own = grid.labels[i].rpartition(SECTION_MARK)[2]
-            for header, cell in row.items():
-                c = grid.value(i, header) if key in cell.replace(",", "") else None
-                if c is not None and c.amount.value < 0 and abs(c.amount.value) == float(key) and not _SIGNED.search(own):
-                    return size
-    return short
+"""A question asking a change or a result that goes either way: its sign is its answer."""
 
 
 _ASKS_SIGNED = re.compile(r"\b(?:change|increase|decrease|difference|net\s+(?:income|result|profit|loss)|gain|sign)\b", re.I)
+"""A question asking a change or a result that goes either way: its sign is its answer."""
+
+
+def size_of_outgoing(short: str, question: str, units_texts: Sequence[tuple[str, str]]) -> str:
+    """``short``, a model's negative number read from a table row ("-27,442" or "-27,442
+    thousand" off "Player wages and salaries: -27,442"), said as its size where ``question`` asks
+    money going out and the row's label cannot go either way (`_SIGNED`: "Net income (loss)",
+    "Less: …", a rate); else ``short`` as it is. A question saying the label's brackets, a change
+    or a sign is left alone, and so is a reply that is no plain number."""
+    m = re.fullmatch(r"\s*(?:-|\u2212)\s*(?P<n>\d[\d,]*(?:\.\d+)?)(?P<scale>\s+(?:thousand|million|billion))?\s*", short)
+    if m is None or not _PAID_OUT.search(question) or "(" in question or _ASKS_SIGNED.search(question):
+        return short
+    size = float(m["n"].replace(",", ""))
+    for grid in grids(units_texts):
+        for i, row in enumerate(grid.cells):
+            own = grid.labels[i].rpartition(SECTION_MARK)[2]
+            for header in row:
+                c = grid.value(i, header)
+                if c is not None and c.amount.value == -size and not c.amount.percent and not _SIGNED.search(own):
+                    return short.strip().lstrip("-\u2212").strip()
+    return short

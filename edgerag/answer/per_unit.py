@@ -11,8 +11,9 @@ header says its word ("Active borrowers", "Hectares planted"), X another column 
 words before "per" ("loan" of "Gross loans", "tonnes" of "Production (tonnes)"), both of the year
 asked where the table has years; the row is the one the question's other words name. Else, two
 rows so named (X's and Y's) in the column of the year asked. Each side is taken at its scale
-("GH¢'000" is thousands of cedis), so the result is in the currency or unit itself. None where
-a side, the row or the year is not bound, or two tables bind apart.
+("GH¢'000" is thousands of cedis), so the result is in the currency or unit itself; the count
+divided by takes a scale only its own row or column says ("Skier days (thousand)"), never the
+table's money scale. None where a side, the row or the year is not bound, or two tables bind apart.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ _PER = re.compile(
 _NOT_UNITS = frozenset("share shares cent annum year years month months week weeks day quarter hour".split())
 _ASKING = frozenset("what was is were are how much many did does the average mean company make made earn".split())
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "": 1.0}
+_OWN_SCALE = re.compile(r"\b(?:thousands?|millions?|billions?|mn|bn|m)\b|'000|’000", re.I)
+"""A scale the count's own row or column says ("Skier days (thousand)"), not only the table's."""
 
 
 def _sides(question: str) -> tuple[list[str], list[str]] | None:
@@ -49,7 +52,7 @@ def _says(header: str, words: Sequence[str]) -> bool:
     return any(close(w, h) for w in words for h in content(header) if not years_in(h))
 
 
-def _in_columns(grid: Grid, x: list[str], unit: list[str], year: int | None, question: str) -> tuple[Cell, Cell] | None:
+def _in_columns(grid: Grid, x: list[str], unit: list[str], year: int | None) -> tuple[Cell, Cell] | None:
     cols = [h for h in grid.headers if year is None or header_year(h) in (year, None)]
     if year is not None and any(header_year(h) == year for h in cols):
         cols = [h for h in cols if header_year(h) == year]
@@ -91,10 +94,12 @@ def per_unit(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[flo
     year = next(iter(years), None)
     found = []
     for grid in grids(units_texts):
-        cells = _in_columns(grid, x, unit, year, question) or _in_rows(grid, x, unit, year)
+        cells = _in_columns(grid, x, unit, year) or _in_rows(grid, x, unit, year)
         if cells is None or any(c.amount.percent for c in cells) or cells[1].amount.value == 0:
             continue
         a, b = cells
+        if b.scale and not _OWN_SCALE.search(f"{b.label} {b.header}"):
+            continue  # "Passengers carried" in a "EUR million" table: the table's scale is its money's, the count's is unknown
         value = a.amount.value * _SCALES.get(a.scale, 1.0) / (b.amount.value * _SCALES.get(b.scale, 1.0))
         found.append((round(value, 6), cells))
     if len({v for v, _ in found}) != 1:

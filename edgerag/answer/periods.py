@@ -57,8 +57,8 @@ _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "four
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 _PART = re.compile(
-    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(?:fiscal\s+)?quarters?"
-    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd|last|final)\s+(?:half|halves)(?:\s+year)?)\b"
+    r"\b(?:Q(?P<q>[1-4])|(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th|(?:last|final)(?=\s+(?:fiscal\s+)?quarter\s+of\s))\s+(?:fiscal\s+)?quarters?"
+    r"|H(?P<h>[12])|(?P<ho>first|second|1st|2nd|(?:last|final)(?=\s+half\s+of\s))\s+(?:half|halves)(?:\s+year)?)\b"
     r"|\b(?:(?P<cq>[1-4])Q|(?P<ch>[12])H)(?P<cy>\d{2})\b"
     rf"|(?<![\d,]\s)\b(?P<m>{_MONTH})\b(?!\s*\d{{1,2}}\b(?!\d))(?!\s*,)",
     re.I,

@@ -27,12 +27,19 @@ from .operation import years_in
 from .several import SEPARATOR
 from .table_cells import Cell, Grid, amount, best_row, close, column_rank, content, grids, header_year, year_columns
 
+_QUANTITY_VERBS = (
+    r"catch|caught|sell|sold|produce|produced|ship|shipped|handle|handled|carry|carried|export|exported|import|imported|"
+    r"harvest|harvested|mine|mined|process|processed|serve|served|generate|generated|earn|earned|spend|spent|make|made|"
+    r"book|booked|lend|lent|deliver|delivered|transport|transported|sell|brew|brewed|grow|grown|land|landed"
+)
+"""Verbs of a quantity a table counts ("Which species did the company catch less of?"), not of an
+effect ("Which segments were affected more by inflation?")."""
 ASKED = re.compile(
     r"^\s*which\s+(?P<things>[\w\s'’&/-]+?)\s+(?:(?P<up>grew|increased|rose|went\s+up|improved|expanded)"
     r"|(?P<down>fell|declined|decreased|dropped|shrank|shrunk|contracted|went\s+down)"
     r"|(?P<verb>sold|earned|made|spent|produced|generated)\s+(?P<cmp>more|less|fewer)"
-    r"|(?:did|does|do)\s+(?:the\s+|its\s+|our\s+)?[\w'’&-]+(?:\s+[\w'’&-]+)?\s+(?P<other>[a-z]+)\s+(?P<cmp2>more|less|fewer)(?:\s+of)?"
-    r"|(?:were|was)\s+(?P<done>[a-z]+)\s+(?P<cmp3>more|less|fewer))\b(?P<rest>[^?]*)",
+    rf"|(?:did|does|do)\s+(?:the\s+|its\s+|our\s+)?[\w'’&-]+(?:\s+[\w'’&-]+)?\s+(?:{_QUANTITY_VERBS})\s+(?P<cmp2>more|less|fewer)(?:\s+of)?"
+    rf"|(?:were|was)\s+(?:{_QUANTITY_VERBS})\s+(?P<cmp3>more|less|fewer))\b(?P<rest>[^?]*)",
     re.I,
 )
 _BY = re.compile(

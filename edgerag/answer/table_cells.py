@@ -383,11 +383,11 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     part = column_period(header, None) is not None and not any(_PART_WORD.fullmatch(w) for w in words)  # "Fourth quarter · 2023" for "2023"
-    planned = bool(_PLANNED.search(header)) and not any(_PLANNED.fullmatch(w) for w in words)  # "Plan 2024" beside "Actual 2024"
+    planned = bool(PLANNED.search(header)) and not any(PLANNED.fullmatch(w) for w in words)  # "Plan 2024" beside "Actual 2024"
     return (-(row is not None and cell is None), -named, part, planned, "%" in header or (cell is not None and cell.percent))
 
 
-_PLANNED = re.compile(r"\b(?:plan|planned|budget|budgeted|target|forecast|guidance|outlook|estimate|estimated)\b", re.I)
+PLANNED = re.compile(r"\b(?:plan|planned|budget|budgeted|target|forecast|guidance|outlook|estimate|estimated)\b", re.I)
 """A column of what was planned ("Plan 2024", "2024 Budget"): a year asked with no plan's word asks what happened."""
 
 
@@ -399,7 +399,7 @@ _PART_WORD = re.compile(
 """A question's word that names a part of a year: then a column of that part may be the one asked."""
 
 
-_THRESHOLD = re.compile(r"[<>≥≤]=?\s*\d[\d,.]*\s*[a-z]*", re.I)
+_THRESHOLD = re.compile(r"[<>≥≤]=?\s*\d[\d,.]*(?:\s*(?:days?|months?|years?|%))?", re.I)
 
 
 def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:

@@ -30,7 +30,7 @@ from .table_words import SHORT, close, content
 _STOP_AT = (
     r"in|at|for|during|as|on|over|from|to|between|by|under|after|before|until|since|compared|versus|vs|"
     r"according|per|when|that|which|this|last|each|a|an|did|does|do|was|were|is|are|has|have|had|will|would|and|or|with|"
-    r"excluding|including|net\s+of|if|than|due|under|within|across|among|against|into|through|via|using|like"
+    r"excluding|including|net\s+of|if|than|due|within|across|among|against|into|through|via|using|like"
 )
 _THING = re.compile(
     rf"""^\s*(?:
@@ -44,7 +44,7 @@ _THING = re.compile(
     re.I | re.X,
 )
 _NO_THING = frozenset(
-    "amount amounts number numbers total totals value values level levels figure figures size sum portion part "
+    "amount amounts number numbers totals value values level levels figure figures size sum portion part "
     "percentage percent proportion share ratio rate change changes increase decrease difference average growth "
     "money cash total balance result results impact effect breakdown composition constitution constituent times years quarters "
     "months length duration term age height weight width depth distance speed frequency limit minimum maximum deadline time "
@@ -62,17 +62,21 @@ _SAME_THING = (
     ("cost", "costs", "expense", "expenses", "expenditure", "spending", "charges", "outgoings"),
     ("debt", "borrowings", "borrowing"),
     ("staff", "employees", "headcount", "people", "workforce", "personnel", "fte"),
-    ("loss", "losses", "deficit"),
+    ("loss", "losses", "deficit", "result"),
     ("fee", "fees", "charge", "charges", "price", "prices", "cost", "costs", "rate", "rates"),
 )
 """A report's words for one thing: "turnover" is named by a row of "Sales". Not "loans" for "debt": a
 bank's "Loans and advances to customers" are what it is owed."""
 
 
+_NOT_HEADS = frozenset("respectively outstanding available attributable spent paid payable due owed held left remaining".split())
+"""Words a thing asked may end in that name no thing ("shares outstanding", "profit attributable")."""
+
+
 def _noun_end(words: list[str]) -> list[str]:
     """``words`` less a participle they end in ("Purchase obligations expressed", "the incentive
     compensation received"): the noun before it is the head."""
-    while words and (words[-1].endswith("ed") or words[-1] == "respectively"):
+    while words and (words[-1].endswith("ed") or words[-1] in _NOT_HEADS):
         words = words[:-1]
     return words
 
@@ -91,7 +95,8 @@ def thing_asked(question: str) -> str | None:
     if not words or words[-1] in _NO_THING:
         return None
     short = [w for w in re.findall(r"[\w-]+", phrase.lower()) if w in SHORT]
-    return short[-1] if short and SHORT[short[-1]].split()[-1] == words[-1] else words[-1]
+    head = short[-1] if short and SHORT[short[-1]].split()[-1] == words[-1] else words[-1]
+    return head if len(head) > 2 else None  # "R&D": no word of its own
 
 
 def names_thing(head: str, word: str) -> bool:

@@ -167,13 +167,14 @@ def row_line(headers: Sequence[str], cells: Sequence[str], caption: str = "") ->
     return f"{caption}{CAPTION_SEP}{body}" if caption else body
 
 
-_NUMBER_HEAD = re.compile(r"^(?:no\.?|nr\.?|#|s/?n|sr\.?\s*no\.?|stt|item\s+no\.?)?$", re.I)
+_NUMBER_HEAD = re.compile(r"^(?:no\.?|nr\.?|#|s/?n|sr\.?\s*no\.?|stt|item\s+no\.?)$", re.I)
 _ITEM_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[ivx]{1,4}\.?|[a-z][.)])$", re.I)
 
 
 def numbering(rows: Sequence[Sequence[str]], header_rows: int) -> bool:
-    """Whether a table's first column numbers its items ("No." over "1", "1.1", "2", or blank over
-    "I.", "II."), the next column holding their labels: the labels are the next column's."""
+    """Whether a table's first column numbers its items ("No." over "1", "1.1", "2"), the next
+    column holding their labels in words: the labels are the next column's. A first column with
+    no header of its own ("" over "1", "2") may be the rows' own labels, and stays."""
     body = [r for r in rows[header_rows:] if any(r)]
     heads = [r[0] for r in rows[:header_rows]]
     numbered = [r for r in body if r[0]]
@@ -181,7 +182,7 @@ def numbering(rows: Sequence[Sequence[str]], header_rows: int) -> bool:
         all(_NUMBER_HEAD.match(h.strip()) for h in heads)
         and len(numbered) * 2 >= len(body) > 0
         and all(_ITEM_NUMBER.match(r[0].strip()) for r in numbered)
-        and sum(1 for r in body if r[1] and not re.fullmatch(r"[\d.,()%\s-]+", r[1])) * 2 > len(body)
+        and sum(1 for r in body if re.search(r"[^\W\d_]{2}", r[1])) * 2 > len(body)
     )
 
 

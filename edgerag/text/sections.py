@@ -19,7 +19,8 @@
   other subtotal is the innermost section's and closes every section (what follows a total
   is no section's), unless it shares no word with any section open, where the table has opened
   two or more, and says the caption's: "Total catch" after "Demersal species" and "Pelagic
-  species", under "Catch by species", is the whole table's total, no section's.
+  species", under "Catch by species", is the whole table's total, no section's (not where the same
+  label closed an earlier section: "Total sales" under each region is that region's).
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ class Sections:
     caption: str = ""
     """The table's caption ("Catch by species (tonnes)"): what a total of every section is of."""
 
+    closers: set[str] = field(default_factory=set)
+    """The subtotals that closed a section so far: met again, each closes its own ("Total sales" under each region)."""
+
     def heading(self, label: str, above: str = "") -> None:
         """A section heading's row: the section it opens. "of which:" under a row of values
         (``above``: "EBITDA") opens that row's breakdown, "EBITDA › of which:"."""
@@ -97,7 +101,9 @@ class Sections:
         if not subtotal_label(label, label in self.strong):
             return self.open[-1]
         words = _stems(label)
-        if self.opened >= 2 and words & _stems(self.caption) and not words & set().union(*map(_stems, self.open)):
+        grand = label.strip().lower() not in self.closers
+        self.closers.add(label.strip().lower())
+        if grand and self.opened >= 2 and words & _stems(self.caption) and not words & set().union(*map(_stems, self.open)):
             self.open = []  # "Total catch" after "Demersal species" and "Pelagic species": the table's total, no section's
             return ""
         if len(self.open) == 2 and not (words & _stems(self.open[1])) and words & _stems(self.open[0]):
