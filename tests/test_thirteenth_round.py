@@ -246,3 +246,15 @@ def test_review_a_plan_missed_where_it_was_beaten_is_no_answer_and_total_names_a
     units = _units((plan, "Implementation of the 2024 plan"))
     assert compute("By how much did total revenue beat the budget in 2024?", units).answer == "142.9"
     assert compute("By how much did profit before tax miss the plan in 2024?", units) is None
+
+
+def test_a_share_of_a_column_is_the_rows_cell_over_the_total_rows_and_people_are_counted_by_role():
+    from edgerag.answer.check import check_answer
+    from edgerag.answer.listed import counted
+
+    assert compute("What share of gross loans goes to agriculture?", _units((LOANS, "Loans by product"))).answer == "4.98%"
+    assert "borrower" in counted("How many people have salary-backed loans with the company?")
+    units = [passage("k", "Loans", "\n".join(grid_lines(LOANS, "Loan portfolio by product")))]
+    assert check_answer("9,630", "9,630", "How many people have agricultural loans with the company?", units).short == "9,630"
+    revenue = [["EUR thousand", "2024", "2023"], ["Operating revenue", "123,071", "115,986"], ["EBITDA", "49,972", "46,623"]]
+    assert compute("What was the EBITDA margin in 2024?", _units((revenue, "Summary income statement"))).answer == "40.6%"

@@ -132,6 +132,11 @@ _AMOUNT_NOUN = re.compile(
 _SKIP = frozenset("of the a an our its their his her these those".split())
 _VERBS = frozenset("did does do were was are is have has had will would can could may must should came come".split())
 _PEOPLE = frozenset("people staff employee person worker member headcount employ".split())
+_ROLES = frozenset(
+    "borrower customer client member subscriber student patient passenger visitor user holder depositor pensioner "
+    "resident tenant spectator supporter policyholder shareholder account".split()
+)
+"""The roles by which a report counts people ("Active borrowers"), for a user's "How many people …?"."""
 _UNITS = frozenset("hour day week month year".split())
 _THEM = re.compile(r"\b(?:of|among) (?:them|these|those)\b", re.I)
 
@@ -154,6 +159,8 @@ def counted(question: str) -> set[str] | None:
             words.append(w)
     words = words[:3]
     out = {lemma(w) for w in words}
+    if out & {"people", "person", "individual"}:  # "How many people have salary-backed loans?": counted by their role
+        return out | _PEOPLE | _ROLES
     return out | _PEOPLE if out & _PEOPLE else out
 
 

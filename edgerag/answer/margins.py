@@ -36,7 +36,7 @@ _PROFITS = {
     "profit before tax": ("profit before tax",),
     "contribution": ("contribution",),
 }
-_REVENUES = ("revenue", "net sales", "sales", "turnover", "total revenue")
+_REVENUES = ("revenue", "net sales", "sales", "turnover", "total revenue", "operating revenue", "net revenue", "revenues")
 _PRINTED = re.compile(r"\bmargin\b", re.I)
 
 

@@ -52,7 +52,7 @@ from ..text.rows import SECTION_MARK
 from .cell_lookup import sole_row
 from .every_row import every_row, top_rows
 from .operation import Operation, names_a_period, said_numbers, years_in
-from .part_rows import beside, part_row
+from .part_rows import beside, part_row, share_of_column
 from .period_cells import by_period, halves_as_quarters, period_cells
 from .table_cells import (
     Amount,
@@ -292,6 +292,10 @@ def _part_cells(op: Operation, grid: Grid, question: str) -> list[Cell] | None:
     if ca and cb and ca[0] != cb[0]:
         row = best_row(grid, content(question))
         if row is not None and (x := grid.value(row, ca[0])) and (y := grid.value(row, cb[0])):
+            return [x, y]
+    if op.op == "proportion" and (shared := share_of_column(grid, op.parts)):  # "What share of gross loans goes to agriculture?"
+        part, whole, h = shared
+        if (x := grid.value(part, h)) and (y := grid.value(whole, h)):
             return [x, y]
     return None
 

@@ -157,7 +157,7 @@ _PARTS: list[re.Pattern[str]] = [
         re.I,
     ),
     re.compile(  # "What percentage of total revenue was Americas revenue in 2019?": the part first, the whole after "of"
-        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from|went\s+(?:on|to|into)|was\s+spent\s+on)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
+        r"\bwhat\s+(?:percentage|proportion|percent|share|fraction)\s+of\s+(?:the\s+)?(?P<b>.+?)\s+(?:was|is|were|are|came\s+from|comes\s+from|went\s+(?:on|to|into)|goes\s+(?:on|to|into)|go\s+(?:on|to|into)|was\s+spent\s+on)\s+(?:the\s+)?(?P<a>.+?)(?=\s+(?:in|for|at|as\s+of|during)\b|[?,]|$)",
         re.I,
     ),
     re.compile(

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..text.rows import SECTION_MARK
-from .table_cells import Grid, best_row, close, content
+from ..text.rows import SECTION_MARK, total_row
+from .cell_lookup import sole_row
+from .table_cells import Grid, best_row, close, content, named_columns, question_words
 
 
 def _section(grid: Grid, row: int) -> str:
@@ -40,3 +41,21 @@ def part_row(grid: Grid, part: str) -> int | None:
     if len(whole) == 1:
         return whole[0]  # the one row that says all of it, though its own label says more ("Integrated water service")
     return best_row(grid, words, whole) if whole else best_row(grid, words)
+
+
+def share_of_column(grid: Grid, parts: tuple[str, ...]) -> tuple[int, int, str] | None:
+    """A share whose whole names a column, not a row ("What share of gross loans goes to
+    agriculture?" over a product table with a "Gross loans" column): the part's row, the table's
+    one total row, and that column; None where the whole names no column, or the table has no
+    one total row, or the part no row."""
+    whole = question_words(parts[1])
+    cols = named_columns(grid, whole)
+    totals = [i for i, label in enumerate(grid.labels) if total_row(label.rpartition(SECTION_MARK)[2])]
+    if not cols or len(totals) != 1:
+        return None
+    said = content(cols[0])
+    own = [w for w in question_words(parts[0]) if not any(close(w, c) for c in said)]  # "agriculture loans": "agriculture"
+    row = (best_row(grid, own) if own else None) or (sole_row(grid, " ".join(own)) if own else None)
+    if row is None or row == totals[0]:
+        return None
+    return row, totals[0], cols[0]

@@ -409,7 +409,7 @@ def named_columns(grid: Grid, words: Sequence[str], question: str | None = None)
     scored = []
     numbers = said_numbers(question) if question is not None else None
     for n, h in enumerate(grid.headers):
-        own = _THRESHOLD.sub(" ", SCALE.sub(" ", h))  # "PAR > 30 days (%)": the threshold qualifies, names nothing
+        own = _ASIDE.sub(" ", _THRESHOLD.sub(" ", SCALE.sub(" ", h)))  # "PAR > 30 days (%)", "Gross loans (GH¢'000)": asides name nothing
         mine = [w for w in content(own) if w not in GENERIC]
         if not mine:
             continue
