@@ -27,8 +27,9 @@ One module per step of the path:
                      borrower", "tonnes per hectare"): two columns, or two rows, at their scales
           against_plan.py  how far a row came in above or below its plan, budget or target
                      ("By how much did profit before tax beat the plan in 2024?"): actual − plan
-          count_rows.py  how many of a table's rows pass a bound in the column a question
-                     names ("How many obligations had a total that exceeded $500,000 thousand?")
+          count_rows.py  how many of a table's rows pass a bound in the column a question names
+                     ("How many obligations had a total that exceeded $500,000 thousand?"), or
+                     which ("Which loan products have more than 5% of the portfolio at risk?")
           operation.py   the operation a question asks, from its grammar (typed `Operation`); a
                      split fiscal year ("2018/2019") as the year it ends in; a clause setting a
                      thing aside asks none; "the proportion of A over B" a fraction
@@ -40,7 +41,8 @@ One module per step of the path:
                      "and" the table's row labels split at), a table of years by row, rows named
                      by their labels for a sum or an average
             part_rows.py the rows two parts name: the one row that says all of a part, a
-                     part named in two sections the one in the other part's
+                     part named in two sections the one in the other part's, a whole naming
+                     a column its total row
             every_row.py  a sum or an average over every row of a column, where the question
                      says "all" ("for all non-employee directors", "of all 5 NEOs"), or over
                      its N largest ("the top 3 prepaid expenses in 2018")

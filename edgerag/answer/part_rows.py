@@ -2,7 +2,8 @@
 for operands.py (issue #63): a part is the one row whose label, section, caption and labels' header
 hold all its words ("water EBITDA": "EBITDA › of which: › – Integrated water service"), and a part
 named alike in two sections is the one in the other part's section ("charitable activities" of
-total expenditure: "Expenditure on: › Charitable activities")."""
+total expenditure: "Expenditure on: › Charitable activities"); a whole that names a column is that
+column's total row ("What share of gross loans goes to agriculture?": `share_of_column`)."""
 
 from __future__ import annotations
 
