@@ -258,3 +258,13 @@ def test_a_share_of_a_column_is_the_rows_cell_over_the_total_rows_and_people_are
     assert check_answer("9,630", "9,630", "How many people have agricultural loans with the company?", units).short == "9,630"
     revenue = [["EUR thousand", "2024", "2023"], ["Operating revenue", "123,071", "115,986"], ["EBITDA", "49,972", "46,623"]]
     assert compute("What was the EBITDA margin in 2024?", _units((revenue, "Summary income statement"))).answer == "40.6%"
+
+
+def test_a_plan_asked_reads_the_plan_column_and_a_change_of_no_year_the_last_two():
+    units = _units((PLAN, "Implementation of the 2024 plan"))
+    assert look_up("What profit before tax had the company planned for 2024?", units).answer == "1,410.0"
+    assert look_up("What was profit before tax in 2024?", units).answer == "1,502.7"
+    figures = [["EUR thousand", "2024", "2023 restated"], ["Revenue", "318,400", "290,000"], ["Profit for the year", "32,600", "27,167"]]
+    assert compute("How much did profit for the year grow in percent?", _units((figures, "Key figures"))).answer == "20%"
+    revenue = [["THB m", "2024", "2023"], ["- Inpatient (IPD)", "9,935", "8,911"], ["- Outpatient (OPD)", "8,100", "7,500"]]
+    assert compute("How much did inpatient admissions grow in 2024, in percent?", _units((revenue, "Revenue"))) is None

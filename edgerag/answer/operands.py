@@ -55,6 +55,7 @@ from .operation import Operation, names_a_period, said_numbers, years_in
 from .part_rows import beside, part_row, share_of_column
 from .period_cells import by_period, halves_as_quarters, period_cells
 from .table_cells import (
+    GENERIC,
     Amount,
     Cell,
     Grid,
@@ -68,6 +69,7 @@ from .table_cells import (
     question_words,
     year_columns,
 )
+from .table_words import OWN_ENTITY
 
 
 def _span_cells(op: Operation, grid: Grid, row: int) -> list[Cell] | None:
@@ -307,12 +309,22 @@ _YEAR_BEFORE = re.compile(
 """A difference from the year before the one named ("How many more … at the end of 2023 than a year earlier?"): a change."""
 
 
+_ASKING_WORDS = frozenset("how much many what did does do was were the fast quickly far go goes went gone up down by".split())
+_MOVE_WORDS = frozenset("total sum combined grow grew grown rise rose risen fall fell fallen increase increased decrease decreased".split())
+
+
 def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[Cell] | None]:
     words = content(question)
     if op.op == "difference" and len(op.years) == 1 and not op.parts and _YEAR_BEFORE.search(question):
         op = replace(op, op="change")  # the year named less the one before it
+    kept: list[str] = []  # the row's words the cue says ("How much did inpatient admissions grow"): the row must say them
     if op.op in ("sum", "percent_change"):  # "the total Products revenue": not the Total row; "the percentage change in
-        words = [w for w in words if w not in content(op.cue)] or words  # net revenues": not "Percentage of net revenues"
+        cue = [  # "How much did profit for the year grow": not "profit", nor the "year" of its label
+            w for w in content(op.cue) if (w in GENERIC or w in _MOVE_WORDS) and w not in ("year", "period")
+        ]
+        owners = {m.lower() for m in re.findall(r"([A-Za-z]+)(?:'s|’s)\b", op.cue)}  # "the City's total spending": its owner
+        kept = [w for w in content(op.cue) if w not in cue and w not in _ASKING_WORDS and w.split("'")[0] not in owners | OWN_ENTITY]
+        words = [w for w in words if w not in cue] or words  # net revenues": not "Percentage of net revenues"
     if op.op == "percent_change":  # "the change in Total Revenue … as a percentage": the ask's word, not a row's
         words = [w for w in words if w not in ("percentage", "percent")] or words
     if op.parts and by_period(grid) and all(names_a_period(p) for p in op.parts):
@@ -358,6 +370,8 @@ def operands(op: Operation, grid: Grid, question: str) -> tuple[Operation, list[
         cells = period_cells(op, grid, row, words, question)
         if cells or any(p.part and by_period(grid, p.part) for p in op.periods):
             return op, cells
+    if row is not None and not all(any(close(w, t) for t in content(grid.labels[row])) for w in kept):
+        return op, None  # "inpatient admissions" bound to "Inpatient (IPD)" revenue: the row says less than the question
     return op, None if row is None else _year_cells(op, grid, row, words)
 
 

@@ -373,7 +373,8 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     question uses (not those it names the row by: "revenue" names "Revenue › Iberia", not the
     column "2021 · % of revenue" beside "2021 €m"), the whole year's before a part's where the
     question names no part ("Full year · 2023", not "Fourth quarter · 2023"), the actual before the
-    plan where it names none ("Actual 2024", not "Plan 2024"), not of percentages."""
+    plan where it names none ("Actual 2024", not "Plan 2024") and the plan first where it does
+    ("had the company planned"), not of percentages."""
     mine = content(grid.labels[row]) if row is not None else []
     if _SHARES_OF.search(header) and not any(w in _SHARE_WORDS for w in words):
         mine = [
@@ -383,7 +384,7 @@ def column_rank(grid: Grid, header: str, words: Sequence[str], row: int | None =
     named = sum(any(close(w, q) for q in words) and not any(close(w, x) for x in mine) for w in content(header) if not years_in(w))
     cell = amount(grid.cells[row].get(header, "")) if row is not None else None
     part = column_period(header, None) is not None and not any(_PART_WORD.fullmatch(w) for w in words)  # "Fourth quarter · 2023" for "2023"
-    planned = bool(PLANNED.search(header)) and not any(PLANNED.fullmatch(w) for w in words)  # "Plan 2024" beside "Actual 2024"
+    planned = bool(PLANNED.search(header)) != any(PLANNED.fullmatch(w) for w in words)  # "Plan 2024" beside "Actual 2024"
     return (-(row is not None and cell is None), -named, part, planned, "%" in header or (cell is not None and cell.percent))
 
 
