@@ -93,7 +93,7 @@ from dataclasses import dataclass, field
 from ..llm.local import Completion
 from ..text.keywords import keywords
 from ..text.linkkeys import capitalised_runs
-from ..text.rows import parse_row
+from ..text.rows import parse_row, row_spans
 from ..text.sentences import split_sentences
 from ..types import Unit
 from .asked import another_part, other_period, role_bound, says_what_was_asked, unnamed_row, unread_qualifier
@@ -302,13 +302,9 @@ def check_answer(
         if not bound:
             return dropped("about", f"the sentences that hold '{short}' are not about what was asked", core, units, standing[:2])
         figure = any(c.isdigit() for c in short)  # a figure asked of a kind of thing (asked.py `unread_qualifier`)
+        reported = any(row_spans(u.text) for u in units)  # a report's figures: guidance prose says a price its own way
         if (
-            figure
-            and any(
-                parse_row(s.sentence) for s in bound
-            )  # a table row's figure: prose says a price its own way ("Renewing online is £88.50")
-            and (thing := unread_thing(core, units))
-            and not any(row_named(core, s.sentence) for s in bound)
+            figure and reported and (thing := unread_thing(core, units)) and not any(row_named(core, s.sentence) for s in bound)
         ):  # thing_asked.py: "the net interest margin" where nothing says "margin"
             return dropped(
                 "asked", f"nothing read names the {thing} asked; '{short}' is a figure of something else", core, units, bound[:2]
