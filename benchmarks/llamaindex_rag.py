@@ -8,7 +8,7 @@ Runs in its own venv (never needed by `make test`):
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set tatqa            # the fixed sample, the 0.5B
     .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set conditionalqa --model 1.5b
     .venv/bin/python benchmarks/tatqa.py --answers-from benchmarks/results/tatqa_llamaindex_0_5b.json   # scored beside edgerag
-    .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set reports          # or --set heldout / heldout2 / … / heldout6 (reports.py's sets)
+    .venv-llamaindex/bin/python benchmarks/llamaindex_rag.py --set reports          # or --set heldout / heldout2 / … / heldout7 (reports.py's sets)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json
 
 What "by default" is here (LlamaIndex's own defaults, read from the installed package and kept

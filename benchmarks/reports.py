@@ -13,6 +13,7 @@ formats. Writes JSON (benchmarks/results/reports_<model>.json) and prints Markdo
     .venv/bin/python benchmarks/reports.py --set heldout4       # the fourth held-out set (below)
     .venv/bin/python benchmarks/reports.py --set heldout5       # the fifth held-out set (below)
     .venv/bin/python benchmarks/reports.py --set heldout6       # the sixth held-out set (below)
+    .venv/bin/python benchmarks/reports.py --set heldout7       # the seventh held-out set (below)
     .venv/bin/python benchmarks/reports.py --answers-from benchmarks/results/reports_llamaindex_0_5b.json  # plain RAG beside
 
 ``--set heldout`` asks the held-out set instead (benchmarks/reports/heldout/{sources,questions.jsonl}):
@@ -98,8 +99,16 @@ club's "2023/24" year; a Ghanaian savings and loans company's "GH¢'000" with a 
 portfolio-at-risk table); 65 questions of the same kinds, scored the same way, built under
 ``<work>/heldout6``, written to benchmarks/results/reports_heldout6_<model>.json.
 
+``--set heldout7``: a seventh held-out set (benchmarks/reports/heldout7/), by an outside tester who saw no
+earlier set's excerpts: seven excerpts (a Moroccan fertiliser maker's half year in "MMAD" beside FY; a Czech
+railway's restated CZK million with minus signs and a mixed-unit KPI table; a Malaysian builder's June year in
+"RM'000" under a two-row segment header and quarters; a Peruvian oil producer's PDF over two pages, quarters
+beside years and "nil"; an Estonian game studio's "EUR thousand" with "n.m." and ARPDAU; a Philippine cinema
+chain's budget against actual in ₱ millions; a Saudi water utility's September year, targets and Zakat in
+"SR '000"); 65 questions of the same kinds, scored the same way.
+
 ``--answers-from FILE`` scores another system's answer records (benchmarks/llamaindex_rag.py
-``--set reports``, ``heldout`` … ``heldout6``: plain RAG at LlamaIndex's defaults, one index per excerpt
+``--set reports``, ``heldout`` … ``heldout7``: plain RAG at LlamaIndex's defaults, one index per excerpt
 over the same files) as edgerag's are scored, writes them beside FILE (``<stem>_scored.json``)
 and prints them by kind beside ``--out``'s rows on the questions both answered; it asks nothing.
 
@@ -160,7 +169,7 @@ SETS = {
     "reports": (SOURCES, QUESTIONS),
     **{
         name: (HERE / name / "sources", HERE / name / "questions.jsonl")
-        for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
+        for name in ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
     },
 }
 """Each ``--set``: its excerpts and its questions (module doc)."""
@@ -331,7 +340,7 @@ def main() -> int:
         "--set",
         choices=sorted(SETS),
         default="reports",
-        help="reports (the first five excerpts), heldout, heldout2, heldout3, heldout4, heldout5 or heldout6 (the held-out sets; module doc)",
+        help="reports (the first five excerpts), heldout, heldout2, heldout3, heldout4, heldout5, heldout6 or heldout7 (the held-out sets; module doc)",
     )
     args = ap.parse_args()
     sources, questions_file = SETS[args.set]

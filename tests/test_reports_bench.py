@@ -118,11 +118,11 @@ def test_abstention_and_unanswerable_verdicts():
     assert reports.score_row(answered, _q("free cash flow"))["verdict"] == "wrong"
 
 
-# ---- the held-out sets (``--set heldout`` … ``heldout6``) ----------------------------------------
+# ---- the held-out sets (``--set heldout`` … ``heldout7``) ----------------------------------------
 
 HELDOUT_SOURCES, HELDOUT_FILE = reports.SETS["heldout"]
 HELDOUT = reports.load_questions(HELDOUT_FILE)
-HELDOUT_SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
+HELDOUT_SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
 
 
 @pytest.fixture(scope="module", params=HELDOUT_SETS)
