@@ -40,6 +40,7 @@ One module per step of the path:
                      year from the year before), two rows or columns named apart (split at the
                      "and" the table's row labels split at), a table of years by row, rows named
                      by their labels for a sum or an average
+            nil_years.py  a year's cell left empty ("—") as nothing, for a sum or an average
             part_rows.py the rows two parts name: the one row that says all of a part, a
                      part named in two sections the one in the other part's, a whole naming
                      a column its total row

@@ -51,12 +51,12 @@ from dataclasses import replace
 from ..text.rows import SECTION_MARK
 from .cell_lookup import sole_row
 from .every_row import every_row, top_rows
+from .nil_years import CHANGE_HEADER, nil_years
 from .operation import Operation, names_a_period, said_numbers, years_in
 from .part_rows import beside, part_row, share_of_column
 from .period_cells import by_period, halves_as_quarters, period_cells
 from .table_cells import (
     GENERIC,
-    Amount,
     Cell,
     Grid,
     best_row,
@@ -78,7 +78,7 @@ def _span_cells(op: Operation, grid: Grid, row: int) -> list[Cell] | None:
     if op.op != "sum" or len(op.years) < 2:
         return None
     asked = set(op.years)
-    cols = [h for h in grid.headers if (ys := set(years_in(h))) and ys <= asked and not _CHANGE_HEADER.search(h)]
+    cols = [h for h in grid.headers if (ys := set(years_in(h))) and ys <= asked and not CHANGE_HEADER.search(h)]
     spans = [set(years_in(h)) for h in cols]
     if not any(len(x) > 1 for x in spans) or sum(len(x) for x in spans) != len(asked) or set().union(*spans) != asked:
         return None
@@ -101,13 +101,13 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     if len(years) < 2:
         return None
     cells: list[Cell] = []
-    nil = _nil_years(op, grid, row, years, words)
+    nil = nil_years(op, grid, row, years, words)
     for y in years:
         if y in nil:
-            cells.append(nil[y])  # "—" in a year named: nothing, 0 (`_nil_years`)
+            cells.append(nil[y])  # "—" in a year named: nothing, 0 (nil_years.py)
             continue
         cols = [h for h in year_columns(grid, y, words, row) if grid.value(row, h) is not None]
-        cols = [h for h in cols if not _CHANGE_HEADER.search(h)] or cols  # "2017" beside "Change Amount · 2017": the year's own
+        cols = [h for h in cols if not CHANGE_HEADER.search(h)] or cols  # "2017" beside "Change Amount · 2017": the year's own
         if cells:  # the same kind of column as the first year's ("Amount", not "% to Net Sales")
             cols = sorted(cols, key=lambda h: _family(h) != _family(cells[0].header))
         if not cols or (len(cols) > 1 and column_rank(grid, cols[0], words, row) == column_rank(grid, cols[1], words, row) and not cells):
@@ -118,31 +118,6 @@ def _year_cells(op: Operation, grid: Grid, row: int, words: list[str]) -> list[C
     return cells
 
 
-def _nil_years(op: Operation, grid: Grid, row: int, years: Sequence[int], words: list[str]) -> dict[int, Cell]:
-    """The years the question names whose one column the row leaves empty, each as a cell of 0:
-    a report prints nothing as "—" ("PSAs granted: 36,982; —; 371,672"), and the sum or the
-    average of the years named counts it as nothing (a change from or to an empty year is left to
-    the model: the row may not have existed). Only where the row has a value in another year
-    named and the year one column of its own."""
-    if op.op not in ("average", "sum") or not op.years:
-        return {}
-    empty: dict[int, str] = {}
-    filled: list[Cell] = []
-    for y in years:
-        cols = [h for h in year_columns(grid, y, words, row) if not _CHANGE_HEADER.search(h)]
-        if len(cols) != 1:
-            return {}
-        if (cell := grid.value(row, cols[0])) is not None:
-            filled.append(cell)
-        elif not grid.cells[row].get(cols[0], "").strip():
-            empty[y] = cols[0]
-    if not filled or not empty or any(c.amount.percent for c in filled):
-        return {}
-    like = filled[0]
-    return {y: replace(like, header=h, amount=Amount(0.0, False, "", "0")) for y, h in empty.items()}
-
-
-_CHANGE_HEADER = re.compile(r"\b(?:chang|varian|increas|decreas|growth|movement)", re.I)
 """A column of changes ("Change Amount · 2017", "Increase (decrease) 2019"): no year's own value,
 where the year has a column of its own beside it."""
 
@@ -191,7 +166,7 @@ def _one_column(op: Operation, grid: Grid, rows: Sequence[int], words: list[str]
         for h in grid.headers
         if len(op.years) > 1
         and set(years_in(h)) == set(op.years)
-        and not _CHANGE_HEADER.search(h)
+        and not CHANGE_HEADER.search(h)
         and all(grid.value(i, h) is not None for i in rows)
     ]
     if len(spans) == 1:
