@@ -23,6 +23,7 @@ One module per step of the path:
                      rounded as a report prints it
           margins.py     a margin no table prints ("the EBITDA margin") computed as its profit's
                      share of revenue
+          per_asked.py   the amount per unit a question asks, and whether a table prints it
           per_unit.py    an amount per unit of another no row prints ("the average loan per
                      borrower", "tonnes per hectare"): two columns, or two rows, at their scales
           against_plan.py  how far a row came in above or below its plan, budget or target

@@ -7,6 +7,8 @@ actuals, computed in code.
       → 74,390 − 72,000 = 2,390
     "By how much did cargo fall short of its budget in 2024?"
       → Budget 2024 − Actual 2024, a size: how far short
+    "By what percentage did actual EBITDA beat the budget in 2024?"
+      → (Actual 2024 − Budget 2024) / Budget 2024 × 100
 
 The question says a move against a plan (`_AGAINST`: beat, exceed, top, miss, fall short of, come
 in above or below, a plan, budget, target or forecast) and one year. The row is the one its words
@@ -27,7 +29,7 @@ from .operation import Operation, years_in
 from .table_cells import PLANNED, Cell, best_row, content, grids, header_year, unscaled_label
 
 _AGAINST = re.compile(
-    r"\bby\s+how\s+(?:much|many)\b(?P<what>.*?)\b(?P<dir>beat|beats|exceed(?:ed|s)?|top(?:ped|s)?|surpass(?:ed|es)?|overshot|overshoot|"
+    r"\bby\s+(?:how\s+(?:much|many)|what\s+(?P<pct>percentage|percent))\b(?P<what>.*?)\b(?P<dir>beat|beats|exceed(?:ed|s)?|top(?:ped|s)?|surpass(?:ed|es)?|overshot|overshoot|"
     r"miss(?:ed|es)?|f[ae]ll\s+short\s+of|undershot|undershoot|c[ao]me\s+in\s+(?:above|below|under|over))\s+"
     r"(?:the\s+|its\s+|their\s+|our\s+)?(?:(?:19|20)\d\d\s+)?(?P<plan>plan|budget|target|forecast|guidance)\b",
     re.I,
@@ -65,11 +67,12 @@ def against_plan(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple
         if plan is None or actual is None or plan.amount.percent or actual.amount.percent:
             continue
         diff = actual.amount.value - plan.amount.value
+        diff = 100 * diff / abs(plan.amount.value) if m["pct"] and plan.amount.value else diff  # "By what percentage …?"
         found.append((-diff if _SHORT.search(m["dir"]) else diff, plan, actual))
     if len(found) != 1 or found[0][0] < 0:
         return None  # none, two tables apart, or a premise the cells deny ("miss the plan" where it beat it)
     value, plan, actual = found[0]
-    return value, Operation("difference", (), (year,), 2, m.group()), (plan, actual)
+    return value, Operation("percent_change" if m["pct"] else "difference", (), (year,), 2, m.group()), (plan, actual)
 
 
 def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Computed:
@@ -77,6 +80,10 @@ def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Compute
     plan, actual = cells
     decimals = max(len(c.amount.text.rpartition(".")[2]) if "." in c.amount.text else 0 for c in cells)
     scale = "" if unscaled_label(actual.label) or plan.scale != actual.scale else actual.scale
+    if op.op == "percent_change":
+        answer = f"{rounded(value, 2)}%"
+        shown = f"{answer} (({actual.amount.text} - {plan.amount.text}) / {plan.amount.text} × 100; {actual.label}: {actual.header}, {plan.header})"
+        return Computed(answer, shown, value, op, cells)
     answer = rounded(value, decimals) + (f" {scale}" if scale else "")
     shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
     return Computed(answer, shown, value, op, cells)

@@ -43,7 +43,7 @@ from .computed import Computed, rounded
 from .count_rows import asks_rows_over, rows_counted
 from .margins import as_share
 from .operands import operands
-from .operation import SUM_INSIDE, Operation, operation, which_year
+from .operation import POINTS, SUM_INSIDE, Operation, operation, which_year
 from .outflow_rows import printed_negative
 from .per_unit import per_unit_computed
 from .periods import column_period, periods_asked
@@ -234,7 +234,8 @@ def _finish(
         and not any(c.unscaled or unscaled_label(c.label) or NOT_MONEY.search(f"{c.label} {c.header}") for c in cells)
     ):
         scale = _text_scale(units_texts, {c.key for c in cells})
-    answer = rounded(value, op.decimals) + ("%" if percent else f" {scale}" if scale else "")
+    points = op.op in ("change", "difference") and percent and POINTS.search(question)  # "By how many percentage points …?"
+    answer = rounded(value, op.decimals) + (" percentage points" if points else "%" if percent else f" {scale}" if scale else "")
     labels = list(dict.fromkeys(c.label for c in cells))
     heads = list(dict.fromkeys(c.header for c in cells))
     shown = f"{answer} ({formula}; {' and '.join(labels)}: {', '.join(heads)})"

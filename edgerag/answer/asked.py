@@ -15,6 +15,8 @@ says the thing asked.
 * `another_part`: a figure read off a table's row that is the whole's where the question names a
   part another table breaks the figures down by ("What EBITDA did the Leixanha terminal make?" off
   the group's "EBITDA", beside a table of each terminal's volumes).
+* `unplanned`: a figure asked as planned ("What net profit did the company target?") read off a
+  column of what happened.
 * `unread_qualifier`: a word the question puts before a noun the answer's sentence speaks of
   ("the violet laser") that nothing read holds: a figure asked of a kind of thing the documents
   do not name (figures only: "a psychology professor at a university in what city?" is a
@@ -35,7 +37,7 @@ from .derived import figures
 from .kinds import NUMBER_WORDS, ROLE_WORDS, asks_how_long
 from .operation import years_in
 from .periods import column_period, named_period, periods_asked, written_years
-from .table_cells import close, content, header_year, question_words
+from .table_cells import PLANNED, close, content, header_year, question_words
 from .table_words import OWN_ENTITY
 from .year_amounts import PART_OF_YEAR, amounts_in
 
@@ -337,3 +339,21 @@ def _section_words(units: list[Unit]) -> set[str]:
                 if a is not b and a & b:
                     out |= a - b
     return out
+
+
+_ASKS_PLAN = re.compile(
+    r"\b(?:target(?:ed|s)?|plann(?:ed|ing)|budget(?:ed)?|forecast(?:ed)?|guid(?:ed|ance))\b|\bplan\s+(?:for|in)\b", re.I
+)
+_AGAINST_PLAN = re.compile(r"\b(?:against|versus|vs\.?|beat|exceed\w*|miss\w*|short|variance|than|compared|achiev\w*|actual)\b", re.I)
+
+
+def unplanned(question: str, sentence: str, short: str) -> bool:
+    """Whether ``question`` asks what was planned ("What net profit did the company target for
+    FY2024?", "the budgeted revenue") and ``sentence`` is a table row holding ``short``'s figure
+    only in columns that say no plan, budget, target or forecast: the figure is what happened, not
+    what was planned. A question setting the two side by side ("beat the budget", "against
+    target") is not asked so."""
+    if not _ASKS_PLAN.search(question) or _AGAINST_PLAN.search(question):
+        return False
+    held = figure_row(sentence, short)
+    return held is not None and bool(held[2]) and not any(PLANNED.search(h) for h in held[2])

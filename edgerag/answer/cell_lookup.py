@@ -40,9 +40,11 @@ from ..text.tables import STOP
 from ..types import Unit
 from .compare import Decision
 from .dated_columns import dated_columns
+from .derived import asks_computed
 from .named_tables import in_other_section, speaking
 from .operation import operation, years_in
 from .outflow_rows import read_as_size, side_asked
+from .per_asked import printed_per
 from .period_cells import year_periods
 from .periods import column_period, named_period, periods_asked, without_parts
 from .table_cells import GENERIC, Cell, Grid, best_row, close, column_rank, content, grids, header_year, named_columns, year_columns
@@ -338,6 +340,13 @@ def look_up(question: str, units_texts: Sequence[tuple[str, str]]) -> Looked | N
     op = operation(question)
     if op is not None and op.op != "sum" and not (op.op == "ratio" and not op.parts):
         return None  # a computation: arithmetic.py's, or the model's; not a ratio by its name ("the gross NPA ratio"), a row
+    if (
+        op is None
+        and (computed := asks_computed(question)) is not None
+        and computed.op == "ratio"
+        and not printed_per(question, units_texts)
+    ):
+        return None  # "passenger fare revenue per passenger-kilometre", no row saying it: per_unit.py's to compute
     named = [p for p in _SPLIT.split(question) if _own_words(p)]
     found: list[tuple[tuple[float, bool], Looked]] = []
     bound = _BOUND.search(question)

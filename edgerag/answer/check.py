@@ -96,7 +96,7 @@ from ..text.linkkeys import capitalised_runs
 from ..text.rows import parse_row, row_spans
 from ..text.sentences import split_sentences
 from ..types import Unit
-from .asked import another_part, other_period, role_bound, says_what_was_asked, unnamed_row, unread_qualifier
+from .asked import another_part, other_period, role_bound, says_what_was_asked, unnamed_row, unplanned, unread_qualifier
 from .binding import (
     Standing,
     about,
@@ -318,6 +318,7 @@ def check_answer(
             and not (figure and unread_qualifier(core, s.sentence, units))  # "the violet laser": a blue and a red one read
             and not (figure and unnamed_row(core, s.sentence, short, heads(s.unit)))  # another thing's row: "Interest and other income"
             and not (figure and other_period(core, s.sentence, short))  # another quarter's or half's column: "H1 2024" for Q2
+            and not (figure and unplanned(core, s.sentence, short))  # an actual for "What did the company target?"
             and not (figure and another_part(core, names, s.sentence, short, units, heads(s.unit)))  # the group's EBITDA for a terminal's
             and (kind != "person" or role_bound(core, short, s))  # "Who is the Director?": not a CV's "Head of …"
         ]

@@ -90,7 +90,7 @@ _MARGIN = re.compile(
 _PER_UNIT = re.compile(r"\bper\s+(?!(?:share|cent|annum|year|month|week|day|quarter|hour)\b)(?:[a-z][\w-]*\s+)?[a-z][\w-]*\b", re.I)
 """An amount per unit of another ("per skier day", "tonnes per hectare", "per borrower"): a ratio of two rows
 or columns, unless a row prints it ("Revenue per skier day"); not per share, per cent or per unit of time."""
-_A_PRICE = re.compile(r"\b(?:fees?|prices?|charges?|costs?|rates?|tariffs?|premiums?|wages?|salar\w*|rents?|fares?)\b", re.I)
+_A_PRICE = re.compile(r"\b(?:fees?|prices?|charges?|costs?|rates?|tariffs?|premiums?|wages?|salar\w*|rents?|fares?)\s+per\b", re.I)
 """A price per unit ("What is the fee per applicant?"): printed as it is, never computed."""
 
 

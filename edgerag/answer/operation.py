@@ -212,6 +212,8 @@ _COMPOSITE = re.compile(
 )
 _SET_ASIDE = re.compile(r",\s*(?:excluding|including|except(?:\s+for)?|net\s+of)\b(?:[^,?]|,\d)*,", re.I)
 """A clause setting a thing aside between commas: its words ask no operation."""
+POINTS = re.compile(r"\bpercentage[\s-]+points?\b|\bp\.?p\.?(?=\s|\?|$)|\bbasis\s+points?\b", re.I)
+"""A change asked in points of a rate ("percentage points", "pp"): the difference of two percentages, not a percentage change."""
 _LEFT_OUT = re.compile(
     r"\s*(?:leaving\s+out|leave\s+out|setting\s+aside|set\s+aside|excluding|not\s+counting|apart\s+from|other\s+than|except\s+for|"
     r"without|ignoring|stripping\s+out|taking\s+out)\b[^,?]+,",
@@ -395,7 +397,9 @@ def operation(question: str) -> Operation | None:
     if op == "change" and cue.lower().startswith("by how much") and not _MOVED.search(question):
         return None  # "by how much did the lines under budget miss their plan": no move of one row asked
     percent = next((f for f in found if f[2] == "percent_change"), None)
-    if percent is not None:
+    if percent is not None and POINTS.search(question):
+        op, cue = "change", percent[3]  # "By how many percentage points did punctuality improve?": the rates' difference
+    elif percent is not None:
         op, cue = "percent_change", percent[3]  # "the total percentage change": a percentage change
     elif op == "change" and _AS_PERCENT.search(question):
         op = "percent_change"  # "the change in revenue … as a percentage"

@@ -21,31 +21,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.rows import row_spans
 from .cell_lookup import sole_row
 from .computed import Computed, rounded
 from .operation import Operation, years_in
+from .per_asked import asked_per, printed_per
 from .table_cells import Cell, Grid, best_row, close, content, grids, header_year
 
-_PER = re.compile(
-    r"^(?P<before>.*?)\b(?:per|for\s+each)\s+(?P<unit>[a-z][\w-]*(?:\s+(?!in\b|of\b|for\b|during\b|at\b)[a-z][\w-]*)?)", re.I | re.S
-)
-_NOT_UNITS = frozenset("share shares cent annum year years month months week weeks day quarter hour".split())
-_ASKING = frozenset("what was is were are how much many did does the average mean company make made earn".split())
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "": 1.0}
 _OWN_SCALE = re.compile(r"\b(?:thousands?|millions?|billions?|mn|bn|m)\b|'000|’000", re.I)
 """A scale the count's own row or column says ("Skier days (thousand)"), not only the table's."""
-
-
-def _sides(question: str) -> tuple[list[str], list[str]] | None:
-    m = _PER.match(question)
-    if m is None:
-        return None
-    unit = content(m["unit"])
-    if not unit or unit[0] in _NOT_UNITS:
-        return None
-    before = [w for w in content(m["before"]) if w not in _ASKING and not years_in(w)]
-    return (before, unit) if before else None
 
 
 def _says(header: str, words: Sequence[str]) -> bool:
@@ -83,13 +67,12 @@ def _in_rows(grid: Grid, x: list[str], unit: list[str], year: int | None) -> tup
 def per_unit(question: str, units_texts: Sequence[tuple[str, str]]) -> tuple[float, Operation, tuple[Cell, Cell]] | None:
     """X per Y for ``question`` over the tables read (the module doc), with its two cells; None
     where it is no such question or the tables do not bind it."""
-    sides = _sides(question)
+    sides = asked_per(question)
     years = set(years_in(question))
     if sides is None or len(years) > 1:
         return None
     x, unit = sides
-    printed = re.compile(rf"\bper\s+(?:\w+\s+)?{re.escape(unit[-1][:4])}|/\s*{re.escape(unit[-1][:3])}", re.I)
-    if any(printed.search(text[a:b]) for _, text in units_texts for a, b in row_spans(text)):
+    if printed_per(question, units_texts):
         return None  # "Revenue per skier day (EUR)": printed, read as it is (cell_lookup.py)
     year = next(iter(years), None)
     found = []

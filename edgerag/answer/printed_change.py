@@ -35,6 +35,7 @@ import re
 
 from ..text.rows import total_row
 from .operation import Operation
+from .periods import column_period
 from .table_cells import Cell, Grid, best_row, close, column_rank, content, header_year, named_columns, year_columns
 
 _SHARE_OF = re.compile(r"%\s*of\s+(?P<of>[a-z][\w ]*)|percent(?:age)?\s+of\s+(?P<of2>[a-z][\w ]*)", re.I)
@@ -95,6 +96,9 @@ def printed_row(op: Operation, grid: Grid, question: str) -> Cell | None:
         return None
     columns = [h for h in year_columns(grid, op.years[0], words, row) if grid.value(row, h) is not None]
     if not columns or (len(columns) > 1 and column_rank(grid, columns[0], words, row) == column_rank(grid, columns[1], words, row)):
+        return None
+    parts = [p for p in op.periods if p.part]  # "in the second half of 2024": that half's column, never the year's
+    if parts and column_period(columns[0], op.years[0]) != parts[0]:
         return None
     return grid.value(row, columns[0])
 

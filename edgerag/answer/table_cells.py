@@ -52,7 +52,7 @@ _LABEL_SCALE = re.compile(r"\b(?i:thousands?|millions?|billions?)\b|(?<=\b[A-Z]{
 UNSCALED = re.compile(
     r"\bper\s+(?:[\w-]+\s+)?(?:share|unit)\b|\bper\s+cent\b|%|\bpercent|\bratio\b|\bmargin\b|\bEPS\b(?!\s+shares)"
     r"|^(?!.*\b(?:at|using|applying)\b.*\brate\s*$).*\brate\s*$"
-    r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b"
+    r"|\bgrant[- ]date\s+fair\s+value\b|\bexercise\s+price\b|\baverage\s+(?:[\w-]+\s+)?(?:price|fare|tariff)\b"
     r"|\b(?:employees|headcount|staff|FTEs?|full[- ]time\s+equivalents?)\b(?!.*\b(?:costs?|expenses?|benefits?|pay|salar\w*|wages)\b)",
     re.I,
 )
@@ -403,6 +403,10 @@ _PART_WORD = re.compile(
 _THRESHOLD = re.compile(r"[<>≥≤]=?\s*\d[\d,.]*(?:\s*(?:days?|months?|years?|%))?", re.I)
 
 
+_SIGN_NOTE = re.compile(r"\b(?:un)?fav(?:ou?rable)?\b\.?|\badverse\b", re.I)
+"""A column's note of which way its sign reads ("Variance fav./(unfav.)"): it names nothing."""
+
+
 def named_columns(grid: Grid, words: Sequence[str], question: str | None = None) -> list[str]:
     """Columns whose header's own words (years and its scale aside: "Level 1 · RMB'Million" is
     "Level 1") the question holds, best first; given the ``question``, of headers that name a
@@ -410,7 +414,7 @@ def named_columns(grid: Grid, words: Sequence[str], question: str | None = None)
     scored = []
     numbers = said_numbers(question) if question is not None else None
     for n, h in enumerate(grid.headers):
-        own = _ASIDE.sub(" ", _THRESHOLD.sub(" ", SCALE.sub(" ", h)))  # "PAR > 30 days (%)", "Gross loans (GH¢'000)": asides name nothing
+        own = _SIGN_NOTE.sub(" ", _ASIDE.sub(" ", _THRESHOLD.sub(" ", SCALE.sub(" ", h))))  # "PAR > 30 days (%)", "Variance fav."
         mine = [w for w in content(own) if w not in GENERIC]
         if not mine:
             continue

@@ -86,7 +86,7 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\b(?:FY|F)\s?'?\d{2}\b", re.I)
 _UNIT = re.compile(
     r"^\(?\s*(?:"
     + CURRENCY_SIGN
-    + r"|[A-Z]{1,3}\$|RMB|R)?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?"
+    + rf"|[A-Z]{{1,3}}\$|(?-i:{CODES}|RMB|SR|RM|R))?\s*['’‘]?(?:000s?|m|mn|bn|k|million|millions|thousands?|billions?)\s*\)?$|^\(?%\)?$|^\(?"
     + CURRENCY_SIGN
     + r"\)?$"
     r"|^\(?\s*(?:TEUR|KEUR|T€|k€|Mio\.?\s?(?:€|EUR)?|(?:€|EUR)\s?(?:Mio\.?|thousand|million)|R\$\s?mil|Rm|R\s?million|¥\s?millions?|₹\s?crores?)\s*\)?$",
@@ -99,7 +99,7 @@ SCALE = re.compile(
     + CURRENCY_SIGN
     + r"\s*)?(?P<word>thousands|millions|billions)\b[^)]*\)?"
     r"|\(\s*(?P<bare>thousands|millions|billions)\s*\)"
-    rf"|(?P<code>(?:[{SIGNS}]|US\$|A\$|RMB|HK\$|R)?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{{1,3}})?[{SIGNS}]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
+    rf"|(?P<code>(?:[{SIGNS}]|US\$|A\$|HK\$|(?<![A-Za-z])(?-i:{CODES}|RMB|SR|RM|R))?\s*['’‘]000s?|(?<!\w)(?:[A-Z]{{1,3}})?[{SIGNS}]\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b"
     rf"|(?<!\w)(?-i:{CODES}|Rp|zł)\s?['’‘]?\s?(?:m|mn|bn|k|millions?|thousands?|billions?)\b)"
     r"|(?P<kilo>(?<![\w'’‘])(?:"
     + CURRENCY_SIGN
