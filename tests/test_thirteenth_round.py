@@ -318,3 +318,19 @@ def test_a_saudi_riyal_thousands_header_is_a_scale_not_a_label():
         [["SR '000", "FY2024", "FY2023"], ["Revenue", "1,462,318", "1,300,000"], ["Net profit", "402,117", "350,000"]], "KPIs"
     )
     assert lines[0] == "KPIs (SR '000) — Item: Revenue; FY2024: 1,462,318; FY2023: 1,300,000"
+
+
+def test_a_margin_is_computed_beside_another_printed_margin_and_a_model_reading_that_one_is_dropped():
+    from edgerag.answer.derived import underived
+
+    figures = [
+        ["MAD m", "H1 2024", "H1 2023"],
+        ["Revenue", "10,000", "9,000"],
+        ["Gross profit", "3,760", "3,000"],
+        ["EBITDA margin (%)", "32.4", "31.0"],
+    ]
+    units = _units((figures, "Key figures"))
+    assert compute("What was the gross margin in the first half of 2024?", units).answer == "37.6%"
+    read = [passage("k", "Key figures", units[0][1])]
+    assert underived("32.4%", "What was the gross margin in the first half of 2024?", read) is not None
+    assert underived("32.4%", "What was the EBITDA margin in the first half of 2024?", read) is None

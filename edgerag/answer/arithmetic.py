@@ -267,13 +267,17 @@ def compute(question: str, units_texts: Sequence[tuple[str, str]]) -> Computed |
     operation or its operands are not bound in code (the module doc)."""
     if asks_rows_over(question):
         return rows_counted(question, units_texts)
-    op = operation(question) or _half_asked(question)
+    op = operation(question)
     if (planned := plan_computed(question, units_texts)) is not None:
         return planned  # "By how much did profit before tax beat the plan in 2024?" (against_plan.py)
     if (op is None or op.op == "average") and (unit := per_unit_computed(question, units_texts)) is not None:
         return unit  # "What is the average group loan per borrower?" (per_unit.py)
-    if op is None:  # "What was the EBITDA margin in 2024?" where no table prints a margin: EBITDA as a share of revenue
-        return next((done for share in as_share(question, units_texts) if (done := compute(share, units_texts))), None)
+    shares = list(as_share(question, units_texts)) if op is None else []
+    if shares:  # "What was the EBITDA margin in 2024?" where no table prints it: EBITDA as a share of revenue
+        return next((done for share in shares if (done := compute(share, units_texts))), None)
+    op = op or _half_asked(question)
+    if op is None:
+        return None
     if any(SUM_INSIDE.search(p) for p in op.parts):
         return None  # a whole that is itself a sum: no one row is it
     found: list[tuple[tuple[float, int], Computed]] = []

@@ -82,7 +82,8 @@ _COUNT = re.compile(r"\s*how\s+many\b(?!\s+(?:percent|per\s+cent|%))", re.I)
 
 
 _MARGIN = re.compile(
-    r"\b(?:gross|operating|ebitda|ebit|net|profit|contribution|core\s+operating|adjusted\s+ebitda)\s+(?:profit\s+)?margin\b", re.I
+    r"\b(?P<kind>gross|operating|ebitdax?|ebitdar|ebit|net|profit|contribution|core\s+operating|adjusted\s+ebitda|pre-?tax)\s+(?:profit\s+)?margin\b",
+    re.I,
 )
 """A margin asked ("the EBITDA margin"): a proportion of revenue, which the report states or code computes."""
 
@@ -189,6 +190,8 @@ def _in_cue_cell(value: float, op: Operation, text: str, asked: str) -> bool:
                 continue  # "% CHANGE: 5.5%" is the row's growth, not its share of the total asked
             if not (named or cue.search(own) or any(close(w, q) for w in content(header) for q in words)):
                 continue  # "% Revenues by Business › Hardware" for the EMEA and Americas regions' revenue
+            if (kind := _MARGIN.search(asked)) and not re.search(rf"\b{re.escape(kind['kind'].split()[-1][:4])}", f"{own} {header}", re.I):
+                continue  # "EBITDA margin: 32.4%" for "the gross margin": another margin
             said = set(years_in(header))
             if years and said - years:
                 continue

@@ -7,8 +7,8 @@ read by its usual labels ("gross margin": Gross profit; "operating margin": Oper
 income; "net margin": Net profit, Net income, Profit for the year), the revenue by its (Revenue,
 Net sales, Sales, Turnover), in that order, the first pair that binds.
 
-Never where a table read prints a row or column saying "margin" (the report's own figure, read as
-printed: cell_lookup.py, or the model), nor where the question asks another operation of the
+Never where a table read prints that margin ("Gross margin (%)": the report's own figure, read as
+printed: cell_lookup.py, or the model; an "EBITDA margin" row says nothing of the gross margin), nor where the question asks another operation of the
 margin ("the change in gross margin"), nor a part's margin ("the construction segment's pre-tax
 margin"): the whole's rows do not give it.
 """
@@ -38,7 +38,6 @@ _PROFITS = {
     "contribution": ("contribution",),
 }
 _REVENUES = ("revenue", "net sales", "sales", "turnover", "total revenue", "operating revenue", "net revenue", "revenues")
-_PRINTED = re.compile(r"\bmargin\b", re.I)
 _PART_OWNED = re.compile(r"\b(?!(?:company|group|firm|bank|business)(?:'s|’s))[a-z][\w-]*(?:'s|’s)\s+$", re.I)
 _PART_AFTER = re.compile(r"\s+(?:of|for|at|in)\s+(?:the\s+|its\s+)?(?P<w>[a-z][\w-]*)", re.I)
 _WHOLE_OR_TIME = frozenset("company group firm bank business year period full first second third fourth last half quarter fiscal".split())
@@ -50,14 +49,17 @@ def as_share(question: str, units_texts: Sequence[tuple[str, str]]) -> Iterator[
     revenue ("What was the EBITDA as a percentage of revenue in 2024?"), in the order to try
     them (the module doc); none where it is no such question."""
     m = _MARGIN.search(question)
-    if m is None or any(_PRINTED.search(text[a:b]) for _, text in units_texts for a, b in row_spans(text)):
+    if m is None:
         return
+    kind = " ".join(m["kind"].lower().split())
+    printed = re.compile(rf"\b{re.escape(kind.split()[-1][:4])}[\w-]*\s+(?:profit\s+)?margin\b", re.I)
+    if any(printed.search(text[a:b]) for _, text in units_texts for a, b in row_spans(text)):
+        return  # the report prints this margin: read as printed
     after = _PART_AFTER.match(question[m.end() :])
     if _PART_OWNED.search(question[: m.start()]) or (
         after and after["w"].lower() not in _WHOLE_OR_TIME and not any(c.isdigit() for c in after["w"])
     ):
         return  # "the construction segment's pre-tax margin": a part's, which the group's rows do not give
-    kind = " ".join(m["kind"].lower().split())
     for profit in _PROFITS.get(kind, ()):
         for revenue in _REVENUES:
             yield f"{question[: m.start()]}the {profit} as a percentage of {revenue}{question[m.end() :]}"
