@@ -26,6 +26,16 @@ LOANS = [
 ]
 
 
+CATCH = [
+    ["tonnes", "2024", "2023"],
+    ["Demersal species", "", ""],
+    ["Cod", "38,412", "41,066"],
+    ["Pelagic species", "", ""],
+    ["Herring", "48,315", "45,190"],
+    ["Total catch", "86,727", "86,256"],
+]
+
+
 def _units(*tables):
     return [("k", "\n".join(line for grid, caption in tables for line in grid_lines(grid, caption)))]
 
@@ -123,15 +133,7 @@ def test_rows_that_moved_by_any_verb_and_a_dash_for_nothing():
 
 
 def test_a_total_sharing_no_word_with_any_section_is_the_tables():
-    catch = [
-        ["tonnes", "2024", "2023"],
-        ["Demersal species", "", ""],
-        ["Cod", "38,412", "41,066"],
-        ["Pelagic species", "", ""],
-        ["Herring", "48,315", "45,190"],
-        ["Total catch", "86,727", "86,256"],
-    ]
-    lines = grid_lines(catch, "Catch by species (tonnes)")
+    lines = grid_lines(CATCH, "Catch by species (tonnes)")
     assert any(line.endswith(": Total catch; 2024: 86,727; 2023: 86,256") for line in lines)
     assert any("Pelagic species › Herring" in line for line in lines)
     revenue = [["£m", "2024", "2023"], ["Revenue", "", ""], ["Services", "10", "9"], ["Total revenue", "10", "9"]]
@@ -171,17 +173,7 @@ def test_which_rows_pass_a_bound_are_listed_and_a_threshold_in_a_header_names_no
 def test_a_figure_off_a_row_outside_the_section_the_question_names_answers_nothing():
     from edgerag.answer.asked import another_part
 
-    catch = grid_lines(
-        [
-            ["tonnes", "2024", "2023"],
-            ["Demersal species", "", ""],
-            ["Cod", "38,412", "41,066"],
-            ["Pelagic species", "", ""],
-            ["Herring", "48,315", "45,190"],
-            ["Total catch", "86,727", "86,256"],
-        ],
-        "Catch by species (tonnes)",
-    )
+    catch = grid_lines(CATCH, "Catch by species (tonnes)")
     key = grid_lines([["EUR thousand", "2024", "2023"], ["Revenue", "318,400", "290,000"], ["EBITDA", "71,915", "60,000"]], "Key figures")
     units = [passage("k", "Annual report", "\n".join(key + catch))]
     ebitda, total = key[1], catch[-1]
