@@ -31,11 +31,12 @@ from .table_cells import PLANNED, Cell, best_row, content, grids, header_year, u
 _AGAINST = re.compile(
     r"\bby\s+(?:how\s+(?:much|many)|what\s+(?P<pct>percentage|percent))\b(?P<what>.*?)\b(?P<dir>beat|beats|exceed(?:ed|s)?|top(?:ped|s)?|surpass(?:ed|es)?|overshot|overshoot|"
     r"miss(?:ed|es)?|f[ae]ll\s+short\s+of|undershot|undershoot|c[ao]me\s+in\s+(?:above|below|under|over))\s+"
-    r"(?:the\s+|its\s+|their\s+|our\s+)?(?:(?:19|20)\d\d\s+)?(?P<plan>plan|budget|target|forecast|guidance)\b",
+    r"(?:the\s+|its\s+|their\s+|our\s+)?(?:(?:FY\s?)?(?:19|20)?\d\d(?:/\d\d)?\s+)?(?P<plan>plan|budget|target|forecast|guidance)\b",
     re.I,
 )
 _SEVERAL = re.compile(r"\b(?:that|which|who|together|combined)\b", re.I)
 """Rows picked or added ("the revenue lines that came in under budget, taken together"): no one row."""
+_PLAN_SAID = re.compile(r"plan|budget|target|forecast|guidance", re.I)
 _SHORT = re.compile(r"miss|short|under|below", re.I)
 _ACTUAL_WORD = re.compile(r"\bactual\b", re.I)
 _NOT_AMOUNT = re.compile(r"%|\bchange\b|\bvariance\b|\bvs\b|/", re.I)
@@ -85,6 +86,8 @@ def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Compute
         shown = f"{answer} (({actual.amount.text} - {plan.amount.text}) / {plan.amount.text} × 100; {actual.label}: {actual.header}, {plan.header})"
         return Computed(answer, shown, value, op, cells)
     answer = rounded(value, decimals) + (f" {scale}" if scale else "")
+    if actual.amount.value < plan.amount.value:
+        answer = f"{answer} below {_PLAN_SAID.search(op.cue).group().lower()}"  # "10.6 below target": how far short, said so
     shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
     return Computed(answer, shown, value, op, cells)
 

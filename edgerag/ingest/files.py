@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 _BLOCK = 1 << 20
-READER_VERSION = 17
+READER_VERSION = 18
 """The readers' version: raise it when a reader reads the same bytes into other text (a table's
 rows, a page's sections), so files read before are read again. 1: report tables read as printed
 (stray brackets, year blocks side by side, issue #63); 2: a scale with its currency spelled out,

@@ -165,10 +165,11 @@ def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> 
     """The table ``block`` holds, or None; ``carried``: the previous page's last table's heading,
     which a block of values as wide as it, at the top of this page, goes on under."""
     cols = _columns(block)
-    if len(cols) < 2:
+    by_order = _by_run_order(block, len(cols))
+    if len(cols) < 2 and by_order is None:
         return None
-    grid: list[list[str]] = []
-    for n, line in enumerate(block):
+    grid: list[list[str]] = by_order or []
+    for n, line in enumerate(block if by_order is None else ()):
         cells = [""] * len(cols)
         if n == 0 and _periods_over_values(line, cols):  # "2021  2022  2023" set left of the numbers under them
             grid.append(["", *(_text(run) for run in line.runs)])
@@ -180,6 +181,7 @@ def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> 
             grid[-1] = [f"{a} {b}".strip() for a, b in zip(grid[-1], cells)]
         else:
             grid.append(cells)
+    cols = cols if by_order is None else [(0.0, 0.0)] * len(by_order[0])
     if carried is not None and len(carried.header) == len(cols) and _values_row(grid[0]) and not any(map(_data, carried.header[:1])):
         grid, caption = [list(carried.header), *grid], carried.caption  # the table of the page before, its header not repeated
     header = grid[0]
@@ -198,6 +200,38 @@ def _table(block: list[_Line], caption: str, carried: Heading | None = None) -> 
     if not lines:
         return None
     return PageTable(lines, frozenset(c.index for line in block for c in line.chars), Heading(tuple(header), caption))
+
+
+def _by_run_order(block: list[_Line], found: int) -> list[list[str]] | None:
+    """A block whose lines hold the same number of runs (a label and its values), where their
+    left edges do not fall into that many columns (numbers set right, or after a label of any
+    width): each line's cells by the order of its runs. A first line one run short is a header
+    over the values ("FY2024   FY2023"); a second line of words shorter still, the header's
+    second row under its last columns ("target   actual   actual"). None for any other block."""
+    counts = [len(line.runs) for line in block]
+    k = max(set(counts), key=counts.count)
+    if k < 2 or found >= k or counts.count(k) < max(MIN_LINES, len(block) - 4):
+        return None
+    grid: list[list[str]] = []
+    for n, line in enumerate(block):
+        texts = [_text(run) for run in line.runs]
+        if len(texts) == k - 1 and n and (split := _TRAILING_VALUE.match(texts[0])):
+            texts = [split["label"], split["value"], *texts[1:]]  # "Impairment of exploration costs 9,870": a gap too narrow
+        if len(texts) == k:
+            grid.append(texts)
+        elif n == 0 and len(texts) == k - 1:
+            grid.append(["", *texts])
+        elif n == 1 and grid and 2 <= len(texts) < k and not any(map(_data, texts)):
+            grid[0][k - len(texts) :] = [f"{h} {t}".strip() for h, t in zip(grid[0][k - len(texts) :], texts)]
+        elif n and len(texts) == 1 and not _data(texts[0]):
+            grid.append([texts[0], *[""] * (k - 1)])  # a section's heading ("Production")
+        else:
+            return None
+    return grid
+
+
+_TRAILING_VALUE = re.compile(r"^(?P<label>.*[A-Za-z)].*?)\s+(?P<value>\(?-?[\d][\d,.]*\)?%?)$")
+"""A label run on into its first value where the gap between them is narrow."""
 
 
 def _values_row(row: list[str]) -> bool:
