@@ -326,3 +326,37 @@ def test_a_margin_is_computed_beside_another_printed_margin_and_a_model_reading_
     read = [passage("k", "Key figures", units[0][1])]
     assert underived("32.4%", "What was the gross margin in the first half of 2024?", read) is not None
     assert underived("32.4%", "What was the EBITDA margin in the first half of 2024?", read) is None
+
+
+def test_a_pdf_table_whose_columns_do_not_line_up_is_read_by_the_order_of_its_runs(tmp_path):
+    from edgerag.ingest import iter_documents
+    from edgerag.types import Document
+
+    from .docmaker import make_pdf
+
+    page = "\n".join(
+        [
+            "2. Summary statement of profit or loss (SR '000)",
+            "",
+            "                                              FY2024          FY2023",
+            "Water tariff revenue                       1,462,318       1,381,540",
+            "Government operating subsidy                 350,000         350,000",
+            "Total revenue                              2,317,650       2,208,539",
+            "Net profit for the year                      402,117         351,208",
+        ]
+    )
+    path = make_pdf(tmp_path / "statement.pdf", [page], width=120)
+    text = "\n".join(d.text for d in iter_documents([path]) if isinstance(d, Document))
+    assert "Item: Government operating subsidy; FY2024: 350,000; FY2023: 350,000" in text
+    assert look_up("What was total revenue in FY2023?", [("k", text)]).answer == "2,208,539 thousand"
+
+
+def test_two_columns_of_one_year_named_apart_are_read_in_the_order_named():
+    kpis = [
+        ["Indicator", "FY2024 target", "FY2024 actual", "FY2023 actual"],
+        ["Water produced", "412.0", "405.6", "389.2"],
+        ["Water billed", "309.0", "298.4", "281.7"],
+    ]
+    units = _units((kpis, "Performance against targets"))
+    assert look_up("What were the target and the actual water production for FY2024, respectively?", units).answer == "412.0; 405.6"
+    assert compute("By how much did billed water fall short of its FY2024 target?", units).answer == "10.6 below target"
