@@ -20,6 +20,10 @@ reader looks at positions instead:
    lines have no header, and stay text.
 3. A header line of periods only, one for each column of values, that begins over the labels'
    column (set left of right-aligned numbers under a long label) heads the value columns in order.
+   Where the runs' x-ranges merge into fewer columns than most lines have runs (numbers set
+   right, or after a label of any width), each line's cells are taken by the order of its runs
+   (`_by_run_order`): a first line one run short is a header over the values, a second line of
+   words its second row, a line of one run a section's heading.
    A line with nothing in the first column continues the row above (a cell whose text wraps,
    or a two-line header: "Price" over "(EUR)").
 4. The caption is the line just above the table when it is a single short run with no full
