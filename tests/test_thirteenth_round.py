@@ -360,3 +360,8 @@ def test_two_columns_of_one_year_named_apart_are_read_in_the_order_named():
     units = _units((kpis, "Performance against targets"))
     assert look_up("What were the target and the actual water production for FY2024, respectively?", units).answer == "412.0; 405.6"
     assert compute("By how much did billed water fall short of its FY2024 target?", units).answer == "10.6 below target"
+
+
+def test_money_that_went_to_something_is_said_as_its_size():
+    table = [["US$ 000", "2024", "2023"], ["Revenue", "365,287", "372,915"], ["Royalties", "(47,851)", "(49,604)"]]
+    assert size_of_outgoing("-47,851", "How much went to royalties in 2024?", _units((table, "Highlights"))) == "47,851"

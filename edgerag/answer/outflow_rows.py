@@ -98,11 +98,12 @@ def side_asked(cell: Cell, question: str) -> bool:
 
 
 _PAID_OUT = re.compile(
-    r"\b(?:pay|pays|paid|paying|spend|spends|spent|spending|expenses?|expenditures?|costs?|charges?|outflows?|outgoings|wages|salaries)\b",
+    r"\b(?:pay|pays|paid|paying|spend|spends|spent|spending|expenses?|expenditures?|costs?|charges?|outflows?|outgoings|wages|salaries)\b"
+    r"|\b(?:went|go|goes|gone)\s+(?:to|on)\b",
     re.I,
 )
 """A question that asks money going out ("What did the club pay in player wages …?", "What were net financial
-expenses in 2023?"): its amount is a size, whatever sign the table prints it with."""
+expenses in 2023?", "How much went to royalties?"): its amount is a size, whatever sign the table prints it with."""
 
 """A question asking a change or a result that goes either way: its sign is its answer."""
 
