@@ -86,7 +86,8 @@ One module per step of the path:
                      only where the question says total or its row explains every word; a row
                      in every year shown, earliest first; "the net loss" of a "Net income
                      (loss)" row said as its size (outflow_rows.py `side_asked`)
-          dated_columns.py the columns of two dates of one year a question names
+          dated_columns.py the columns of two dates of one year a question names, or of one
+                     year named apart ("the target and the actual … for FY2024")
           named_tables.py  the tables that say the thing asked ("net sales", not "Volumes"),
                      and a section the question names that the bound rows are not in
         respective_value.py  the amount a sentence states for the one year asked, among its

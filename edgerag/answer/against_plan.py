@@ -36,7 +36,6 @@ _AGAINST = re.compile(
 )
 _SEVERAL = re.compile(r"\b(?:that|which|who|together|combined)\b", re.I)
 """Rows picked or added ("the revenue lines that came in under budget, taken together"): no one row."""
-_PLAN_SAID = re.compile(r"plan|budget|target|forecast|guidance", re.I)
 _SHORT = re.compile(r"miss|short|under|below", re.I)
 _ACTUAL_WORD = re.compile(r"\bactual\b", re.I)
 _NOT_AMOUNT = re.compile(r"%|\bchange\b|\bvariance\b|\bvs\b|/", re.I)
@@ -87,7 +86,7 @@ def _from_plan(value: float, op: Operation, cells: tuple[Cell, Cell]) -> Compute
         return Computed(answer, shown, value, op, cells)
     answer = rounded(value, decimals) + (f" {scale}" if scale else "")
     if actual.amount.value < plan.amount.value:
-        answer = f"{answer} below {_PLAN_SAID.search(op.cue).group().lower()}"  # "10.6 below target": how far short, said so
+        answer = f"{answer} below {PLANNED.search(op.cue).group().lower()}"  # "10.6 below target": how far short, said so
     shown = f"{answer} ({actual.amount.text} - {plan.amount.text}; {actual.label}: {actual.header}, {plan.header})"
     return Computed(answer, shown, value, op, cells)
 

@@ -39,7 +39,7 @@ from ..text.rows import SECTION_MARK, row_spans
 from ..text.tables import STOP
 from ..types import Unit
 from .compare import Decision
-from .dated_columns import dated_columns
+from .dated_columns import dated_columns, named_apart
 from .derived import asks_computed
 from .named_tables import in_other_section, speaking
 from .operation import operation, years_in
@@ -186,23 +186,6 @@ def _every_year(grid: Grid, rows: Sequence[int]) -> list[str] | None:
     return [by_year[y][0] for y in sorted(by_year)]
 
 
-def _named_apart(grid: Grid, question: str, year: int, rows: Sequence[int]) -> list[str] | None:
-    """The columns of one year a question names apart, in the order it names them ("the target
-    and the actual … for FY2024": "FY2024 target", "FY2024 actual"); None unless it asks several
-    ("respectively", "and") and names two or more by a word only their own header says."""
-    if not re.search(r"\brespectively\b|\band\b", question, re.I):
-        return None
-    cols = [h for h in grid.headers if header_year(h) == year and all(grid.value(i, h) is not None for i in rows)]
-    said = content(question)
-    named = []
-    for h in cols:
-        own = [w for w in content(h) if not years_in(w) and not any(w in content(o) for o in cols if o != h)]
-        at = [n for n, w in enumerate(said) if any(close(w, x) for x in own)]
-        if at:
-            named.append((at[0], h))
-    return [h for _, h in sorted(named)] if len(named) >= 2 else None
-
-
 def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None:
     words = content(question)
     years = years_in(question)
@@ -214,7 +197,7 @@ def _columns(grid: Grid, question: str, rows: Sequence[int]) -> list[str] | None
         cols = [h for h in grid.headers if (named_period(h) or column_period(h, header_year(h))) == asked]
         cols = [h for h in cols if all(grid.value(i, h) is not None for i in rows)]
         return cols if len(cols) == 1 else None
-    if len(set(years)) == 1 and (both := _named_apart(grid, question, years[0], rows)):
+    if len(set(years)) == 1 and (both := named_apart(grid, question, years[0], rows)):
         return both  # "the target and the actual water production for FY2024, respectively": two columns of one year
     if years:
         out = []
